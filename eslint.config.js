@@ -1,0 +1,47 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nativeAndMain = (from) => ({
+  paths: [
+    { name: 'electron', message: `${from} must not import electron` },
+    { name: 'better-sqlite3', message: `${from} must not touch the store` },
+  ],
+  patterns: [
+    { group: ['drizzle-orm', 'drizzle-orm/*'], message: `${from} must not touch the store` },
+    { group: ['**/main/**', '**/main'], message: `${from} must not import src/main` },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'src/main/service/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', nativeAndMain('the renderer')],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', nativeAndMain('the shared contract')] },
+  },
+  {
+    files: ['src/main/service/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'the service runs under plain Node; only src/main/index.ts knows Electron' }] }],
+    },
+  },
+);

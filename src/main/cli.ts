@@ -1,0 +1,32 @@
+import { describeError } from './cli/common';
+import { serveCommand, serveUsage } from './cli/serve';
+
+interface Command {
+  usage: string;
+  run: (args: string[]) => Promise<void>;
+}
+
+const commands: Record<string, Command> = {
+  serve: { usage: serveUsage, run: serveCommand },
+  start: { usage: 'npm start\n  Start the product (for now the headless service, as serve).', run: serveCommand },
+};
+
+function usage(): string {
+  return ['Usage:', ...Object.values(commands).map((c) => '  ' + c.usage.replace(/\n/g, '\n  '))].join('\n');
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command || rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write((command ? command.usage : usage()) + '\n');
+    if (!command && name && name !== '--help' && name !== '-h') process.exitCode = 2;
+    return;
+  }
+  await command.run(rest);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(describeError(err) + '\n');
+  process.exit(1);
+});

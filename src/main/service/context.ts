@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import type { HandlerSpec } from '../../shared/contract';
+import type { Db } from './db/open';
+
+/** What every domain's handlers share: the store, the clock, and where files live. */
+export interface ServiceContext {
+  db: Db;
+  dataDir: string;
+  resourcesDir: string;
+  now: () => number;
+}
+
+/** Who is calling, and how to report progress of a long job. */
+export interface CallMeta {
+  actor: 'ui' | 'api' | 'cli';
+  /** The API key behind a signed request. */
+  apiKey?: string;
+  /** Wallets the caller may act on; undefined means all. */
+  walletScope?: string[];
+  onProgress?: (progress: { done: number; total?: number; bytes?: number; totalBytes?: number }) => void;
+}
+
+export type HandlerFn<S extends HandlerSpec> = (
+  input: z.output<S['input']>,
+  meta: CallMeta,
+) => z.input<S['output']> | Promise<z.input<S['output']>>;
+
+export type HandlersOf<C extends Record<string, HandlerSpec>> = { [K in keyof C]: HandlerFn<C[K]> };

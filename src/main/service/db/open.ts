@@ -1,0 +1,39 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export interface OpenDbOptions {
+  /** Path of the SQLite file; ':memory:' is allowed for pure-logic tests only. */
+  file: string;
+  /** Folder of the committed drizzle-kit migrations; defaults to the one beside this file. */
+  migrationsFolder?: string;
+  /** A better-sqlite3 build other than the one for this Node (Electron keeps its own). */
+  nativeBinding?: string;
+}
+
+export const defaultMigrationsFolder = (): string =>
+  process.env.NPS_MIGRATIONS_DIR ?? fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** Open the store, set the pragmas the service relies on, and bring the schema up to date. */
+export function openDb(opts: OpenDbOptions): Db {
+  const nativeBinding = opts.nativeBinding ?? process.env.NPS_SQLITE_BINDING;
+  const sqlite = new Database(opts.file, nativeBinding ? { nativeBinding } : {});
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('temp_store = MEMORY');
+  const db = drizzle(sqlite, { schema }) as Db;
+  migrate(db, { migrationsFolder: opts.migrationsFolder ?? defaultMigrationsFolder() });
+  return db;
+}
+
+/** Run fn inside one SQLite transaction (all or nothing). */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.$client.transaction(fn)();
+}

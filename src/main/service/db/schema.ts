@@ -1,0 +1,181 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/* Times are integer Unix milliseconds; amounts are exact decimal strings; booleans are 0/1. */
+
+const timestamps = {
+  created_at: integer('created_at').notNull(),
+  updated_at: integer('updated_at').notNull(),
+};
+
+export const chains = sqliteTable('chains', {
+  chain_id: text('chain_id').primaryKey(),
+  chain_identifier: text('chain_identifier').notNull(),
+  name: text('name').notNull(),
+  native_token_id: text('native_token_id').notNull(),
+  is_testnet: integer('is_testnet', { mode: 'boolean' }).notNull().default(false),
+  confirmations: integer('confirmations').notNull(),
+  explorer_url: text('explorer_url').notNull(),
+  explorer_tx_template: text('explorer_tx_template').notNull(),
+  explorer_address_template: text('explorer_address_template').notNull(),
+  /** Set once the user edits the row; seeding then leaves it alone. */
+  user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
+  ...timestamps,
+}, (t) => [index('chains_identifier_idx').on(t.chain_identifier)]);
+
+export const tokens = sqliteTable('tokens', {
+  token_id: text('token_id').primaryKey(),
+  chain_id: text('chain_id').notNull().references(() => chains.chain_id),
+  symbol: text('symbol').notNull(),
+  name: text('name').notNull(),
+  contract_address: text('contract_address').notNull().default(''),
+  decimals: integer('decimals').notNull(),
+  is_native: integer('is_native', { mode: 'boolean' }).notNull().default(false),
+  dust_threshold: text('dust_threshold').notNull().default('0'),
+  user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
+  ...timestamps,
+}, (t) => [index('tokens_chain_idx').on(t.chain_id, t.token_id)]);
+
+export const wallets = sqliteTable('wallets', {
+  wallet_id: text('wallet_id').primaryKey(),
+  name: text('name').notNull().default(''),
+  ...timestamps,
+});
+
+export const imports = sqliteTable('imports', {
+  import_id: text('import_id').primaryKey(),
+  file_name: text('file_name').notNull(),
+  file_sha256: text('file_sha256').notNull(),
+  file_size: integer('file_size').notNull(),
+  format: text('format').notNull(),
+  preset: text('preset').notNull(),
+  rows_total: integer('rows_total').notNull(),
+  added: integer('added').notNull(),
+  updated: integer('updated').notNull(),
+  unchanged: integer('unchanged').notNull(),
+  rejected: integer('rejected').notNull(),
+  started_at: integer('started_at').notNull(),
+  finished_at: integer('finished_at').notNull(),
+});
+
+export const importRejections = sqliteTable('import_rejections', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  import_id: text('import_id').notNull().references(() => imports.import_id, { onDelete: 'cascade' }),
+  row_number: integer('row_number').notNull(),
+  column: text('column').notNull(),
+  reason: text('reason').notNull(),
+}, (t) => [index('import_rejections_import_idx').on(t.import_id, t.row_number)]);
+
+export const transactions = sqliteTable('transactions', {
+  transaction_id: text('transaction_id').primaryKey(),
+  wallet_id: text('wallet_id').notNull().references(() => wallets.wallet_id),
+  request_id: text('request_id'),
+  type: text('type', { enum: ['Deposit', 'Withdrawal'] }).notNull(),
+  status: text('status', { enum: ['Pending', 'Confirming', 'Completed', 'Failed', 'Rejected'] }).notNull(),
+  amount: text('amount').notNull(),
+  to: text('to'),
+  fee_ratio: text('fee_ratio'),
+  fee_fixed: text('fee_fixed'),
+  fee: text('fee'),
+  er: text('er'),
+  amount_actual: text('amount_actual'),
+  hash: text('hash'),
+  chain_id: text('chain_id').notNull(),
+  token_id: text('token_id').notNull(),
+  created_at: integer('created_at'),
+  confirmed_at: integer('confirmed_at'),
+  completed_at: integer('completed_at'),
+  import_id: text('import_id'),
+  updated_at: integer('updated_at').notNull(),
+}, (t) => [
+  index('transactions_hash_idx').on(t.hash, t.chain_id),
+  index('transactions_request_idx').on(t.request_id),
+  index('transactions_wallet_created_idx').on(t.wallet_id, t.created_at),
+  index('transactions_chain_token_idx').on(t.chain_id, t.token_id),
+]);
+
+export const apiKeys = sqliteTable('api_keys', {
+  /** Ed25519 public key, 64 lower-case hex characters. The secret is never stored. */
+  api_key: text('api_key').primaryKey(),
+  label: text('label').notNull(),
+  /** true: the key may act on every wallet; false: only those in api_key_wallets. */
+  all_wallets: integer('all_wallets', { mode: 'boolean' }).notNull(),
+  created_at: integer('created_at').notNull(),
+  revoked_at: integer('revoked_at'),
+  last_used_at: integer('last_used_at'),
+});
+
+export const apiKeyWallets = sqliteTable('api_key_wallets', {
+  api_key: text('api_key').notNull().references(() => apiKeys.api_key, { onDelete: 'cascade' }),
+  wallet_id: text('wallet_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.api_key, t.wallet_id] })]);
+
+export const usedNonces = sqliteTable('used_nonces', {
+  api_key: text('api_key').notNull(),
+  nonce: text('nonce').notNull(),
+  /** When the nonce stops mattering (nonce time + window); rows past it are pruned. */
+  expires_at: integer('expires_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.api_key, t.nonce] }), index('used_nonces_expiry_idx').on(t.expires_at)]);
+
+export const verificationRuns = sqliteTable('verification_runs', {
+  run_id: text('run_id').primaryKey(),
+  /** 'api' (signed request), 'ui' (books file in the desktop app) or 'cli'. */
+  source: text('source').notNull(),
+  api_key: text('api_key'),
+  label: text('label').notNull().default(''),
+  wallet_id: text('wallet_id'),
+  shape: text('shape').notNull().default('A'),
+  options: text('options').notNull().default('{}'),
+  item_count: integer('item_count').notNull(),
+  matched: integer('matched').notNull(),
+  mismatched: integer('mismatched').notNull(),
+  not_found: integer('not_found').notNull(),
+  created_at: integer('created_at').notNull(),
+}, (t) => [index('verification_runs_created_idx').on(t.created_at)]);
+
+export const verificationResults = sqliteTable('verification_results', {
+  run_id: text('run_id').notNull().references(() => verificationRuns.run_id, { onDelete: 'cascade' }),
+  idx: integer('idx').notNull(),
+  /** The item as the caller sent it (JSON). */
+  claimed: text('claimed').notNull(),
+  transaction_id: text('transaction_id'),
+  result: integer('result', { mode: 'boolean' }).notNull(),
+  /** Per-field flags (JSON). */
+  flags: text('flags').notNull(),
+  ticket_id: text('ticket_id'),
+}, (t) => [primaryKey({ columns: [t.run_id, t.idx] })]);
+
+export const tickets = sqliteTable('tickets', {
+  ticket_id: text('ticket_id').primaryKey(),
+  wallet_id: text('wallet_id').notNull(),
+  transaction_id: text('transaction_id').notNull(),
+  status: text('status', { enum: ['Pending', 'Resolved', 'Dismissed'] }).notNull(),
+  abnormals: text('abnormals').notNull(),
+  desc: text('desc').notNull(),
+  /** The claim that last opened or updated the ticket (JSON), shown beside the record. */
+  claimed: text('claimed').notNull(),
+  run_id: text('run_id'),
+  ...timestamps,
+}, (t) => [
+  index('tickets_wallet_status_idx').on(t.wallet_id, t.status, t.updated_at),
+  index('tickets_tx_status_idx').on(t.transaction_id, t.status),
+]);
+
+export const ticketEvents = sqliteTable('ticket_events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  ticket_id: text('ticket_id').notNull().references(() => tickets.ticket_id, { onDelete: 'cascade' }),
+  /** opened, updated, status */
+  kind: text('kind').notNull(),
+  from_status: text('from_status'),
+  to_status: text('to_status'),
+  note: text('note').notNull().default(''),
+  actor: text('actor').notNull().default(''),
+  at: integer('at').notNull(),
+}, (t) => [index('ticket_events_ticket_idx').on(t.ticket_id, t.id)]);
+
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updated_at: integer('updated_at').notNull().default(sql`(unixepoch() * 1000)`),
+});
+

@@ -1,0 +1,24 @@
+import { contract, mergeUnique, type Contract, type HandlerName, type HandlerResult } from '../../shared/contract';
+import { addressHandlers } from './addresses/handlers';
+import { catalogueHandlers } from './catalogue/handlers';
+import type { CallMeta, HandlersOf, ServiceContext } from './context';
+import { parseInput } from './errors';
+
+export type Handlers = HandlersOf<Contract>;
+
+/** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
+export function createHandlers(ctx: ServiceContext): Handlers {
+  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx));
+  const missing = Object.keys(contract).filter((name) => !(name in handlers));
+  if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
+  return handlers;
+}
+
+export const isHandlerName = (name: string): name is HandlerName => Object.hasOwn(contract, name);
+
+/** Validate raw input against the contract and run the handler: the path IPC and /app/rpc take. */
+export async function invokeHandler<N extends HandlerName>(handlers: Handlers, name: N, rawInput: unknown, meta: CallMeta): Promise<HandlerResult<N>> {
+  const input = parseInput(contract[name].input, rawInput);
+  const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
+  return (await fn(input, meta)) as HandlerResult<N>;
+}

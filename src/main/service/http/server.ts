@@ -1,0 +1,129 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ErrorCodes } from '../../../shared/errors';
+import type { CallMeta } from '../context';
+import { parseInput, ServiceError } from '../errors';
+import type { Service } from '../index';
+import { sendError, sendOk } from './envelope';
+import { BODY_LIMIT, isJsonContentType, registerJsonBody } from './json-body';
+import { buildOpenApi } from './openapi';
+import { npsRoutes } from './routes';
+
+export const DEFAULT_PORT = 8730;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DISCOVERY_FILE = 'api.json';
+
+export interface ServerOptions {
+  /** The host the server is bound to; a non-loopback name is also accepted in Host headers then. */
+  host?: string;
+  log?: (line: string) => void;
+}
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Host header without its port: "localhost:8730" -> "localhost", "[::1]:80" -> "[::1]". */
+export function hostName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(header.trim());
+  return m?.[1]?.toLowerCase();
+}
+
+/** The /nps service over HTTP: thin routes over the handler map, the envelope on every answer. */
+export function buildServer(service: Service, opts: ServerOptions = {}): FastifyInstance {
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, routerOptions: { ignoreTrailingSlash: true } });
+  const allowedHosts = new Set(LOOPBACK_NAMES);
+  if (opts.host && opts.host !== '0.0.0.0' && opts.host !== '::') allowedHosts.add(opts.host.includes(':') ? `[${opts.host}]` : opts.host.toLowerCase());
+
+  registerJsonBody(app);
+
+  // DNS-rebinding guard: a page on another origin that resolves its name to 127.0.0.1 still sends its own Host.
+  app.addHook('onRequest', async (req, reply) => {
+    const name = hostName(req.headers.host);
+    if (!name || !allowedHosts.has(name)) {
+      return sendError(reply, ErrorCodes.INVALID_PARAM, `Host: ${JSON.stringify(req.headers.host ?? '')} is not accepted; use 127.0.0.1, localhost or [::1]`, 400);
+    }
+  });
+
+  const knownPaths = new Map<string, string[]>();
+  for (const route of npsRoutes) {
+    knownPaths.set(route.url, [...(knownPaths.get(route.url) ?? []), route.method]);
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req, reply) => {
+        if (route.body && !isJsonContentType(req.headers['content-type'])) {
+          throw new ServiceError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
+        }
+        const meta: CallMeta = { actor: 'api' };
+        const query = route.query ? parseInput(route.query, req.query) : undefined;
+        const body = route.body ? parseInput(route.body, req.body ?? null) : undefined;
+        const input = route.toInput ? route.toInput(query, body) : (body ?? query ?? {});
+        const fn = service.handlers[route.handler] as (input: unknown, meta: CallMeta) => unknown;
+        return sendOk(reply, await fn(input, meta));
+      },
+    });
+  }
+
+  const openApi = buildOpenApi(npsRoutes);
+  knownPaths.set('/nps/openapi.json', ['GET']);
+  app.get('/nps/openapi.json', async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(openApi));
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = (req.raw.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
+    const methods = knownPaths.get(path);
+    if (methods) {
+      reply.header('allow', methods.join(', '));
+      return sendError(reply, ErrorCodes.NOT_FOUND, `method ${req.method} is not allowed on ${path}; use ${methods.join(' or ')}`, 405);
+    }
+    return sendError(reply, ErrorCodes.NOT_FOUND, `no such path: ${req.method} ${path}`);
+  });
+
+  app.setErrorHandler(async (err: FastifyError | ServiceError, req, reply) => {
+    if (err instanceof ServiceError) return sendError(reply, err.code, err.message);
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, ErrorCodes.BODY_TOO_LARGE, `body: larger than the ${BODY_LIMIT / 1024 / 1024} MiB limit`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, ErrorCodes.INVALID_JSON, 'body: its length does not match Content-Length');
+      default:
+        if (err.statusCode === 413) return sendError(reply, ErrorCodes.BODY_TOO_LARGE, `body: larger than the ${BODY_LIMIT / 1024 / 1024} MiB limit`);
+        log(`internal error on ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+        return sendError(reply, ErrorCodes.INTERNAL, 'internal error; the service log has the details');
+    }
+  });
+
+  return app;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listen, then write api.json into the data directory so local tools can find the port. */
+export async function startServer(service: Service, opts: ServerOptions & { port?: number } = {}): Promise<RunningServer> {
+  const host = opts.host ?? DEFAULT_HOST;
+  const app = buildServer(service, { ...opts, host });
+  await app.listen({ host, port: opts.port ?? DEFAULT_PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? DEFAULT_PORT);
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `http://${urlHost}:${port}`;
+  const discovery = join(service.ctx.dataDir, DISCOVERY_FILE);
+  writeFileSync(discovery, JSON.stringify({ base_url: `${url}/nps`, host, port, pid: process.pid, started_at: new Date().toISOString() }, null, 2) + '\n');
+  return {
+    app,
+    url,
+    port,
+    close: async () => {
+      await app.close();
+      rmSync(discovery, { force: true });
+    },
+  };
+}

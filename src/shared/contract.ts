@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import { addressContract } from './address';
+import { catalogueContract } from './catalogue';
+
+export interface HandlerSpec {
+  input: z.ZodType;
+  output: z.ZodType;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** Combine maps of named entries; the same name twice is a programming error, reported at start. */
+export function mergeUnique<T extends Record<string, unknown>[]>(...parts: T): UnionToIntersection<T[number]> {
+  const out: Record<string, unknown> = {};
+  for (const part of parts) {
+    for (const [name, value] of Object.entries(part)) {
+      if (name in out) throw new Error(`duplicate handler name: ${name}`);
+      out[name] = value;
+    }
+  }
+  return out as UnionToIntersection<T[number]>;
+}
+
+/**
+ * The one handler map's contract: every name the desktop window, the browser-mode door and the
+ * /nps routes can call, with the schema of its input and of its answer.
+ */
+export const contract = mergeUnique(catalogueContract, addressContract);
+
+export type Contract = typeof contract;
+export type HandlerName = keyof Contract;
+export type HandlerInput<N extends HandlerName> = z.input<Contract[N]['input']>;
+export type HandlerArgs<N extends HandlerName> = z.output<Contract[N]['input']>;
+export type HandlerResult<N extends HandlerName> = z.output<Contract[N]['output']>;
