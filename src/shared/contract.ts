@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { addressContract } from './address';
+import { appContract } from './app';
 import { catalogueContract } from './catalogue';
 
 export interface HandlerSpec {
@@ -25,7 +26,7 @@ export function mergeUnique<T extends Record<string, unknown>[]>(...parts: T): U
  * The one handler map's contract: every name the desktop window, the browser-mode door and the
  * /nps routes can call, with the schema of its input and of its answer.
  */
-export const contract = mergeUnique(catalogueContract, addressContract);
+export const contract = mergeUnique(catalogueContract, addressContract, appContract);
 
 export type Contract = typeof contract;
 export type HandlerName = keyof Contract;

@@ -1,5 +1,6 @@
 import { contract, mergeUnique, type Contract, type HandlerName, type HandlerResult } from '../../shared/contract';
 import { addressHandlers } from './addresses/handlers';
+import { appHandlers } from './app/handlers';
 import { catalogueHandlers } from './catalogue/handlers';
 import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
@@ -8,7 +9,7 @@ export type Handlers = HandlersOf<Contract>;
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
 export function createHandlers(ctx: ServiceContext): Handlers {
-  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx));
+  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx));
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
   return handlers;
