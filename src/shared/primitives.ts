@@ -97,9 +97,7 @@ export function queryInt(opts: { min: number; max?: number; default: number; des
   const range = opts.max !== undefined ? `an integer from ${opts.min} to ${opts.max}` : `an integer >= ${opts.min}`;
   return z
     .unknown()
-    .optional()
     .transform((v, ctx) => {
-      if (v === undefined) return opts.default;
       const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : NaN;
       if (!Number.isSafeInteger(n) || n < opts.min || (opts.max !== undefined && n > opts.max)) {
         ctx.addIssue({ code: 'custom', message: `must be ${range}` });
@@ -111,9 +109,9 @@ export function queryInt(opts: { min: number; max?: number; default: number; des
       type: 'integer',
       minimum: opts.min,
       ...(opts.max !== undefined ? { maximum: opts.max } : {}),
-      default: opts.default,
       ...(opts.description ? { description: opts.description } : {}),
-    });
+    })
+    .default(opts.default);
 }
 
 export const requiredString = (what = 'a string') => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be ${what}`) });

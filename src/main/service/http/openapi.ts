@@ -25,8 +25,17 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   5000: 'internal error',
 };
 
+// zod leaves defaults out of input schemas; a caller reading the document wants them.
 const toSchema = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    override: ({ zodSchema, jsonSchema }) => {
+      const def = (zodSchema as unknown as z.ZodType)._zod.def;
+      if (def.type === 'default') jsonSchema.default = (def as unknown as { defaultValue: unknown }).defaultValue;
+    },
+  }) as Record<string, unknown>;
 
 const outSchema = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;

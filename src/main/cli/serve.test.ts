@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+
+describe('npm run nps -- serve', () => {
+  it('prints its base URL, serves, and closes cleanly on SIGTERM and SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'nps-serve-'));
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], { cwd: root });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 15_000);
+        child.stdout.on('data', () => {
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\/nps/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+      });
+      const body = (await (await fetch(`${url}/nps/chains?chain_identifier=TRON`)).json()) as { data: { list: { chain_id: string }[] } };
+      expect(body.data.list[0]?.chain_id).toBe('TRON');
+      expect(existsSync(join(dataDir, 'api.json'))).toBe(true);
+      const code = await new Promise<number | null>((resolve) => {
+        child.on('exit', resolve);
+        child.kill(signal);
+      });
+      expect(code).toBe(0);
+      expect(existsSync(join(dataDir, 'api.json'))).toBe(false);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a bad port in one line', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', 'x'], { cwd: root });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(err.trim()).toBe('--port: must be an integer from 0 to 65535, got x');
+  });
+});

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempService } from '../test-support';
+import { startServer, type RunningServer } from './server';
+
+let service: ReturnType<typeof tempService>;
+let server: RunningServer;
+
+beforeAll(async () => {
+  service = tempService();
+  server = await startServer(service, { port: 0 });
+});
+afterAll(async () => {
+  await server.close();
+  service.dispose();
+});
+
+/** A raw HTTP request, so the test controls every header (fetch would not let it set Host). */
+function raw(method: string, path: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; json: { status: number; data: unknown; msg: string } }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+describe('the real server on a free port', () => {
+  it('binds to loopback and says where in api.json', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    const address = server.app.server.address();
+    expect(typeof address === 'object' && address?.address).toBe('127.0.0.1');
+    const discovery = JSON.parse(readFileSync(join(service.dataDir, 'api.json'), 'utf8'));
+    expect(discovery).toMatchObject({ base_url: `${server.url}/nps`, port: server.port, host: '127.0.0.1', pid: process.pid });
+  });
+
+  it('answers over HTTP', async () => {
+    const res = await fetch(`${server.url}/nps/chains?chain_identifier=TRON`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const body = (await res.json()) as { status: number; data: { list: { chain_id: string }[] } };
+    expect(body.status).toBe(0);
+    expect(body.data.list.map((c: { chain_id: string }) => c.chain_id)).toEqual(['TRON']);
+  });
+
+  it('checks an address over HTTP', async () => {
+    const res = await fetch(`${server.url}/nps/address/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', chain_id: 'TRON' }),
+    });
+    expect(await res.json()).toEqual({ status: 0, data: { is_valid: true, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, msg: '' });
+  });
+
+  it('refuses a rebinding Host and accepts the loopback names', async () => {
+    const evil = await raw('GET', '/nps/chains', { host: `attacker.example:${server.port}` });
+    expect(evil.status).toBe(400);
+    expect(evil.json).toMatchObject({ status: 1002, data: null });
+    for (const host of [`localhost:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`]) {
+      expect((await raw('GET', '/nps/chains', { host })).json.status).toBe(0);
+    }
+  });
+
+  it('a POST without a content type: 1004', async () => {
+    const r = await raw('POST', '/nps/address/verify', { host: 'localhost' }, '{"address":"x","chain_id":"ETH"}');
+    expect(r.status).toBe(415);
+    expect(r.json).toEqual({ status: 1004, data: null, msg: 'Content-Type: must be application/json' });
+  });
+
+  it('removes api.json when it closes', async () => {
+    const other = tempService();
+    const s = await startServer(other, { port: 0 });
+    const file = join(other.dataDir, 'api.json');
+    expect(existsSync(file)).toBe(true);
+    await s.close();
+    expect(existsSync(file)).toBe(false);
+    other.dispose();
+  });
+});
