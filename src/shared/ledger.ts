@@ -1,0 +1,316 @@
+import { z } from 'zod';
+import { isExactNumber, pageOf, queryInt, Uuid } from './primitives';
+
+/* The service's own records (SPEC.md, "The service's own records (the ledger)") and their import. */
+
+export const LEDGER_TYPES = ['Deposit', 'Withdrawal'] as const;
+export const LEDGER_STATUSES = ['Pending', 'Confirming', 'Completed', 'Failed', 'Rejected'] as const;
+export const LedgerType = z.enum(LEDGER_TYPES);
+export type LedgerType = z.infer<typeof LedgerType>;
+export const LedgerStatus = z.enum(LEDGER_STATUSES);
+export type LedgerStatus = z.infer<typeof LedgerStatus>;
+
+/** The native format's columns: exactly the record's fields, in any order. */
+export const LEDGER_FIELDS = [
+  'transaction_id',
+  'wallet_id',
+  'request_id',
+  'type',
+  'status',
+  'amount',
+  'to',
+  'fee_ratio',
+  'fee_fixed',
+  'fee',
+  'er',
+  'amount_actual',
+  'hash',
+  'chain_id',
+  'token_id',
+  'created_at',
+  'confirmed_at',
+  'completed_at',
+] as const;
+export const LedgerField = z.enum(LEDGER_FIELDS);
+export type LedgerField = z.infer<typeof LedgerField>;
+
+/** A native file must carry these columns (wallet_id may instead come from --wallet-id / a mapping constant). */
+export const REQUIRED_FIELDS = ['transaction_id', 'wallet_id', 'type', 'status', 'amount', 'chain_id', 'token_id'] as const;
+
+/**
+ * Inputs a mapping can read besides the record's fields, for exports that are not ours:
+ * `from` (sender; with the constant wallet_address it decides Deposit or Withdrawal),
+ * `amount_in` / `amount_out` (Etherscan's Value_IN / Value_OUT: whichever is non-zero is the
+ * amount and decides the type), `token_contract` / `token_symbol` (the token is looked up in the
+ * catalogue on the row's chain; an empty contract means the chain's native coin).
+ */
+export const MAPPING_EXTRA_INPUTS = ['from', 'amount_in', 'amount_out', 'token_contract', 'token_symbol'] as const;
+export const MappingInput = z.enum([...LEDGER_FIELDS, ...MAPPING_EXTRA_INPUTS]);
+export type MappingInput = z.infer<typeof MappingInput>;
+
+/** Constants: a record field with the same value on every row, or the address the export was made for. */
+export const MappingConstant = z.enum([...LEDGER_FIELDS, 'wallet_address']);
+export type MappingConstant = z.infer<typeof MappingConstant>;
+
+export const DATE_FORMATS = ['auto', 'unix_s', 'unix_ms', 'iso', 'YYYY-MM-DD HH:mm:ss'] as const;
+
+/**
+ * How to read a file that is not in the native format. Given as JSON (`--map mapping.json`, or
+ * built in the import dialog); every part is optional.
+ */
+export const Mapping = z
+  .object({
+    /**
+     * For each field (or extra input), the source column it is read from. One column may feed
+     * several fields (e.g. a block time as both created_at and confirmed_at).
+     */
+    columns: z
+      .partialRecord(MappingInput, z.string().min(1))
+      .default({})
+      .meta({ description: 'field -> source column header (exact, after trimming)' }),
+    /** Same value on every row; a constant wins over a column for the same field. */
+    constants: z.partialRecord(MappingConstant, z.string()).default({}),
+    /**
+     * Value maps for type and status: source value -> ledger value. Matched exactly, then
+     * case-insensitively after trimming; "" matches an empty cell, "*" any other value.
+     * Values not in the map are read as the ledger's own words (case-insensitive).
+     */
+    values: z
+      .object({
+        type: z.record(z.string(), LedgerType).optional(),
+        status: z.record(z.string(), LedgerStatus).optional(),
+      })
+      .default({}),
+    /** Number format of amount cells: "1.234,56" is decimal ',' thousands '.'. Scientific notation is always accepted. */
+    number: z
+      .object({
+        decimal_separator: z.enum(['.', ',']).default('.'),
+        thousands_separator: z.enum(['', ',', '.', ' ', "'", '_']).default(''),
+      })
+      .refine((n) => n.decimal_separator !== n.thousands_separator, { error: 'decimal and thousands separators must differ' })
+      .default({ decimal_separator: '.', thousands_separator: '' }),
+    /**
+     * Time cells: 'auto' takes integers below 100,000,000,000 as Unix seconds and larger ones as
+     * Unix milliseconds, ISO 8601, or 'YYYY-MM-DD HH:mm:ss'. A time without a zone is read in
+     * utc_offset. Stored as Unix milliseconds.
+     */
+    date: z
+      .object({
+        format: z.enum(DATE_FORMATS).default('auto'),
+        utc_offset: z
+          .string()
+          .regex(/^[+-](0\d|1[0-4]):[0-5]\d$/, { error: 'must look like +08:00 or -05:30' })
+          .default('+00:00'),
+      })
+      .default({ format: 'auto', utc_offset: '+00:00' }),
+    /**
+     * When no transaction_id column is mapped, the id is derived (UUID v5) from wallet_id, chain_id
+     * and these fields, so importing the same export again finds the same records.
+     */
+    id_fields: z.array(MappingInput).min(1).default(['hash']),
+    /** 'Withdrawal': a fee column counts only on withdrawals (an explorer shows the sender's fee on deposits too). */
+    fee_on: z.enum(['all', 'Withdrawal']).default('all'),
+    /** Amounts carry a sign: a negative amount is a Withdrawal of its absolute value, a positive one a Deposit. */
+    signed_amounts: z.boolean().default(false),
+  })
+  .strict();
+export type Mapping = z.output<typeof Mapping>;
+export type MappingInputJson = z.input<typeof Mapping>;
+
+/** Where a ledger comes from: a file path (desktop, CLI) or the file's text (browser-mode UI). */
+export const LedgerSource = z.union([
+  z.object({ path: z.string().min(1, { error: 'must not be empty' }) }).strict(),
+  z.object({ name: z.string().min(1, { error: 'must not be empty' }), text: z.string() }).strict(),
+]);
+export type LedgerSource = z.infer<typeof LedgerSource>;
+
+const nullableText = z.string().nullable();
+
+/** One record of the ledger: amounts are exact decimal strings, times Unix milliseconds (null when not recorded). */
+export const TransactionRecord = z.object({
+  transaction_id: z.string(),
+  wallet_id: z.string(),
+  request_id: nullableText,
+  type: LedgerType,
+  status: LedgerStatus,
+  amount: z.string(),
+  to: nullableText,
+  fee_ratio: nullableText,
+  fee_fixed: nullableText,
+  fee: nullableText,
+  er: nullableText,
+  amount_actual: nullableText,
+  hash: nullableText,
+  chain_id: z.string(),
+  token_id: z.string(),
+  created_at: z.number().int().nullable(),
+  confirmed_at: z.number().int().nullable(),
+  completed_at: z.number().int().nullable(),
+  /** The import that last added or changed the record. */
+  import_id: nullableText,
+  updated_at: z.number().int(),
+});
+export type TransactionRecord = z.infer<typeof TransactionRecord>;
+
+export const Rejection = z.object({
+  /** 1-based data row: the header line is not counted (for JSON, the index in the array plus one). */
+  row_number: z.number().int(),
+  column: z.string(),
+  reason: z.string(),
+});
+export type Rejection = z.infer<typeof Rejection>;
+
+export const RowUpdate = z.object({
+  row_number: z.number().int(),
+  transaction_id: z.string(),
+  /** Fields whose value differs from the stored record. */
+  fields: z.array(z.string()),
+});
+export type RowUpdate = z.infer<typeof RowUpdate>;
+
+export const MAX_REPORTED_UPDATES = 1000;
+
+export const ImportReport = z.object({
+  /** null when nothing was written: a preview, or a file without one valid row. */
+  import_id: z.string().nullable(),
+  dry_run: z.boolean(),
+  file_name: z.string(),
+  /** Preset used ('native', 'etherscan', 'tronscan'), or 'custom' for a mapping. */
+  preset: z.string(),
+  format: z.enum(['csv', 'json']),
+  rows_total: z.number().int(),
+  added: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  rejected: z.number().int(),
+  /** Every rejected row, in file order. */
+  rejections: z.array(Rejection),
+  /** The first MAX_REPORTED_UPDATES updated rows (`updated` has the full count). */
+  updates: z.array(RowUpdate),
+  /** Wallets that did not exist before this file. */
+  wallets_created: z.array(z.string()),
+  /** One or two sentences for a person: what happened, and that row numbers exclude the header. */
+  message: z.string(),
+  duration_ms: z.number().int(),
+});
+export type ImportReport = z.infer<typeof ImportReport>;
+
+export const LedgerImportRequest = z
+  .object({
+    source: LedgerSource,
+    /** A preset name; absent: detected from the header. Ignored when a mapping is given. */
+    preset: z.string().min(1).optional(),
+    mapping: Mapping.optional(),
+    /** Wallet of every row (required for foreign exports, which have no wallet_id column). */
+    wallet_id: Uuid.optional(),
+    /** The address the export was made for (decides Deposit/Withdrawal for Tronscan-like files). */
+    wallet_address: z.string().min(1).optional(),
+  })
+  .strict();
+export type LedgerImportRequest = z.output<typeof LedgerImportRequest>;
+
+export const LedgerDetectRequest = z.object({ source: LedgerSource }).strict();
+
+export const LedgerDetectResult = z.object({
+  file_name: z.string(),
+  file_size: z.number().int(),
+  format: z.enum(['csv', 'json']),
+  headers: z.array(z.string()),
+  /** The first rows (up to 20), cells as text. */
+  sample: z.array(z.record(z.string(), z.string())),
+  /** The preset whose header fits, or null. */
+  preset: z.string().nullable(),
+  /** A mapping to start from: the preset's, or one matching columns named like the record's fields. */
+  mapping: Mapping,
+  /** Header columns no mapping input reads. */
+  unmapped: z.array(z.string()),
+  /** Rows in the file, estimated from the sample's bytes per row (exact for a fully read file). */
+  row_estimate: z.number().int().nullable(),
+});
+export type LedgerDetectResult = z.infer<typeof LedgerDetectResult>;
+
+export const LedgerPreset = z.object({
+  name: z.string(),
+  label: z.string(),
+  description: z.string(),
+  /** The header columns that identify the preset. */
+  detect: z.array(z.string()),
+  mapping: Mapping,
+});
+export type LedgerPreset = z.infer<typeof LedgerPreset>;
+
+/** Unix milliseconds: a number, or its decimal digits (query strings). */
+const optionalMs = z
+  .unknown()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === null || v === '') return undefined;
+    const text = isExactNumber(v) ? v.value : typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
+    const n = /^-?\d+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(n)) {
+      ctx.addIssue({ code: 'custom', message: 'must be Unix milliseconds (an integer)' });
+      return z.NEVER;
+    }
+    return n;
+  })
+  .meta({ type: 'integer', description: 'Unix milliseconds' });
+
+const optionalText = z.string().trim().min(1).optional();
+
+export const TransactionListQuery = z.object({
+  page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
+  page_size: queryInt({ min: 1, max: 500, default: 50, description: 'rows per page' }),
+  wallet_id: Uuid.optional(),
+  chain_id: optionalText,
+  token_id: optionalText,
+  type: LedgerType.optional(),
+  status: LedgerStatus.optional(),
+  /** created_at >= from (Unix ms) */
+  from: optionalMs,
+  /** created_at < to (Unix ms) */
+  to: optionalMs,
+  /** An exact transaction_id, request_id or hash (0x hashes case-insensitively). */
+  search: optionalText,
+});
+export type TransactionListQuery = z.output<typeof TransactionListQuery>;
+export const TransactionPage = pageOf(TransactionRecord);
+
+export const WalletSummary = z.object({ wallet_id: z.string(), name: z.string(), transactions: z.number().int() });
+export type WalletSummary = z.infer<typeof WalletSummary>;
+
+export const ImportSummary = z.object({
+  import_id: z.string(),
+  file_name: z.string(),
+  file_sha256: z.string(),
+  file_size: z.number().int(),
+  format: z.string(),
+  preset: z.string(),
+  rows_total: z.number().int(),
+  added: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  rejected: z.number().int(),
+  started_at: z.number().int(),
+  finished_at: z.number().int(),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+export const ImportDetail = ImportSummary.extend({ rejections: z.array(Rejection) });
+export type ImportDetail = z.infer<typeof ImportDetail>;
+
+export const ledgerContract = {
+  'ledger-detect': { input: LedgerDetectRequest, output: LedgerDetectResult },
+  'ledger-presets-list': { input: z.object({}).strict(), output: z.array(LedgerPreset) },
+  'ledger-preview': { input: LedgerImportRequest, output: ImportReport },
+  'ledger-import': { input: LedgerImportRequest, output: ImportReport },
+  'transactions-list': { input: TransactionListQuery, output: TransactionPage },
+  'transaction-get': { input: z.object({ transaction_id: z.string().min(1) }).strict(), output: TransactionRecord },
+  'wallets-list': { input: z.object({}).strict(), output: z.array(WalletSummary) },
+  'imports-list': {
+    input: z.object({
+      page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
+      page_size: queryInt({ min: 1, max: 100, default: 20, description: 'items per page' }),
+    }),
+    output: pageOf(ImportSummary),
+  },
+  'import-get': { input: z.object({ import_id: z.string().min(1) }).strict(), output: ImportDetail },
+};
