@@ -2,6 +2,7 @@ import { contract, mergeUnique, type Contract, type HandlerName, type HandlerRes
 import { addressHandlers } from './addresses/handlers';
 import { appHandlers } from './app/handlers';
 import { catalogueHandlers } from './catalogue/handlers';
+import { keysHandlers } from './keys/handlers';
 import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
 
@@ -9,7 +10,7 @@ export type Handlers = HandlersOf<Contract>;
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
 export function createHandlers(ctx: ServiceContext): Handlers {
-  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx));
+  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx), keysHandlers(ctx));
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
   return handlers;
