@@ -1,9 +1,17 @@
-import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { rendererConfig } from './vite.renderer.config';
+
+/** The built main process opens the store from out/main; its migrations travel beside it. */
+const copyMigrations = () => ({
+  name: 'nps-copy-migrations',
+  closeBundle: () => cpSync(resolve('src/main/service/db/migrations'), resolve('out/main/migrations'), { recursive: true }),
+});
 
 export default defineConfig({
   main: {
+    plugins: [copyMigrations()],
     build: {
       rollupOptions: { input: { index: resolve('src/main/index.ts') }, external: ['better-sqlite3'] },
     },
@@ -13,9 +21,5 @@ export default defineConfig({
       rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
     },
   },
-  renderer: {
-    root: 'src/renderer',
-    build: { rollupOptions: { input: resolve('src/renderer/index.html') } },
-    plugins: [react()],
-  },
+  renderer: rendererConfig,
 });

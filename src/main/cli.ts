@@ -1,5 +1,6 @@
 import { describeError } from './cli/common';
 import { serveCommand, serveUsage } from './cli/serve';
+import { startCommand, startUsage } from './cli/start';
 
 interface Command {
   usage: string;
@@ -8,7 +9,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   serve: { usage: serveUsage, run: serveCommand },
-  start: { usage: 'npm start\n  Start the product (for now the headless service, as serve).', run: serveCommand },
+  start: { usage: startUsage, run: startCommand },
 };
 
 function usage(): string {

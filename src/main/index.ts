@@ -1,22 +1,141 @@
-import { app, BrowserWindow, ipcMain } from 'electron';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { isHandlerName } from './service/handlers';
-import { openService } from './service/index';
+import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ExplorerTarget } from '../shared/bridge';
+import { ErrorCodes } from '../shared/errors';
+import { reportRuntime } from './service/app/handlers';
+import { callForWindow, throttleProgress } from './service/app/call';
+import { CONTENT_SECURITY_POLICY } from './service/http/app-door';
+import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './service/http/server';
+import { openService, type Service } from './service/index';
+import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from './native-binding';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererIndex = join(here, '../renderer/index.html');
+const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const log = (line: string) => process.stderr.write(line + '\n');
 
-app.whenReady().then(() => {
-  const service = openService({ dataDir: app.getPath('userData') });
-  ipcMain.handle('nps:call', (_event, name: string, args: unknown) => {
-    if (!isHandlerName(name)) throw new Error(`unknown handler ${name}`);
-    return service.invoke(name, args, { actor: 'ui' });
+/**
+ * Where the packaged app keeps what is not code: the catalogue seed and samples (resources/), the
+ * migrations, and better-sqlite3 built for Electron. From a checkout, the same folders of the checkout.
+ */
+function configurePaths(): { nativeBinding?: string } {
+  const appRoot = app.isPackaged ? process.resourcesPath : resolve(here, '../..');
+  if (app.isPackaged) {
+    process.env.NPS_RESOURCES_DIR ??= join(process.resourcesPath, 'resources');
+    process.env.NPS_MIGRATIONS_DIR ??= join(process.resourcesPath, 'migrations');
+  }
+  const binding = process.env.NPS_SQLITE_BINDING ?? join(appRoot, ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE);
+  return existsSync(binding) ? { nativeBinding: binding } : {};
+}
+
+/** Only our own page may call in: the built file, or electron-vite's dev server. */
+function fromOurPage(event: IpcMainInvokeEvent): boolean {
+  const url = event.senderFrame?.url ?? '';
+  if (devServerUrl) return url.startsWith(devServerUrl);
+  return url === pathToFileURL(rendererIndex).href || url.startsWith(pathToFileURL(rendererIndex).href + '#');
+}
+
+const refused = { status: ErrorCodes.AUTH_MISSING, data: null, msg: 'this frame may not call the service' };
+
+function bridgeIpc(service: Service): void {
+  ipcMain.handle('nps:call', (event, name: unknown, args: unknown, callId: unknown) => {
+    if (!fromOurPage(event)) return refused;
+    const onProgress =
+      typeof callId === 'string' ? throttleProgress((progress) => !event.sender.isDestroyed() && event.sender.send('nps:progress', callId, progress)) : undefined;
+    return callForWindow(service.handlers, name, args, { actor: 'ui', onProgress }, log);
   });
+  ipcMain.handle('nps:open-explorer', async (event, target: ExplorerTarget) => {
+    if (!fromOurPage(event)) return refused;
+    // The URL is built here from the catalogue's template, never taken from the page.
+    const answer = await callForWindow(service.handlers, 'app-explorer-link', target, { actor: 'ui' }, log);
+    if (answer.status !== ErrorCodes.OK) return answer;
+    const { url } = answer.data as { url: string };
+    if (new URL(url).protocol !== 'https:') return { status: ErrorCodes.INVALID_PARAM, data: null, msg: 'only https: links are opened' };
+    await shell.openExternal(url);
+    return answer;
+  });
+}
+
+function lockDown(): void {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event) => event.preventDefault());
+    contents.on('will-redirect', (event) => event.preventDefault());
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+}
+
+function openWindow(): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 800,
-    webPreferences: { preload: join(here, '../preload/index.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false },
+    minWidth: 1024,
+    minHeight: 640,
+    show: false,
+    title: 'NPS Reconcile',
+    backgroundColor: '#f6f7f9',
+    webPreferences: {
+      preload: join(here, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
   });
-  void win.loadFile(join(here, '../renderer/index.html'));
-  app.on('will-quit', () => service.close());
-});
+  win.once('ready-to-show', () => win.show());
+  if (devServerUrl) void win.loadURL(devServerUrl);
+  else void win.loadFile(rendererIndex);
+  return win;
+}
+
+async function startApiServer(service: Service): Promise<RunningServer | undefined> {
+  const port = process.env.NPS_PORT ? Number(process.env.NPS_PORT) : DEFAULT_PORT;
+  const host = process.env.NPS_HOST ?? DEFAULT_HOST;
+  try {
+    const server = await startServer(service, { host, port, log });
+    reportRuntime(service.ctx, { api: { state: 'running', base_url: `${server.url}/nps`, host, port: server.port, error: null } });
+    return server;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const error = code === 'EADDRINUSE' ? `port ${port} is already in use (another copy of the service?)` : err instanceof Error ? err.message : String(err);
+    log(`API server not started: ${error}`);
+    reportRuntime(service.ctx, { api: { state: 'failed', base_url: null, host, port, error } });
+    return undefined;
+  }
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let win: BrowserWindow | undefined;
+  app.on('second-instance', () => {
+    if (win?.isMinimized()) win.restore();
+    win?.focus();
+  });
+  app.whenReady().then(async () => {
+    lockDown();
+    const service = openService({ dataDir: process.env.NPS_DATA_DIR ?? app.getPath('userData'), ...configurePaths() });
+    reportRuntime(service.ctx, { mode: 'electron', version: app.getVersion() });
+    bridgeIpc(service);
+    const server = await startApiServer(service);
+    win = openWindow();
+    let closed = false;
+    app.on('will-quit', (event) => {
+      if (closed) return;
+      event.preventDefault();
+      closed = true;
+      void (server?.close() ?? Promise.resolve()).finally(() => {
+        service.close();
+        app.quit();
+      });
+    });
+  });
+  app.on('window-all-closed', () => app.quit());
+}

@@ -1,6 +1,25 @@
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { Envelope, ExplorerTarget, NpsBridge, Progress } from '../shared/bridge';
 
-/** The renderer's one way out: call a handler of the map by name. */
-contextBridge.exposeInMainWorld('nps', {
-  call: (name: string, args: unknown) => ipcRenderer.invoke('nps:call', name, args),
-});
+let nextCallId = 1;
+
+/** The renderer's one way out: a handler of the map by name, plus opening explorer links. Nothing else of Electron is exposed. */
+const bridge: NpsBridge = {
+  call: async (name: string, args: unknown, onProgress?: (progress: Progress) => void): Promise<Envelope> => {
+    if (typeof name !== 'string') throw new TypeError('name must be a string');
+    if (!onProgress) return (await ipcRenderer.invoke('nps:call', name, args, null)) as Envelope;
+    const callId = `c${nextCallId++}`;
+    const listener = (_event: IpcRendererEvent, id: unknown, progress: Progress) => {
+      if (id === callId) onProgress(progress);
+    };
+    ipcRenderer.on('nps:progress', listener);
+    try {
+      return (await ipcRenderer.invoke('nps:call', name, args, callId)) as Envelope;
+    } finally {
+      ipcRenderer.removeListener('nps:progress', listener);
+    }
+  },
+  openExplorer: async (target: ExplorerTarget): Promise<Envelope> => (await ipcRenderer.invoke('nps:open-explorer', target)) as Envelope,
+};
+
+contextBridge.exposeInMainWorld('nps', bridge);

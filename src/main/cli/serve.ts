@@ -1,27 +1,43 @@
+import { reportRuntime } from '../service/app/handlers';
+import { newUiToken } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
 import { defaultDataDir } from '../service/paths';
 import { dataDirOption, parseFlags, UsageError } from './common';
+import { ensureRendererBuilt, projectVersion } from './renderer-build';
 
-export const serveUsage = `npm run nps -- serve [--port N] [--host H] [--data-dir D]
-  Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).`;
+export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D]
+  Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
+  --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export async function serveCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' }, ...dataDirOption });
+  const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' }, ui: { type: 'boolean' }, ...dataDirOption });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: must be an integer from 0 to 65535, got ${values.port}`);
+  const host = values.host ?? DEFAULT_HOST;
+  // The served page carries the door's token: anyone who can load it can drive the app, so only this machine may.
+  if (values.ui && !LOOPBACK_HOSTS.has(host)) throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
+  const ui = values.ui ? { dir: ensureRendererBuilt(), token: newUiToken() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const service = openService({ dataDir });
   let server;
   try {
-    server = await startServer(service, { host: values.host ?? DEFAULT_HOST, port });
+    server = await startServer(service, { host, port, ui });
   } catch (err) {
     service.close();
     const code = (err as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new UsageError(`--port: ${port} is already in use; pick another or pass --port 0`);
     throw err;
   }
+  reportRuntime(service.ctx, {
+    mode: ui ? 'browser' : 'headless',
+    version: projectVersion(),
+    api: { state: 'running', base_url: `${server.url}/nps`, host, port: server.port, error: null },
+  });
   process.stdout.write(`NPS service listening on ${server.url}/nps (data: ${dataDir})\n`);
+  if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${server.url}/\n`);
   const running = server;
   let closing = false;
   const shutdown = (signal: string) => {

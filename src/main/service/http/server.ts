@@ -7,6 +7,7 @@ import { parseInput, ServiceError } from '../errors';
 import type { Service } from '../index';
 import { sendError, sendOk } from './envelope';
 import { BODY_LIMIT, isJsonContentType, registerJsonBody } from './json-body';
+import { registerAppDoor, type UiOptions } from './app-door';
 import { buildOpenApi } from './openapi';
 import { npsRoutes } from './routes';
 
@@ -18,6 +19,8 @@ export interface ServerOptions {
   /** The host the server is bound to; a non-loopback name is also accepted in Host headers then. */
   host?: string;
   log?: (line: string) => void;
+  /** Browser mode: serve the built renderer at / and the handler map at /app/rpc, guarded by the token. */
+  ui?: UiOptions;
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -65,6 +68,8 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
       },
     });
   }
+
+  if (opts.ui) registerAppDoor(app, service, opts.ui, log);
 
   const openApi = buildOpenApi(npsRoutes);
   knownPaths.set('/nps/openapi.json', ['GET']);

@@ -1,0 +1,96 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from '../native-binding';
+import { dataDirOption, parseFlags, UsageError } from './common';
+import { projectRoot } from './renderer-build';
+import { serveCommand } from './serve';
+
+export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
+  Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and
+  serve the same screens in browser mode instead, printing the URL. --browser skips Electron.`;
+
+const requireHere = createRequire(join(projectRoot, 'package.json'));
+
+/** Last meaningful line of a child's output: the reason, without its stack. */
+function reasonFrom(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  return lines.at(-1) ?? 'no output';
+}
+
+/**
+ * The Electron binary, downloading it on first use as `electron` itself would, but quietly and
+ * without its stack trace: either a path, or the reason there is none.
+ */
+export function findElectron(): { path: string } | { reason: string } {
+  let pkgDir: string;
+  try {
+    pkgDir = dirname(requireHere.resolve('electron/package.json'));
+  } catch {
+    return { reason: 'the electron package is not installed' };
+  }
+  const located = (): string | undefined => {
+    const pathFile = join(pkgDir, 'path.txt');
+    if (!existsSync(pathFile)) return undefined;
+    const rel = readFileSync(pathFile, 'utf8').trim();
+    const full = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel) : join(pkgDir, 'dist', rel);
+    return existsSync(full) ? full : undefined;
+  };
+  const found = located();
+  if (found) return { path: found };
+  const version = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
+  const r = spawnSync(process.execPath, [join(pkgDir, 'install.js')], { encoding: 'utf8', timeout: 10 * 60_000 });
+  const after = located();
+  if (after) return { path: after };
+  return { reason: `the Electron ${version} binary could not be downloaded (${reasonFrom(`${r.stdout ?? ''}\n${r.stderr ?? ''}`)})` };
+}
+
+/** better-sqlite3 for Electron, built once by `npm run electron:rebuild`. */
+function ensureElectronSqlite(): { path: string } | { reason: string } {
+  const binding = join(projectRoot, ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE);
+  if (existsSync(binding)) return { path: binding };
+  process.stderr.write('building better-sqlite3 for Electron (npm run electron:rebuild)...\n');
+  const tsx = join(dirname(requireHere.resolve('tsx/package.json')), 'dist', 'cli.mjs');
+  const r = spawnSync(process.execPath, [tsx, 'scripts/electron-rebuild.ts'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  if (existsSync(binding)) return { path: binding };
+  return { reason: `better-sqlite3 could not be built for Electron (${reasonFrom(r.stderr ?? '')})` };
+}
+
+function runElectron(electron: string, binding: string, values: { port?: string; 'data-dir'?: string }): Promise<void> {
+  const electronVite = join(dirname(requireHere.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
+  const build = spawnSync(process.execPath, [electronVite, 'build', '--logLevel', 'warn'], { cwd: projectRoot, stdio: 'inherit' });
+  if (build.status !== 0) throw new UsageError(`the build failed (electron-vite exited with ${build.status ?? build.signal})`);
+  const env: NodeJS.ProcessEnv = { ...process.env, NPS_SQLITE_BINDING: binding };
+  if (values.port !== undefined) env.NPS_PORT = values.port;
+  if (values['data-dir'] !== undefined) env.NPS_DATA_DIR = values['data-dir'];
+  const child = spawn(electron, ['.'], { cwd: projectRoot, stdio: 'inherit', env });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      process.exitCode = code ?? 1;
+      resolve();
+    });
+  });
+}
+
+export async function startCommand(args: string[]): Promise<void> {
+  const { values } = parseFlags(args, { browser: { type: 'boolean' }, port: { type: 'string' }, ...dataDirOption });
+  const serveArgs = ['--ui', ...(values.port !== undefined ? ['--port', values.port] : []), ...(values['data-dir'] !== undefined ? ['--data-dir', values['data-dir']] : [])];
+  if (values.browser) return serveCommand(serveArgs);
+  const electron = findElectron();
+  const binding = 'path' in electron ? ensureElectronSqlite() : undefined;
+  if ('reason' in electron || (binding && 'reason' in binding)) {
+    const reason = 'reason' in electron ? electron.reason : (binding as { reason: string }).reason;
+    process.stdout.write(`Electron is not available here: ${reason}; starting browser mode instead.\n`);
+    return serveCommand(serveArgs);
+  }
+  try {
+    await runElectron(electron.path, (binding as { path: string }).path, values);
+  } catch (err) {
+    const reason = (err as { code?: string }).code === 'ENOENT' || (err as { code?: string }).code === 'EACCES' ? 'the Electron binary would not start' : undefined;
+    if (!reason) throw err;
+    process.stdout.write(`Electron is not available here: ${reason}; starting browser mode instead.\n`);
+    return serveCommand(serveArgs);
+  }
+}

@@ -1,0 +1,37 @@
+import type { Envelope } from '../../../shared/bridge';
+import { ErrorCodes } from '../../../shared/errors';
+import type { CallMeta } from '../context';
+import { ServiceError } from '../errors';
+import { invokeHandler, isHandlerName, type Handlers } from '../handlers';
+
+/**
+ * A call from the window (IPC or the /app/rpc door): the name checked against the map, the input
+ * validated by the contract, the answer or the failure as an envelope. Internal errors are logged
+ * here and reach the window as one sentence, never a stack.
+ */
+export async function callForWindow(handlers: Handlers, name: unknown, input: unknown, meta: CallMeta, log: (line: string) => void): Promise<Envelope> {
+  if (typeof name !== 'string' || !isHandlerName(name)) {
+    return { status: ErrorCodes.NOT_FOUND, data: null, msg: `no such handler: ${String(name)}` };
+  }
+  try {
+    const data = await invokeHandler(handlers, name, input ?? {}, meta);
+    return { status: ErrorCodes.OK, data, msg: '' };
+  } catch (err) {
+    if (err instanceof ServiceError) return { status: err.code, data: null, msg: err.message };
+    log(`internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return { status: ErrorCodes.INTERNAL, data: null, msg: 'internal error; the service log has the details' };
+  }
+}
+
+/** Progress at a few updates a second; the first and the last always go out. */
+export function throttleProgress(send: NonNullable<CallMeta['onProgress']>, everyMs = 100): NonNullable<CallMeta['onProgress']> {
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    const final = p.total !== undefined && p.done >= p.total;
+    if (final || now - last >= everyMs) {
+      last = now;
+      send(p);
+    }
+  };
+}
