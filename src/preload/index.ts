@@ -1,4 +1,4 @@
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { Envelope, ExplorerTarget, NpsBridge, Progress } from '../shared/bridge';
 
 let nextCallId = 1;
@@ -20,6 +20,13 @@ const bridge: NpsBridge = {
     }
   },
   openExplorer: async (target: ExplorerTarget): Promise<Envelope> => (await ipcRenderer.invoke('nps:open-explorer', target)) as Envelope,
+  pathForFile: (file: unknown): string => {
+    try {
+      return webUtils.getPathForFile(file as Parameters<typeof webUtils.getPathForFile>[0]);
+    } catch {
+      return '';
+    }
+  },
 };
 
 contextBridge.exposeInMainWorld('nps', bridge);

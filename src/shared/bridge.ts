@@ -31,4 +31,9 @@ export interface NpsBridge {
   call(name: string, args: unknown, onProgress?: (progress: Progress) => void): Promise<Envelope>;
   /** Open a transaction or address in the chain's explorer (https only), in the system browser. */
   openExplorer(target: ExplorerTarget): Promise<Envelope>;
+  /**
+   * Where a File picked or dropped in the window lives on disk ('' when it has no path), so the
+   * service reads large files itself instead of receiving their text.
+   */
+  pathForFile(file: unknown): string;
 }

@@ -48,6 +48,14 @@ describe('the /app/rpc door', () => {
     }
   });
 
+  it('refuses before reading the body: a malformed body without the token is still 401', async () => {
+    const res = await app.inject({ method: 'POST', url: '/app/rpc/app-info', headers: { host, 'content-type': 'application/json' }, payload: '{not json' });
+    expect(res.statusCode).toBe(401);
+    const withToken = await app.inject({ method: 'POST', url: '/app/rpc/app-info', headers: { host, 'content-type': 'application/json', 'x-nps-token': token }, payload: '{not json' });
+    expect(withToken.statusCode).toBe(400);
+    expect(withToken.json().status).toBe(1001);
+  });
+
   it('calls the handler map with the token and answers in the envelope', async () => {
     const r = await rpc('catalogue-chains-list', { chain_identifier: 'TRON', page_size: 5 });
     expect(r.http).toBe(200);

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { ErrorCodes, httpStatusOf, type ErrorCode } from '../../../shared/errors';
 import { callForWindow, throttleProgress } from '../app/call';
 import type { CallMeta } from '../context';
+import { ServiceError } from '../errors';
 import type { Service } from '../index';
 import { sendError } from './envelope';
 import { isJsonContentType } from './json-body';
@@ -92,17 +93,38 @@ function staticFile(dir: string, urlPath: string): string | undefined {
   }
 }
 
+/** Files travel as text inside the call in browser mode, so the door takes far more than /nps's 5 MiB. */
+export const DOOR_BODY_LIMIT = 512 * 1024 * 1024;
+
 export function registerAppDoor(app: FastifyInstance, service: Service, ui: UiOptions, log: (line: string) => void): void {
-  app.post('/app/rpc/:name', async (req: FastifyRequest<{ Params: { name: string } }>, reply) => {
+  void app.register(async (door) => doorRoutes(door, service, ui, log));
+}
+
+function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: (line: string) => void): void {
+  // Plain JSON.parse on purpose: the handlers then see exactly what IPC's structured clone gives them
+  // (the /nps parser keeps numbers' text and the raw bytes for signatures; neither applies here).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: DOOR_BODY_LIMIT }, (_req, body, done) => {
+    try {
+      const text = body as string;
+      done(null, text.trim() === '' ? {} : JSON.parse(text));
+    } catch (err) {
+      done(new ServiceError(ErrorCodes.INVALID_JSON, `body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`), undefined);
+    }
+  });
+
+  // Checked before the body is read: a caller without the token never gets its body parsed.
+  const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
     if (!tokenMatches(req.headers[TOKEN_HEADER], ui.token)) {
       return sendError(reply, ErrorCodes.AUTH_MISSING, `${TOKEN_HEADER}: missing or wrong; reload the page the service served`, 401);
     }
+  };
+
+  app.post<{ Params: { name: string } }>('/app/rpc/:name', { onRequest: requireToken }, async (req, reply) => {
     if (!isJsonContentType(req.headers['content-type'])) {
       return sendError(reply, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
     }
-    // Plain JSON.parse on purpose: the handlers then see exactly what IPC's structured clone gives them.
-    const text = req.rawBody?.toString('utf8') ?? '';
-    const input: unknown = text.trim() === '' ? {} : JSON.parse(text);
+    const input: unknown = req.body ?? {};
     const { name } = req.params;
 
     if (!(req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE)) {
