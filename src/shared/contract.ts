@@ -3,6 +3,8 @@ import { addressContract } from './address';
 import { appContract } from './app';
 import { catalogueContract } from './catalogue';
 import { keysContract } from './keys';
+import { reconcileContract } from './reconcile';
+import { ticketsContract } from './tickets';
 
 export interface HandlerSpec {
   input: z.ZodType;
@@ -27,7 +29,7 @@ export function mergeUnique<T extends Record<string, unknown>[]>(...parts: T): U
  * The one handler map's contract: every name the desktop window, the browser-mode door and the
  * /nps routes can call, with the schema of its input and of its answer.
  */
-export const contract = mergeUnique(catalogueContract, addressContract, appContract, keysContract);
+export const contract = mergeUnique(catalogueContract, addressContract, appContract, keysContract, reconcileContract, ticketsContract);
 
 export type Contract = typeof contract;
 export type HandlerName = keyof Contract;

@@ -3,6 +3,8 @@ import { addressHandlers } from './addresses/handlers';
 import { appHandlers } from './app/handlers';
 import { catalogueHandlers } from './catalogue/handlers';
 import { keysHandlers } from './keys/handlers';
+import { reconcileHandlers } from './reconcile/handlers';
+import { ticketsHandlers } from './tickets/handlers';
 import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
 
@@ -10,7 +12,7 @@ export type Handlers = HandlersOf<Contract>;
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
 export function createHandlers(ctx: ServiceContext): Handlers {
-  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx), keysHandlers(ctx));
+  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx), keysHandlers(ctx), reconcileHandlers(ctx), ticketsHandlers(ctx));
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
   return handlers;

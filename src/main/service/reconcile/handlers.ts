@@ -1,0 +1,141 @@
+import { stringify } from 'lossless-json';
+import { ErrorCodes } from '../../../shared/errors';
+import { MAX_BATCH, VerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
+import type { CallMeta, HandlersOf, ServiceContext } from '../context';
+import { parseInput, ServiceError } from '../errors';
+import { getKey } from '../keys/repository';
+import { parseClaimed } from '../tickets/handlers';
+import { actorOf } from '../tickets/rules';
+import { compileBooksRow } from './books-map';
+import { booksRows, detectBooks, estimateRows, sourceName } from './books';
+import { recordShapeA, recordShapeB } from './match';
+import { findWallet, getRun, insertRun, listRunItems, listRuns, parseFlags } from './repository';
+import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from './verify';
+
+const BOOKS_CHUNK = 1000;
+const MAX_REPORTED_REJECTIONS = 1000;
+
+/**
+ * The wallet a call names, checked in this order: the key may act on it (2006), it exists (3004).
+ * Answers the stored spelling, or null when the call names none.
+ */
+function resolveWallet(ctx: ServiceContext, walletId: string | undefined, scope: ReadonlySet<string> | null): string | null {
+  if (walletId === undefined) return null;
+  if (scope !== null && !scope.has(walletId.toLowerCase())) {
+    throw new ServiceError(ErrorCodes.AUTH_WALLET_FORBIDDEN, `wallet_id: this API key may not act on wallet ${walletId}`);
+  }
+  const stored = findWallet(ctx.db, walletId);
+  if (stored === undefined) throw new ServiceError(ErrorCodes.UNKNOWN_WALLET, `wallet_id: unknown wallet ${walletId}`);
+  return stored;
+}
+
+const scopeOf = (meta: CallMeta): ReadonlySet<string> | null => (meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null);
+
+function shapeResult(o: Outcome, shape: 'A' | 'B'): VerifyResultA | VerifyResultB {
+  const base = { result: o.result, flags: o.flags };
+  return shape === 'A'
+    ? { ...base, tx: o.record && recordShapeA(o.record), ticket_id: o.ticket_id }
+    : { ...base, data: o.record && recordShapeB(o.record), ticket_id: o.ticket_id };
+}
+
+/** POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`), then the check. */
+export function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): (VerifyResultA | VerifyResultB)[] {
+  if (input.txs.length > MAX_BATCH) {
+    throw new ServiceError(ErrorCodes.BATCH_TOO_LARGE, `txs: ${input.txs.length} transactions given; at most ${MAX_BATCH} per request`);
+  }
+  const scope = scopeOf(meta);
+  const walletId = resolveWallet(ctx, input.wallet_id, scope);
+  const claims: Claim[] = input.txs.map((raw, i) => ({ item: parseInput(VerifyItem, raw, `txs[${i}]`), claimed: stringify(raw) ?? 'null' }));
+  const runId = newRunId();
+  const label = meta.apiKey ? (getKey(ctx.db, meta.apiKey)?.label ?? '') : '';
+  const outcomes = verifyChunk(ctx, { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(meta) }, 0, claims, {
+    run_id: runId,
+    source: meta.actor,
+    api_key: meta.apiKey ?? null,
+    label,
+    wallet_id: walletId,
+    shape: input.shape,
+    options: '{}',
+    created_at: ctx.now(),
+  });
+  return outcomes.map((o) => shapeResult(o, input.shape));
+}
+
+/** The accountant's books file, mapped to claims and checked in chunks through the same core as the API. */
+export async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMeta): Promise<BooksRunResult> {
+  const scope = scopeOf(meta);
+  const walletId = resolveWallet(ctx, input.wallet_id, scope);
+  // The mapping is checked against the header before anything is stored.
+  const readRow = compileBooksRow(detectBooks(input.source).headers, input);
+  const total = estimateRows(input.source);
+  const runId = newRunId();
+  const runScope: RunScope = { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(meta) };
+  const options = { amount_delta: input.amount_delta, time_type: input.time_type, time_delta: input.time_delta, mapping: input.mapping };
+  insertRun(ctx.db, {
+    run_id: runId,
+    source: meta.actor,
+    api_key: meta.apiKey ?? null,
+    label: input.label ?? sourceName(input.source),
+    wallet_id: walletId,
+    shape: 'A',
+    options: JSON.stringify(options),
+    created_at: ctx.now(),
+  });
+  const rejected: BooksRunResult['rejected'] = [];
+  let rejectedCount = 0;
+  let rowNumber = 0;
+  let done = 0;
+  let chunk: Claim[] = [];
+  const flush = async () => {
+    if (chunk.length === 0) return;
+    verifyChunk(ctx, runScope, done, chunk);
+    done += chunk.length;
+    chunk = [];
+    meta.onProgress?.({ done, total: Math.max(total - rejectedCount, done) });
+    // Let the API and the window be served between chunks of a long file.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  for await (const next of booksRows(input.source)) {
+    rowNumber++;
+    const outcome = readRow(next);
+    if ('reason' in outcome) {
+      rejectedCount++;
+      if (rejected.length < MAX_REPORTED_REJECTIONS) rejected.push({ row: rowNumber, field: outcome.field, reason: outcome.reason });
+      continue;
+    }
+    chunk.push({ item: outcome.item, claimed: JSON.stringify({ books_row: rowNumber, ...outcome.claimed }) });
+    if (chunk.length >= BOOKS_CHUNK) await flush();
+  }
+  await flush();
+  meta.onProgress?.({ done, total: done });
+  const summary = getRun(ctx.db, runId)!;
+  return { ...summary, rejected_count: rejectedCount, rejected };
+}
+
+export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconcileContract> {
+  return {
+    'reconcile-verify-txs': (input, meta) => verifyTxs(ctx, input, meta),
+    'reconcile-books-detect': ({ source }) => detectBooks(source),
+    'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
+    'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
+    'run-get': ({ run_id, page, page_size, filter }) => {
+      const run: RunSummary | undefined = getRun(ctx.db, run_id);
+      if (!run) throw new ServiceError(ErrorCodes.INVALID_PARAM, `run_id: no run ${run_id}`);
+      const items = listRunItems(ctx.db, run_id, filter, page, page_size);
+      return {
+        ...run,
+        items: {
+          ...items,
+          list: items.list.map((r) => ({
+            idx: r.idx,
+            claimed: parseClaimed(r.claimed),
+            record: r.record,
+            flags: parseFlags(r.flags),
+            result: r.result === 1,
+            ticket_id: r.ticket_id,
+          })),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import Big from 'big.js';
+import type { TransactionRecord } from '../../../shared/ledger';
+import { FLAG_FIELDS, type FlagField, type Flags, type TimeType, type VerifyItem } from '../../../shared/reconcile';
+
+/*
+ * The matching rules of POST /nps/bill/verify/txs (SPEC.md, Reconciliation), as pure functions over
+ * a claim and the records its identifiers point at. No store, no clock: the table-driven tests
+ * in match.test.ts pin every rule.
+ */
+
+/** What the rules need to know about chains: whether addresses on one compare case-insensitively. */
+export type IsEvmChain = (chainId: string) => boolean;
+
+export type Identifier = 'transaction_id' | 'hash' | 'request_id';
+
+/** Which identifier finds the record: transaction_id, else hash (with chain_id when given), else request_id. */
+export function lookupKey(item: VerifyItem): { by: Identifier; value: string } {
+  if (item.transaction_id !== undefined) return { by: 'transaction_id', value: item.transaction_id };
+  if (item.hash !== undefined) return { by: 'hash', value: item.hash };
+  return { by: 'request_id', value: item.request_id! };
+}
+
+const HEX_HASH = /^(0x)?[0-9a-fA-F]+$/;
+const UUID_LIKE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * Whether an identifier is a number written in hex (a UUID, a hex hash), whose case carries no
+ * meaning; anything else (a Base58 signature, a request_id) is compared exactly.
+ */
+export const isCaseless = (by: Identifier, value: string): boolean =>
+  by === 'transaction_id' ? UUID_LIKE.test(value) : by === 'hash' ? HEX_HASH.test(value) : false;
+
+/**
+ * The form two identifiers are compared in: hex lower-cased, and a hex hash without its 0x (the
+ * ledger keeps TRON hashes bare while tools often prefix them).
+ */
+export function identifierKey(by: Identifier, value: string): string {
+  if (!isCaseless(by, value)) return value;
+  const lower = value.toLowerCase();
+  return by === 'hash' && lower.startsWith('0x') ? lower.slice(2) : lower;
+}
+
+const sameId = (by: Identifier, claimed: string, recorded: string | null): boolean =>
+  recorded !== null && identifierKey(by, claimed) === identifierKey(by, recorded);
+
+/** Every identifier the claim gives agrees with the record (and, for a hash lookup, the chain). */
+export function identifiersAgree(item: VerifyItem, record: TransactionRecord): boolean {
+  if (item.transaction_id !== undefined && !sameId('transaction_id', item.transaction_id, record.transaction_id)) return false;
+  if (item.hash !== undefined && !sameId('hash', item.hash, record.hash)) return false;
+  if (item.request_id !== undefined && !sameId('request_id', item.request_id, record.request_id)) return false;
+  if (item.transaction_id === undefined && item.hash !== undefined && item.chain_id !== undefined && item.chain_id !== record.chain_id) return false;
+  return true;
+}
+
+/** The recorded moment `time` is compared with, in Unix milliseconds; null when not recorded. */
+export function recordedMoment(record: TransactionRecord, timeType: TimeType): number | null {
+  switch (timeType) {
+    case 'Created':
+      return record.created_at;
+    case 'Confirmed':
+      return record.confirmed_at;
+    case 'Completed':
+      return record.completed_at;
+  }
+}
+
+export const TIME_TYPE_FIELD: Record<TimeType, 'created_at' | 'confirmed_at' | 'completed_at'> = {
+  Created: 'created_at',
+  Confirmed: 'confirmed_at',
+  Completed: 'completed_at',
+};
+
+/** A stored time in the API's unit: whole Unix seconds, rounded down (as Shape A shows it). */
+export const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+/** |claimed - recorded| exactly; null when nothing (or no number) is recorded. */
+function difference(claimed: string, recorded: string | null): Big | null {
+  if (recorded === null) return null;
+  try {
+    return new Big(claimed).minus(new Big(recorded)).abs();
+  } catch {
+    return null;
+  }
+}
+
+function amountWithin(claimed: string, recorded: string | null, delta: string): boolean {
+  const diff = difference(claimed, recorded);
+  return diff !== null && diff.lte(new Big(delta));
+}
+
+const sameText = (a: string, b: string | null, caseInsensitive: boolean): boolean =>
+  b !== null && (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
+
+export const ALL_FALSE: Flags = Object.freeze(Object.fromEntries(FLAG_FIELDS.map((f) => [f, false])) as Flags);
+
+/** Each comparable field: true when it agrees or the claim does not give it. */
+export function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvmChain): Flags {
+  const moment = recordedMoment(record, item.time_type);
+  return {
+    chain_id: item.chain_id === undefined || item.chain_id === record.chain_id,
+    token_id: item.token_id === undefined || item.token_id === record.token_id,
+    to: item.to === undefined || sameText(item.to, record.to, isEvm(record.chain_id)),
+    status: item.status === undefined || sameText(item.status, record.status, true),
+    type: item.type === undefined || sameText(item.type, record.type, true),
+    amount: item.amount === undefined || amountWithin(item.amount, record.amount, item.amount_delta),
+    fee: item.fee === undefined || amountWithin(item.fee, record.fee, item.amount_delta),
+    amount_actual: item.amount_actual === undefined || amountWithin(item.amount_actual, record.amount_actual, item.amount_delta),
+    time: item.time === undefined || (moment !== null && Math.abs(item.time - toUnixSeconds(moment)) <= item.time_delta),
+  };
+}
+
+export const allTrue = (flags: Flags): boolean => FLAG_FIELDS.every((f) => flags[f]);
+
+/** The false flags' field names, in SPEC.md's order. */
+export const abnormalFields = (flags: Flags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[f]);
+
+export interface MatchOutcome {
+  record: TransactionRecord | null;
+  flags: Flags;
+  result: boolean;
+}
+
+/**
+ * Pick the claim's record among the records its lookup identifier points at (already limited to
+ * the wallets in scope) and compare. Several can qualify (one hash, several transfers): the one
+ * agreeing on most fields wins, then the earliest created, then the lowest transaction_id, so a
+ * claim about one transfer of a batch is checked against that transfer.
+ */
+export function matchClaim(item: VerifyItem, candidates: readonly TransactionRecord[], isEvm: IsEvmChain): MatchOutcome {
+  let best: MatchOutcome | null = null;
+  let bestScore = -1;
+  for (const record of candidates) {
+    if (!identifiersAgree(item, record)) continue;
+    const flags = compareFields(item, record, isEvm);
+    const score = FLAG_FIELDS.reduce((n, f) => n + (flags[f] ? 1 : 0), 0);
+    if (best === null || score > bestScore || (score === bestScore && earlier(record, best.record!))) {
+      best = { record, flags, result: score === FLAG_FIELDS.length };
+      bestScore = score;
+    }
+  }
+  return best ?? { record: null, flags: { ...ALL_FALSE }, result: false };
+}
+
+function earlier(a: TransactionRecord, b: TransactionRecord): boolean {
+  const ca = a.created_at ?? Number.MAX_SAFE_INTEGER;
+  const cb = b.created_at ?? Number.MAX_SAFE_INTEGER;
+  return ca !== cb ? ca < cb : a.transaction_id < b.transaction_id;
+}
+
+/** A moment for a person: ISO 8601 UTC, milliseconds only when there are some. */
+export function humanTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+}
+
+const shown = (v: string | null | undefined): string => (v === null || v === undefined ? 'nothing' : v);
+
+/**
+ * Per false flag, what was claimed and what is recorded, in the order of `abnormals`, e.g.
+ * "amount: claimed 100.5, recorded 100.25 (off by 0.25, tolerance 0.001); time: claimed
+ * 2026-01-02T03:04:05Z, recorded 2026-01-02T03:06:05Z as created_at (off by 120 s, tolerance 10 s)".
+ */
+export function describeMismatch(item: VerifyItem, record: TransactionRecord, flags: Flags): string {
+  const parts: string[] = [];
+  for (const field of abnormalFields(flags)) {
+    switch (field) {
+      case 'amount':
+      case 'fee':
+      case 'amount_actual': {
+        const claimed = item[field]!;
+        const recorded = record[field];
+        const diff = difference(claimed, recorded);
+        const off = diff === null ? '' : `off by ${diff.toFixed()}, `;
+        parts.push(`${field}: claimed ${claimed}, recorded ${shown(recorded)} (${off}tolerance ${item.amount_delta})`);
+        break;
+      }
+      case 'time': {
+        const column = TIME_TYPE_FIELD[item.time_type];
+        const moment = recordedMoment(record, item.time_type);
+        const claimed = humanTime(item.time! * 1000);
+        parts.push(
+          moment === null
+            ? `time: claimed ${claimed}, recorded nothing (no ${column})`
+            : `time: claimed ${claimed}, recorded ${humanTime(moment)} as ${column} (off by ${Math.abs(item.time! - toUnixSeconds(moment))} s, tolerance ${item.time_delta} s)`,
+        );
+        break;
+      }
+      default:
+        parts.push(`${field}: claimed ${item[field]!}, recorded ${shown(record[field])}`);
+    }
+  }
+  return parts.join('; ');
+}
+
+/** Shape A's record: times in whole Unix seconds. */
+export function recordShapeA(r: TransactionRecord) {
+  const { import_id: _i, updated_at: _u, ...rest } = r;
+  const s = (ms: number | null) => (ms === null ? null : toUnixSeconds(ms));
+  return { ...rest, created_at: s(r.created_at), confirmed_at: s(r.confirmed_at), completed_at: s(r.completed_at) };
+}
+
+/** Shape B's record: times as ISO 8601 UTC with milliseconds. */
+export function recordShapeB(r: TransactionRecord) {
+  const { import_id: _i, updated_at: _u, ...rest } = r;
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return { ...rest, created_at: iso(r.created_at), confirmed_at: iso(r.confirmed_at), completed_at: iso(r.completed_at) };
+}

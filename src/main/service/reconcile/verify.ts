@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { TransactionRecord } from '../../../shared/ledger';
+import type { Flags, VerifyItem } from '../../../shared/reconcile';
+import type { ServiceContext } from '../context';
+import { inTransaction } from '../db/open';
+import { openTicket, pendingTicketIds, updateTicketClaim } from '../tickets/repository';
+import { abnormalFields, describeMismatch, identifierKey, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
+import { evmChainIds, insertResults, insertRun, recordsWhereIn, type RunRow } from './repository';
+
+/*
+ * The one verification core: the signed API and the books runs both come through verifyChunk, a
+ * batch of at most 1000 claims looked up together, matched by the pure rules, and stored with
+ * their tickets in one SQLite transaction.
+ */
+
+export interface Claim {
+  item: VerifyItem;
+  /** The claim as the caller sent it (JSON), kept for the audit trail and the ticket. */
+  claimed: string;
+}
+
+export interface Outcome {
+  record: TransactionRecord | null;
+  flags: Flags;
+  result: boolean;
+  ticket_id: string | null;
+}
+
+export interface RunScope {
+  run_id: string;
+  /** Limit lookups to this wallet (stored spelling); null: the wallets in `wallets`. */
+  wallet_id: string | null;
+  /** Wallets the caller may use, lower-cased; null: every wallet. */
+  wallets: ReadonlySet<string> | null;
+  actor: string;
+}
+
+export const newRunId = (): string => randomUUID();
+
+/** How the ledger may spell an identifier: as given and, for hex, lower-cased with and without 0x. */
+function spellings(by: Identifier, value: string): string[] {
+  if (!isCaseless(by, value)) return [value];
+  const key = identifierKey(by, value);
+  return by === 'hash' ? [value, key, `0x${key}`] : [value, key];
+}
+
+function groupBy(by: Identifier, records: TransactionRecord[]): Map<string, TransactionRecord[]> {
+  const out = new Map<string, TransactionRecord[]>();
+  for (const r of records) {
+    const value = r[by];
+    if (value === null) continue;
+    const key = identifierKey(by, value);
+    const list = out.get(key);
+    if (list) list.push(r);
+    else out.set(key, [r]);
+  }
+  return out;
+}
+
+/** Every record each claim's lookup identifier points at, in one statement per identifier kind. */
+function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): TransactionRecord[][] {
+  const keys = items.map(lookupKey);
+  const wanted: Record<Identifier, string[]> = { transaction_id: [], hash: [], request_id: [] };
+  for (const k of keys) wanted[k.by].push(...spellings(k.by, k.value));
+  const found = {} as Record<Identifier, Map<string, TransactionRecord[]>>;
+  for (const by of ['transaction_id', 'hash', 'request_id'] as const) found[by] = groupBy(by, recordsWhereIn(ctx.db, by, wanted[by]));
+  return keys.map((k) => found[k.by].get(identifierKey(k.by, k.value)) ?? []);
+}
+
+function inScope(scope: RunScope, record: TransactionRecord): boolean {
+  if (scope.wallet_id !== null) return record.wallet_id.toLowerCase() === scope.wallet_id.toLowerCase();
+  return scope.wallets === null || scope.wallets.has(record.wallet_id.toLowerCase());
+}
+
+/**
+ * Check a batch of claims and store the outcome: each result under the run (created first when
+ * `createRun` is given), and a ticket opened or updated for each record that does not match.
+ * The whole batch is one transaction: it lands entirely or not at all.
+ */
+export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: number, claims: readonly Claim[], createRun?: RunRow): Outcome[] {
+  const items = claims.map((c) => c.item);
+  const evm = evmChainIds(ctx.db);
+  const isEvm = (chainId: string) => evm.has(chainId);
+  const candidates = candidatesOf(ctx, items);
+  const matches = items.map((item, i) => matchClaim(item, candidates[i]!.filter((r) => inScope(scope, r)), isEvm));
+
+  return inTransaction(ctx.db, () => {
+    if (createRun) insertRun(ctx.db, createRun);
+    const now = ctx.now();
+    const mismatched = matches.filter((m) => m.record !== null && !m.result).map((m) => m.record!.transaction_id);
+    const pending = pendingTicketIds(ctx.db, mismatched);
+    const outcomes = matches.map((m, i): Outcome => {
+      if (m.record === null || m.result) return { ...m, ticket_id: null };
+      const claim = { abnormals: abnormalFields(m.flags).join(','), desc: describeMismatch(items[i]!, m.record, m.flags), claimed: claims[i]!.claimed, run_id: scope.run_id, actor: scope.actor, at: now };
+      let ticketId = pending.get(m.record.transaction_id);
+      if (ticketId !== undefined) {
+        updateTicketClaim(ctx.db, ticketId, claim);
+      } else {
+        ticketId = randomUUID();
+        openTicket(ctx.db, { ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
+        pending.set(m.record.transaction_id, ticketId);
+      }
+      return { ...m, ticket_id: ticketId };
+    });
+    insertResults(
+      ctx.db,
+      scope.run_id,
+      outcomes.map((o, i) => ({
+        idx: firstIdx + i,
+        claimed: claims[i]!.claimed,
+        transaction_id: o.record?.transaction_id ?? null,
+        result: o.result,
+        flags: JSON.stringify(o.flags),
+        ticket_id: o.ticket_id,
+      })),
+    );
+    return outcomes;
+  });
+}

@@ -1,0 +1,71 @@
+import { parse } from 'lossless-json';
+import { ErrorCodes } from '../../../shared/errors';
+import type { FlagField } from '../../../shared/reconcile';
+import type { TicketDetail, TicketPublic, ticketsContract } from '../../../shared/tickets';
+import type { HandlersOf, ServiceContext } from '../context';
+import { invalidParam, ServiceError } from '../errors';
+import { findWallet, recordById } from '../reconcile/repository';
+import { getTicket, listTickets, setTicketStatus, ticketEvents, type TicketRow } from './repository';
+import { actorOf, transitionError } from './rules';
+
+/** A stored claim back as an object: numbers that a double keeps exactly stay numbers, others keep their text. */
+export function parseClaimed(text: string): Record<string, unknown> {
+  return parse(text, null, (n) => (String(Number(n)) === n ? Number(n) : n)) as Record<string, unknown>;
+}
+
+const seconds = (ms: number): number => Math.floor(ms / 1000);
+
+function detail(ctx: ServiceContext, row: TicketRow): TicketDetail {
+  const { claimed, ...summary } = row;
+  return {
+    ...summary,
+    claimed: parseClaimed(claimed),
+    record: recordById(ctx.db, row.transaction_id) ?? null,
+    abnormal_fields: row.abnormals === '' ? [] : (row.abnormals.split(',') as FlagField[]),
+    events: ticketEvents(ctx.db, row.ticket_id),
+  };
+}
+
+function requireTicket(ctx: ServiceContext, ticketId: string): TicketRow {
+  const row = getTicket(ctx.db, ticketId);
+  if (!row) throw new ServiceError(ErrorCodes.TICKET_NOT_FOUND, `ticket_id: no ticket ${ticketId}`);
+  return row;
+}
+
+export function ticketsHandlers(ctx: ServiceContext): HandlersOf<typeof ticketsContract> {
+  return {
+    'tickets-list': (q) => listTickets(ctx.db, q),
+    'ticket-get': ({ ticket_id }) => detail(ctx, requireTicket(ctx, ticket_id)),
+    'ticket-transition': ({ ticket_id, to, note }, meta) => {
+      const row = requireTicket(ctx, ticket_id);
+      const refused = transitionError(row.status, to);
+      if (refused) throw invalidParam('to', refused);
+      setTicketStatus(ctx.db, ticket_id, row.status, to, note ?? '', actorOf(meta), ctx.now());
+      return detail(ctx, requireTicket(ctx, ticket_id));
+    },
+    'ticket-lookup': ({ wallet_id, ticket_id }, meta): TicketPublic => {
+      if (meta.walletScope && !meta.walletScope.includes(wallet_id.toLowerCase())) {
+        throw new ServiceError(ErrorCodes.AUTH_WALLET_FORBIDDEN, `wallet_id: this API key may not act on wallet ${wallet_id}`);
+      }
+      if (!findWallet(ctx.db, wallet_id)) throw new ServiceError(ErrorCodes.UNKNOWN_WALLET, `wallet_id: unknown wallet ${wallet_id}`);
+      const row = getTicket(ctx.db, ticket_id.toLowerCase());
+      // Another wallet's ticket is answered exactly like a missing one: its existence is not the caller's business.
+      if (!row || row.wallet_id.toLowerCase() !== wallet_id.toLowerCase()) {
+        throw new ServiceError(ErrorCodes.TICKET_NOT_FOUND, `ticket_id: no ticket ${ticket_id} in wallet ${wallet_id}`);
+      }
+      const record = recordById(ctx.db, row.transaction_id);
+      return {
+        ticket_id: row.ticket_id,
+        wallet_id: row.wallet_id,
+        transaction_id: row.transaction_id,
+        request_id: record?.request_id ?? null,
+        hash: record?.hash ?? null,
+        status: row.status,
+        abnormals: row.abnormals,
+        desc: row.desc,
+        created_at: seconds(row.created_at),
+        updated_at: seconds(row.updated_at),
+      };
+    },
+  };
+}

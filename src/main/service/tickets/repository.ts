@@ -1,0 +1,102 @@
+import type { Page } from '../../../shared/primitives';
+import type { TicketEvent, TicketListInput, TicketStatus, TicketSummary } from '../../../shared/tickets';
+import type { Db } from '../db/open';
+import { stmt } from '../db/statements';
+
+export interface TicketRow extends TicketSummary {
+  claimed: string;
+}
+
+const TICKET_COLUMNS = 'ticket_id, wallet_id, transaction_id, status, abnormals, "desc", run_id, created_at, updated_at';
+
+/** The Pending ticket of each of these transactions, if any. */
+export function pendingTicketIds(db: Db, transactionIds: Iterable<string>): Map<string, string> {
+  const list = [...new Set(transactionIds)];
+  if (list.length === 0) return new Map();
+  const rows = stmt<[string], { ticket_id: string; transaction_id: string }>(
+    db,
+    "SELECT ticket_id, transaction_id FROM tickets WHERE transaction_id IN (SELECT value FROM json_each(?)) AND status = 'Pending'",
+  ).all(JSON.stringify(list));
+  return new Map(rows.map((r) => [r.transaction_id, r.ticket_id]));
+}
+
+export interface TicketClaim {
+  abnormals: string;
+  desc: string;
+  claimed: string;
+  run_id: string | null;
+  actor: string;
+  at: number;
+}
+
+function addEvent(db: Db, ticketId: string, e: { kind: TicketEvent['kind']; from: TicketStatus | null; to: TicketStatus | null; note: string; actor: string; at: number }): void {
+  stmt(db, 'INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    ticketId,
+    e.kind,
+    e.from,
+    e.to,
+    e.note,
+    e.actor,
+    e.at,
+  );
+}
+
+/** A new Pending ticket; its first event keeps what the claim said. The caller holds the transaction. */
+export function openTicket(db: Db, t: TicketClaim & { ticket_id: string; wallet_id: string; transaction_id: string }): void {
+  stmt(
+    db,
+    `INSERT INTO tickets (ticket_id, wallet_id, transaction_id, status, abnormals, "desc", claimed, run_id, created_at, updated_at)
+     VALUES (?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?)`,
+  ).run(t.ticket_id, t.wallet_id, t.transaction_id, t.abnormals, t.desc, t.claimed, t.run_id, t.at, t.at);
+  addEvent(db, t.ticket_id, { kind: 'opened', from: null, to: 'Pending', note: t.desc, actor: t.actor, at: t.at });
+}
+
+/** A newer mismatching claim about the same transaction replaces what the Pending ticket says. */
+export function updateTicketClaim(db: Db, ticketId: string, t: TicketClaim): void {
+  stmt(db, 'UPDATE tickets SET abnormals = ?, "desc" = ?, claimed = ?, run_id = ?, updated_at = ? WHERE ticket_id = ?').run(
+    t.abnormals,
+    t.desc,
+    t.claimed,
+    t.run_id,
+    t.at,
+    ticketId,
+  );
+  addEvent(db, ticketId, { kind: 'updated', from: 'Pending', to: 'Pending', note: t.desc, actor: t.actor, at: t.at });
+}
+
+export function setTicketStatus(db: Db, ticketId: string, from: TicketStatus, to: TicketStatus, note: string, actor: string, at: number): void {
+  db.$client.transaction(() => {
+    stmt(db, 'UPDATE tickets SET status = ?, updated_at = ? WHERE ticket_id = ?').run(to, at, ticketId);
+    addEvent(db, ticketId, { kind: 'status', from, to, note, actor, at });
+  })();
+}
+
+export function getTicket(db: Db, ticketId: string): TicketRow | undefined {
+  return stmt<[string], TicketRow>(db, `SELECT ${TICKET_COLUMNS}, claimed FROM tickets WHERE ticket_id = ?`).get(ticketId);
+}
+
+export function ticketEvents(db: Db, ticketId: string): TicketEvent[] {
+  return stmt<[string], TicketEvent>(db, 'SELECT kind, from_status, to_status, note, actor, at FROM ticket_events WHERE ticket_id = ? ORDER BY id').all(ticketId);
+}
+
+/** Newest first; filters are exact (wallet IDs are stored lower-cased, as the ledger keeps them). */
+export function listTickets(db: Db, q: TicketListInput): Page<TicketSummary> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (q.status !== undefined) {
+    where.push('status = ?');
+    params.push(q.status);
+  }
+  if (q.wallet_id !== undefined) {
+    where.push('wallet_id = ?');
+    params.push(q.wallet_id.toLowerCase());
+  }
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = stmt<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM tickets ${filter}`).get(...params)!.n;
+  const list = stmt<unknown[], TicketSummary>(db, `SELECT ${TICKET_COLUMNS} FROM tickets ${filter} ORDER BY updated_at DESC, ticket_id LIMIT ? OFFSET ?`).all(
+    ...params,
+    q.page_size,
+    (q.page - 1) * q.page_size,
+  );
+  return { list, total, page: q.page, page_size: q.page_size };
+}
