@@ -15,6 +15,8 @@ export type TimeType = (typeof TIME_TYPES)[number];
 export const DEFAULT_AMOUNT_DELTA = '0.001';
 export const DEFAULT_TIME_DELTA = 10;
 export const MAX_BATCH = 1000;
+/** 9999-12-31T23:59:59Z: later moments have no ISO 8601 form. */
+export const MAX_UNIX_SECONDS = 253402300799;
 
 /** null and "" both mean "not given" (SPEC.md: empty strings count as absent). */
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
@@ -58,7 +60,7 @@ export const VerifyItem = z
     fee: optional(Amount),
     amount_actual: optional(Amount),
     amount_delta: optional(NonNegativeAmount).meta({ description: 'Tolerance for amount, fee, amount_actual (number or decimal string, >= 0); default 0.001' }),
-    time: optional(intField({ min: 0, description: 'Unix seconds of the moment named by time_type' })),
+    time: optional(intField({ min: 0, max: MAX_UNIX_SECONDS, description: 'Unix seconds of the moment named by time_type' })),
     time_type: optional(oneOf(TIME_TYPES)).meta({ description: 'Which recorded moment `time` is: Created (default), Confirmed or Completed' }),
     time_delta: optional(intField({ min: 0, description: 'Tolerance for time in seconds; default 10' })),
   })
