@@ -3,6 +3,8 @@ import { AddressVerifyRequest, AddressVerifyResult } from '../../../shared/addre
 import { ChainListQuery, ChainPage, TokenListQuery, TokenPage } from '../../../shared/catalogue';
 import type { HandlerName } from '../../../shared/contract';
 import { ErrorCodes, type ErrorCode } from '../../../shared/errors';
+import { VerifyBody, VerifyQuery, VerifyResults } from '../../../shared/reconcile';
+import { TicketLookupQuery, TicketPublic } from '../../../shared/tickets';
 
 /**
  * One /nps endpoint: where it lives, what it accepts (validated with these very schemas, and
@@ -70,5 +72,31 @@ export const npsRoutes: NpsRoute[] = [
     response: AddressVerifyResult,
     handler: 'address-verify',
     errors: [...BODY_ERRORS, ErrorCodes.UNKNOWN_CHAIN, ErrorCodes.CHAIN_NOT_VERIFIABLE],
+  },
+  {
+    method: 'POST',
+    url: '/nps/bill/verify/txs',
+    summary: 'Verify transactions against the ledger',
+    description:
+      'Checks up to 1000 claimed transactions against the service\'s records. Each claim is looked up by transaction_id, else hash (with chain_id when given), else request_id, within wallet_id or the wallets the key may use; every identifier given must agree with the record. data[i] answers txs[i]: result, a flag per compared field (true when not given), the record (Shape A under `tx` with Unix-second times; ?shape=B under `data` with ISO 8601 times) and the ticket a mismatch opened or updated. Amounts compare exactly within amount_delta; time within time_delta seconds of the moment time_type names. The call is stored as a verification run.',
+    signed: true,
+    query: VerifyQuery,
+    body: VerifyBody,
+    response: VerifyResults,
+    handler: 'reconcile-verify-txs',
+    toInput: (query, body) => ({ ...(body as object), shape: (query as { shape: string }).shape }),
+    errors: [...BODY_ERRORS, ErrorCodes.AUTH_WALLET_FORBIDDEN, ErrorCodes.UNKNOWN_WALLET, ErrorCodes.BATCH_TOO_LARGE],
+  },
+  {
+    method: 'GET',
+    url: '/nps/ticket',
+    summary: 'Look up a ticket',
+    description:
+      'A ticket a mismatching verification opened: status (Pending, Resolved, Dismissed), abnormals (the false flags in the order chain_id,token_id,to,status,type,amount,fee,amount_actual,time), desc (per field, claimed and recorded), times in Unix seconds. A ticket of another wallet is answered 3003, as a missing one.',
+    signed: true,
+    query: TicketLookupQuery,
+    response: TicketPublic,
+    handler: 'ticket-lookup',
+    errors: [ErrorCodes.AUTH_WALLET_FORBIDDEN, ErrorCodes.UNKNOWN_WALLET, ErrorCodes.TICKET_NOT_FOUND],
   },
 ];

@@ -5,10 +5,12 @@ import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
 import { parseInput, ServiceError } from '../errors';
 import type { Service } from '../index';
+import { createAuthenticator, type AuthOptions } from './auth';
 import { sendError, sendOk } from './envelope';
 import { BODY_LIMIT, isJsonContentType, registerJsonBody } from './json-body';
 import { registerAppDoor, type UiOptions } from './app-door';
 import { buildOpenApi } from './openapi';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit';
 import { npsRoutes } from './routes';
 
 export const DEFAULT_PORT = 8730;
@@ -19,6 +21,10 @@ export interface ServerOptions {
   /** The host the server is bound to; a non-loopback name is also accepted in Host headers then. */
   host?: string;
   log?: (line: string) => void;
+  /** Signed routes: the nonce window (default 60 s). */
+  auth?: AuthOptions;
+  /** Per API key (or per client address when unsigned) on /nps; false turns it off. Default 1200 a minute. */
+  rateLimit?: RateLimitOptions | false;
   /** Browser mode: serve the built renderer at / and the handler map at /app/rpc, guarded by the token. */
   ui?: UiOptions;
 }
@@ -49,6 +55,20 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     }
   });
 
+  if (opts.rateLimit !== false) {
+    const limit = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+    app.addHook('onRequest', async (req, reply) => {
+      if (!req.url.startsWith('/nps')) return;
+      const key = req.headers['biz-api-key'];
+      const waitMs = limit(typeof key === 'string' && key !== '' ? `key:${key.toLowerCase()}` : `ip:${req.ip}`);
+      if (waitMs > 0) {
+        reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+        return sendError(reply, ErrorCodes.RATE_LIMITED, `rate limited: too many requests; retry in ${Math.ceil(waitMs / 1000)} s`);
+      }
+    });
+  }
+
+  const authenticate = createAuthenticator(service, opts.auth);
   const knownPaths = new Map<string, string[]>();
   for (const route of npsRoutes) {
     knownPaths.set(route.url, [...(knownPaths.get(route.url) ?? []), route.method]);
@@ -56,10 +76,10 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
       method: route.method,
       url: route.url,
       handler: async (req, reply) => {
+        const meta: CallMeta = { actor: 'api', ...(route.signed ? authenticate(req) : {}) };
         if (route.body && !isJsonContentType(req.headers['content-type'])) {
           throw new ServiceError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
         }
-        const meta: CallMeta = { actor: 'api' };
         const query = route.query ? parseInput(route.query, req.query) : undefined;
         const body = route.body ? parseInput(route.body, req.body ?? null) : undefined;
         const input = route.toInput ? route.toInput(query, body) : (body ?? query ?? {});

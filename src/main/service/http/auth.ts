@@ -1,0 +1,86 @@
+import type { FastifyRequest } from 'fastify';
+import { ErrorCodes } from '../../../shared/errors';
+import type { CallMeta } from '../context';
+import { ServiceError } from '../errors';
+import type { Service } from '../index';
+import { consumeNonce, getKey, pruneNonces } from '../keys/repository';
+import { HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE, isKeyHex, verifyRequest } from '../keys/sign';
+
+/** How far a nonce (the request time, Unix ms) may be from the service clock, either way. */
+export const DEFAULT_NONCE_WINDOW_MS = 60_000;
+
+export interface AuthOptions {
+  nonceWindowMs?: number;
+}
+
+const HEADER_LABEL: Record<string, string> = {
+  [HEADER_KEY]: 'BIZ-API-KEY',
+  [HEADER_NONCE]: 'Biz-Api-Nonce',
+  [HEADER_SIGNATURE]: 'Biz-Api-Signature',
+};
+
+/**
+ * The check of a signed request (SPEC.md, Authentication), in this order, the first failure
+ * answering:
+ *   2001 a credential header is missing or empty (names are case-insensitive: Node lower-cases them);
+ *   2002 the key is not a registered, unrevoked Ed25519 public key;
+ *   2003 the nonce is not Unix milliseconds within the window of the service clock;
+ *   2005 the signature does not verify over METHOD|PATH|NONCE|QUERY|BODY as received;
+ *   2004 the (key, nonce) pair was accepted before: checked last, so only a correctly signed
+ *        request can use up a nonce, and recorded in the store, so a restart does not forget it.
+ * The wallet check (2006) belongs to the handlers, which know the wallet a call names.
+ */
+export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
+  const windowMs = opts.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;
+  const { db, now } = { db: service.ctx.db, now: service.ctx.now };
+  let lastPrune = -Infinity;
+
+  return (req: FastifyRequest): Pick<CallMeta, 'apiKey' | 'walletScope'> => {
+    const values: Record<string, string> = {};
+    const missing: string[] = [];
+    for (const name of [HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE]) {
+      const v = req.headers[name];
+      if (typeof v === 'string' && v.trim() !== '') values[name] = v.trim();
+      else missing.push(HEADER_LABEL[name]!);
+    }
+    if (missing.length) throw new ServiceError(ErrorCodes.AUTH_MISSING, `credential headers missing: ${missing.join(', ')}`);
+
+    const apiKey = values[HEADER_KEY]!.toLowerCase();
+    const key = isKeyHex(apiKey) ? getKey(db, apiKey) : undefined;
+    if (!key || key.revoked_at !== null) {
+      throw new ServiceError(ErrorCodes.AUTH_UNKNOWN_KEY, `BIZ-API-KEY: ${key ? 'this API key was revoked' : 'unknown API key'}`);
+    }
+
+    const t = now();
+    const nonce = values[HEADER_NONCE]!;
+    const nonceMs = /^\d{1,16}$/.test(nonce) ? Number(nonce) : NaN;
+    if (!(Math.abs(t - nonceMs) <= windowMs)) {
+      throw new ServiceError(
+        ErrorCodes.AUTH_BAD_NONCE,
+        `Biz-Api-Nonce: must be the request time in Unix milliseconds, within ${windowMs / 1000} s of the service clock (now ${t})`,
+      );
+    }
+
+    const url = req.raw.url ?? '/';
+    const q = url.indexOf('?');
+    const parts = {
+      method: req.method,
+      path: q < 0 ? url : url.slice(0, q),
+      nonce,
+      query: q < 0 ? '' : url.slice(q + 1),
+      body: req.rawBody ?? '',
+    };
+    if (!verifyRequest(apiKey, values[HEADER_SIGNATURE]!, parts)) {
+      throw new ServiceError(ErrorCodes.AUTH_BAD_SIGNATURE, 'Biz-Api-Signature: does not verify for METHOD|PATH|NONCE|QUERY|BODY of this request');
+    }
+
+    if (t - lastPrune >= windowMs) {
+      pruneNonces(db, t);
+      lastPrune = t;
+    }
+    if (!consumeNonce(db, apiKey, nonce, nonceMs + windowMs, t)) {
+      throw new ServiceError(ErrorCodes.AUTH_REPLAY, 'Biz-Api-Nonce: already used with this key; sign each request with a new nonce');
+    }
+    return { apiKey, walletScope: key.wallets ?? undefined };
+  };
+}
