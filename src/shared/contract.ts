@@ -5,6 +5,7 @@ import { catalogueContract } from './catalogue';
 import { keysContract } from './keys';
 import { reconcileContract } from './reconcile';
 import { ticketsContract } from './tickets';
+import { ledgerContract } from './ledger';
 
 export interface HandlerSpec {
   input: z.ZodType;
@@ -29,7 +30,7 @@ export function mergeUnique<T extends Record<string, unknown>[]>(...parts: T): U
  * The one handler map's contract: every name the desktop window, the browser-mode door and the
  * /nps routes can call, with the schema of its input and of its answer.
  */
-export const contract = mergeUnique(catalogueContract, addressContract, appContract, keysContract, reconcileContract, ticketsContract);
+export const contract = mergeUnique(catalogueContract, addressContract, appContract, keysContract, reconcileContract, ticketsContract, ledgerContract);
 
 export type Contract = typeof contract;
 export type HandlerName = keyof Contract;

@@ -7,12 +7,13 @@ import { reconcileHandlers } from './reconcile/handlers';
 import { ticketsHandlers } from './tickets/handlers';
 import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
+import { ledgerHandlers } from './ledger/handlers';
 
 export type Handlers = HandlersOf<Contract>;
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
 export function createHandlers(ctx: ServiceContext): Handlers {
-  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx), keysHandlers(ctx), reconcileHandlers(ctx), ticketsHandlers(ctx));
+  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx), keysHandlers(ctx), reconcileHandlers(ctx), ticketsHandlers(ctx), ledgerHandlers(ctx));
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
   return handlers;

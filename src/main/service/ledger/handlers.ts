@@ -1,0 +1,31 @@
+import { ErrorCodes } from '../../../shared/errors';
+import type { ledgerContract } from '../../../shared/ledger';
+import type { HandlersOf, ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import { detectLedger, runImport } from './import';
+import { listPresets } from './presets';
+import { getImport, getTransaction, listImports, listTransactions, listWallets } from './repository';
+
+export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerContract> {
+  return {
+    'ledger-detect': ({ source }) => detectLedger(source),
+    'ledger-presets-list': () => listPresets(),
+    'ledger-preview': (input, meta) =>
+      runImport(ctx, { source: input.source, preset: input.preset, mapping: input.mapping, walletId: input.wallet_id, walletAddress: input.wallet_address, dryRun: true, onProgress: meta.onProgress }),
+    'ledger-import': (input, meta) =>
+      runImport(ctx, { source: input.source, preset: input.preset, mapping: input.mapping, walletId: input.wallet_id, walletAddress: input.wallet_address, dryRun: false, onProgress: meta.onProgress }),
+    'transactions-list': (query) => listTransactions(ctx.db, query),
+    'transaction-get': ({ transaction_id }) => {
+      const record = getTransaction(ctx.db, transaction_id.toLowerCase());
+      if (!record) throw new ServiceError(ErrorCodes.INVALID_PARAM, `transaction_id: no record ${JSON.stringify(transaction_id)}`);
+      return record;
+    },
+    'wallets-list': () => listWallets(ctx.db),
+    'imports-list': ({ page, page_size }) => listImports(ctx.db, page, page_size),
+    'import-get': ({ import_id }) => {
+      const detail = getImport(ctx.db, import_id);
+      if (!detail) throw new ServiceError(ErrorCodes.INVALID_PARAM, `import_id: no import ${JSON.stringify(import_id)}`);
+      return detail;
+    },
+  };
+}

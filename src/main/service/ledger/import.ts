@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ErrorCodes } from '../../../shared/errors';
+import {
+  REQUIRED_FIELDS,
+  type ImportReport,
+  type LedgerDetectResult,
+  type LedgerSource,
+  type Mapping,
+  type Rejection,
+} from '../../../shared/ledger';
+import type { CallMeta, ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import { UuidRows } from './ids';
+import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
+import { applyStaged, loadCatalogue, recordImport } from './repository';
+import { compileRowReader, F, FileProblem, RowProblem, unmappedColumns } from './rows';
+import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
+
+export interface ImportOptions {
+  source: LedgerSource;
+  preset?: string;
+  mapping?: Mapping;
+  walletId?: string;
+  walletAddress?: string;
+  dryRun: boolean;
+  onProgress?: CallMeta['onProgress'];
+}
+
+const fileFailure = (name: string, reason: string) => new ServiceError(ErrorCodes.INVALID_PARAM, `${name}: ${reason}; nothing was imported`);
+
+function open(source: LedgerSource): { opened: OpenedSource; sniffed: Sniffed } {
+  const name = 'path' in source ? source.path : source.name;
+  try {
+    const opened = openSource(source);
+    return { opened, sniffed: sniff(opened) };
+  } catch (err) {
+    if (err instanceof FileError) throw fileFailure(name, err.message);
+    throw err;
+  }
+}
+
+/** Why a header fits no preset, naming what the native format misses. */
+function noPresetReason(headers: string[]): string {
+  const missing = REQUIRED_FIELDS.filter((f) => f !== 'wallet_id' && findHeader(headers, f) === undefined);
+  const shown = headers.slice(0, 12).map((h) => JSON.stringify(h.trim()));
+  return (
+    `the header fits no known format: the native format needs the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` +
+    ` (found ${shown.join(', ')}${headers.length > 12 ? ', ...' : ''}); for another export give a preset (${PRESETS.map((p) => p.name).join(', ')}) or a column mapping`
+  );
+}
+
+function resolveMapping(opts: { preset?: string; mapping?: Mapping }, headers: string[], fileName: string): { preset: string; mapping: Mapping } {
+  if (opts.mapping) return { preset: 'custom', mapping: opts.mapping };
+  if (opts.preset !== undefined) {
+    const preset = presetByName(opts.preset);
+    if (!preset) throw new ServiceError(ErrorCodes.INVALID_PARAM, `preset: unknown preset ${JSON.stringify(opts.preset)}; known: ${PRESETS.map((p) => p.name).join(', ')}`);
+    return { preset: preset.name, mapping: preset.mappingFor(headers) };
+  }
+  const detected = detectPreset(headers);
+  if (!detected) throw fileFailure(fileName, noPresetReason(headers));
+  return { preset: detected.name, mapping: detected.mappingFor(headers) };
+}
+
+/**
+ * The export's own address, when the mapping needs one to tell deposits from withdrawals and none
+ * was given: the one address that is the sender or the recipient on every sample row.
+ */
+function inferWalletAddress(mapping: Mapping, headers: string[], sample: string[][]): string | undefined {
+  if (mapping.constants.wallet_address || mapping.columns.type || mapping.constants.type) return undefined;
+  const fromCol = mapping.columns.from ? findHeader(headers, mapping.columns.from) : undefined;
+  const toCol = mapping.columns.to ? findHeader(headers, mapping.columns.to) : undefined;
+  if (fromCol === undefined || toCol === undefined || sample.length === 0) return undefined;
+  const fi = headers.indexOf(fromCol);
+  const ti = headers.indexOf(toCol);
+  let candidates: Map<string, string> | undefined;
+  for (const row of sample) {
+    const here = new Map<string, string>();
+    for (const a of [row[fi]?.trim() ?? '', row[ti]?.trim() ?? '']) if (a) here.set(a.toLowerCase(), a);
+    candidates = candidates === undefined ? here : new Map([...candidates].filter(([k]) => here.has(k)));
+  }
+  return candidates?.size === 1 ? [...candidates.values()][0] : undefined;
+}
+
+function compile(ctx: ServiceContext, sniffed: Sniffed, mapping: Mapping, walletId: string | undefined, walletAddress: string | undefined, fileName: string) {
+  try {
+    return compileRowReader({ headers: sniffed.headers, mapping, catalogue: loadCatalogue(ctx.db), walletId, walletAddress });
+  } catch (err) {
+    if (err instanceof FileProblem) throw fileFailure(fileName, err.message);
+    throw err;
+  }
+}
+
+export function detectLedger(source: LedgerSource): LedgerDetectResult {
+  const { opened, sniffed } = open(source);
+  const preset = detectPreset(sniffed.headers);
+  const mapping = preset ? preset.mappingFor(sniffed.headers) : guessMapping(sniffed.headers);
+  const address = inferWalletAddress(mapping, sniffed.headers, sniffed.sample);
+  if (address !== undefined && !preset?.mappingFor(sniffed.headers).columns.amount_in) mapping.constants.wallet_address = address;
+  return {
+    file_name: opened.name,
+    file_size: opened.size,
+    format: sniffed.format,
+    headers: sniffed.headers,
+    sample: sniffed.sample.map((row) => Object.fromEntries(sniffed.headers.map((h, i) => [h, row[i] ?? '']))),
+    preset: preset?.name ?? null,
+    mapping,
+    unmapped: unmappedColumns(sniffed.headers, mapping),
+    row_estimate: sniffed.rowEstimate,
+  };
+}
+
+/** Buffers staged lines and writes them in large pieces. */
+class StagingFile {
+  private parts: string[] = [];
+  private pending = 0;
+  readonly path: string;
+  private readonly fd: number;
+  lines = 0;
+  private closed = false;
+
+  constructor(dir: string) {
+    this.path = join(dir, 'staged.tsv');
+    this.fd = openSync(this.path, 'w');
+  }
+
+  add(rowNumber: number, values: string[]): void {
+    const line = `${rowNumber}\t${values.join('\t')}\n`;
+    this.parts.push(line);
+    this.pending += line.length;
+    this.lines++;
+    if (this.pending > 1 << 20) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length) writeSync(this.fd, this.parts.join(''));
+    this.parts = [];
+    this.pending = 0;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): string {
+  const parts: string[] = [];
+  if (r.rows_total === 0) parts.push('The file has no data rows; nothing was imported.');
+  else if (r.added + r.updated + r.unchanged === 0) parts.push(`None of the ${r.rows_total} rows is valid; nothing was imported.`);
+  else {
+    const would = r.dry_run ? 'would be ' : '';
+    parts.push(`${r.rows_total} rows: ${r.added} ${would}added, ${r.updated} ${would}updated, ${r.unchanged} unchanged, ${r.rejected} rejected.`);
+    if (r.dry_run) parts.push('Preview only: nothing was written.');
+  }
+  if (r.rejected > 0) parts.push('Row numbers count data rows from 1 (the header row is not counted).');
+  if (r.updated > r.updates.length) parts.push(`The first ${r.updates.length} updates are listed.`);
+  if (ignored.length) parts.push(`Columns not read: ${ignored.join(', ')}.`);
+  return parts.join(' ');
+}
+
+/**
+ * Import (or preview) a ledger file. Rows are read as a stream and checked one by one; the valid
+ * ones are staged in a temporary file, then applied in one SQLite transaction, so the store
+ * changes all at once or not at all and other callers never see half an import.
+ */
+export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promise<ImportReport> {
+  const t0 = performance.now();
+  const startedAt = ctx.now();
+  const { opened, sniffed } = open(opts.source);
+  const fileName = opened.name;
+  const { preset, mapping } = resolveMapping(opts, sniffed.headers, fileName);
+  const walletAddress = opts.walletAddress ?? inferWalletAddress(mapping, sniffed.headers, sniffed.sample);
+  const read = compile(ctx, sniffed, mapping, opts.walletId, walletAddress, fileName);
+  const width = sniffed.headers.length;
+  const isJson = sniffed.format === 'json';
+
+  const rejections: Rejection[] = [];
+  const seen = new UuidRows();
+  let rowsTotal = 0;
+  const dir = mkdtempSync(join(tmpdir(), 'nps-import-'));
+  const staging = new StagingFile(dir);
+  try {
+    let file: { sha256: string; bytes: number };
+    try {
+      file = await streamRows(opened, sniffed, {
+        rows: (batch, first) => {
+          for (let k = 0; k < batch.length; k++) {
+            const cells = batch[k]!;
+            const rowNumber = first + k;
+            if (cells.length === 1 && cells[0] === '') continue;
+            rowsTotal++;
+            if (isJson) {
+              if (cells[0] === NOT_AN_OBJECT) {
+                rejections.push({ row_number: rowNumber, column: '(row)', reason: 'is not a JSON object' });
+                continue;
+              }
+              const bad = cells.indexOf(NOT_A_CELL);
+              if (bad >= 0) {
+                rejections.push({ row_number: rowNumber, column: sniffed.headers[bad]!, reason: 'is an object or array, not a single value' });
+                continue;
+              }
+            } else if (cells.length !== width) {
+              rejections.push({ row_number: rowNumber, column: '(row)', reason: `has ${cells.length} cells; the header has ${width}` });
+              continue;
+            }
+            const out = read(cells);
+            if (out instanceof RowProblem) {
+              rejections.push({ row_number: rowNumber, column: out.column, reason: out.reason });
+              continue;
+            }
+            const earlier = seen.addOrGet(out[F.transaction_id]!, rowNumber);
+            if (earlier !== 0) {
+              rejections.push({
+                row_number: rowNumber,
+                column: mapping.columns.transaction_id ?? 'transaction_id',
+                reason: `${out[F.transaction_id]} already appears on data row ${earlier}; a record may appear once per file`,
+              });
+              continue;
+            }
+            staging.add(rowNumber, out);
+          }
+        },
+        progress: (bytes) => opts.onProgress?.({ done: rowsTotal, bytes, totalBytes: opened.size }),
+      });
+    } catch (err) {
+      if (err instanceof FileError) throw fileFailure(fileName, err.message);
+      throw err;
+    }
+    staging.close();
+    opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
+
+    const importId = randomUUID();
+    const now = ctx.now();
+    const empty = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [] };
+    const apply = () => applyStaged(ctx.db, { stagingPath: staging.path, importId, now, dryRun: opts.dryRun });
+    let applied = empty as ReturnType<typeof applyStaged>;
+    const write = !opts.dryRun && staging.lines > 0;
+    if (opts.dryRun && staging.lines > 0) applied = apply();
+    if (write) {
+      ctx.db.$client.transaction(() => {
+        applied = apply();
+        recordImport(
+          ctx.db,
+          {
+            import_id: importId,
+            file_name: fileName,
+            file_sha256: file.sha256,
+            file_size: opened.size,
+            format: sniffed.format,
+            preset,
+            rows_total: rowsTotal,
+            added: applied.added,
+            updated: applied.updated,
+            unchanged: applied.unchanged,
+            rejected: rejections.length,
+            started_at: startedAt,
+            finished_at: ctx.now(),
+          },
+          rejections,
+        );
+      })();
+    }
+    const report: Omit<ImportReport, 'message'> = {
+      import_id: write ? importId : null,
+      dry_run: opts.dryRun,
+      file_name: fileName,
+      preset,
+      format: sniffed.format,
+      rows_total: rowsTotal,
+      added: applied.added,
+      updated: applied.updated,
+      unchanged: applied.unchanged,
+      rejected: rejections.length,
+      rejections,
+      updates: applied.updates,
+      wallets_created: applied.walletsCreated,
+      duration_ms: Math.round(performance.now() - t0),
+    };
+    return { ...report, message: summaryMessage(report, unmappedColumns(sniffed.headers, mapping)) };
+  } finally {
+    staging.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

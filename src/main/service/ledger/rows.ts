@@ -1,0 +1,316 @@
+import { LEDGER_FIELDS, LEDGER_STATUSES, LEDGER_TYPES, type LedgerField, type LedgerStatus, type LedgerType, type Mapping, type MappingInput } from '../../../shared/ledger';
+import { AddressCache } from './addresses';
+import { deriveTransactionId } from './ids';
+import { findHeader } from './presets';
+import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, isUuid, offsetMinutes, readDecimal, readHash, readTime } from './values';
+
+/* One row of a ledger file -> one normalised record, or the column at fault and why. */
+
+export interface CatalogueView {
+  chains: Map<string, { family: string; native_token_id: string }>;
+  tokens: Map<string, { chain_id: string; decimals: number; symbol: string }>;
+  /** `${chain_id}\n${lower-case contract}` -> token_id */
+  byContract: Map<string, string>;
+  /** `${chain_id}\n${upper-case symbol}` -> token_id */
+  bySymbol: Map<string, string>;
+}
+
+/** The whole file cannot be read with this mapping (a column is missing, a field has no source). */
+export class FileProblem extends Error {}
+
+/** A rejected row: the column (as the file names it) and the reason. */
+export class RowProblem {
+  constructor(
+    readonly column: string,
+    readonly reason: string,
+  ) {}
+}
+
+/** Index of each field in a normalised record (LEDGER_FIELDS order); '' stands for "not recorded". */
+export const F = Object.fromEntries(LEDGER_FIELDS.map((f, i) => [f, i])) as Record<LedgerField, number>;
+
+interface Source {
+  /** Column index, or -1. */
+  index: number;
+  constant: string | undefined;
+  /** How a rejection names it: the file's column, or the field for a constant. */
+  label: string;
+}
+
+export interface RowReaderOptions {
+  headers: readonly string[];
+  mapping: Mapping;
+  catalogue: CatalogueView;
+  /** Wallet of every row (the request's wallet_id / --wallet-id); wins over the mapping's constant. */
+  walletId?: string;
+  /** The address the export was made for; wins over the mapping's constant. */
+  walletAddress?: string;
+}
+
+export type RowReader = (cells: readonly string[]) => string[] | RowProblem;
+
+const readType = canonicalWord(LEDGER_TYPES);
+const readStatus = canonicalWord(LEDGER_STATUSES);
+const MAX_TEXT = 256;
+
+function valueMap<T extends string>(map: Record<string, T> | undefined, canonical: (cell: string) => T | undefined): (cell: string) => T | undefined {
+  if (!map) return canonical;
+  const lower = new Map(Object.entries(map).map(([k, v]) => [k.trim().toLowerCase(), v]));
+  const any = map['*'];
+  return (cell) => {
+    const hit = Object.hasOwn(map, cell) ? map[cell] : lower.get(cell.toLowerCase());
+    if (hit !== undefined) return hit;
+    const own = canonical(cell);
+    if (own !== undefined) return own;
+    return cell !== '' ? any : undefined;
+  };
+}
+
+/**
+ * Compile a mapping against a file's header into a function that reads one row. Throws
+ * FileProblem when the file as a whole cannot be read this way.
+ */
+export function compileRowReader(opts: RowReaderOptions): RowReader {
+  const { headers, mapping, catalogue } = opts;
+  const constants: Partial<Record<string, string>> = { ...mapping.constants };
+  if (opts.walletId !== undefined) constants.wallet_id = opts.walletId;
+  if (opts.walletAddress !== undefined) constants.wallet_address = opts.walletAddress;
+
+  const missing: string[] = [];
+  const source = (field: MappingInput): Source => {
+    const column = mapping.columns[field];
+    let index = -1;
+    if (column !== undefined) {
+      const h = findHeader(headers, column);
+      if (h === undefined) missing.push(`${JSON.stringify(column)} (for ${field})`);
+      else index = headers.indexOf(h);
+    }
+    const constant = constants[field];
+    return { index, constant: constant === undefined ? undefined : constant.trim(), label: index >= 0 ? headers[index]!.trim() : field };
+  };
+  const has = (s: Source) => s.index >= 0 || s.constant !== undefined;
+
+  const src = Object.fromEntries([...LEDGER_FIELDS, 'from', 'amount_in', 'amount_out', 'token_contract', 'token_symbol'].map((f) => [f, source(f as MappingInput)])) as Record<MappingInput, Source>;
+  if (missing.length) throw new FileProblem(`the header has no column ${missing.join(', ')}`);
+
+  const walletAddress = constants.wallet_address?.trim() || undefined;
+  const deriveId = !has(src.transaction_id);
+  const typeFromInOut = has(src.amount_in) || has(src.amount_out);
+  const typeFromAddress = walletAddress !== undefined && (has(src.from) || has(src.to));
+  const needs: string[] = [];
+  if (!has(src.wallet_id)) needs.push('wallet_id (give --wallet-id, or a wallet_id column)');
+  if (!has(src.chain_id)) needs.push('chain_id');
+  if (!has(src.token_id) && !has(src.token_contract) && !has(src.token_symbol)) needs.push('token_id');
+  if (!has(src.status)) needs.push('status');
+  if (!has(src.amount) && !typeFromInOut) needs.push('amount');
+  if (!has(src.type) && !typeFromInOut && !typeFromAddress && !mapping.signed_amounts) {
+    needs.push(has(src.from) || has(src.to) ? 'type (or wallet_address, to tell deposits from withdrawals)' : 'type');
+  }
+  if (deriveId && !mapping.id_fields.some((f) => has(src[f]))) needs.push('transaction_id (or a hash to derive it from)');
+  if (needs.length) throw new FileProblem(`no column or constant gives ${needs.join(', ')}`);
+
+  const typeOf = valueMap(mapping.values.type, readType);
+  const statusOf = valueMap(mapping.values.status, readStatus);
+  const fmt = mapping.number;
+  const dateFormat = mapping.date.format;
+  const tz = offsetMinutes(mapping.date.utc_offset);
+  const addresses = new AddressCache();
+  const walletAddressLower = walletAddress?.toLowerCase();
+
+  /** The cell (trimmed), the constant where the cell is empty; a cell disagreeing with a constant is a problem. */
+  const get = (s: Source, cells: readonly string[]): string | RowProblem => {
+    let v = s.index >= 0 ? (cells[s.index] ?? '') : '';
+    if (v !== '' && (v.charCodeAt(0) <= 32 || v.charCodeAt(v.length - 1) <= 32)) v = v.trim();
+    if (s.constant !== undefined) {
+      if (v === '') return s.constant;
+      if (v.toLowerCase() !== s.constant.toLowerCase()) return new RowProblem(s.label, `is ${JSON.stringify(v)}, but this import is for ${JSON.stringify(s.constant)}`);
+    }
+    return v;
+  };
+
+  const decimalField = (s: Source, cells: readonly string[], signed = false): string | RowProblem => {
+    const v = get(s, cells);
+    if (v instanceof RowProblem || v === '') return v;
+    const d = readDecimal(v, fmt);
+    if (d instanceof CellError) return new RowProblem(s.label, d.reason);
+    if (!signed && d.startsWith('-')) return new RowProblem(s.label, `${JSON.stringify(v)} is negative; amounts are recorded as numbers >= 0`);
+    return d;
+  };
+
+  const timeField = (s: Source, cells: readonly string[]): string | RowProblem => {
+    const v = get(s, cells);
+    if (v instanceof RowProblem || v === '') return v;
+    const t = readTime(v, dateFormat, tz);
+    return t instanceof CellError ? new RowProblem(s.label, t.reason) : String(t);
+  };
+
+  const required = (s: Source, field: string) => new RowProblem(s.index >= 0 ? s.label : field, 'is required');
+
+  return (cells) => {
+    const out = new Array<string>(LEDGER_FIELDS.length);
+
+    const wallet = get(src.wallet_id, cells);
+    if (wallet instanceof RowProblem) return wallet;
+    if (wallet === '') return required(src.wallet_id, 'wallet_id');
+    if (!isUuid(wallet)) return new RowProblem(src.wallet_id.label, `${JSON.stringify(wallet)} is not a UUID`);
+    out[F.wallet_id] = wallet.toLowerCase();
+
+    const chainId = get(src.chain_id, cells);
+    if (chainId instanceof RowProblem) return chainId;
+    if (chainId === '') return required(src.chain_id, 'chain_id');
+    const chain = catalogue.chains.get(chainId);
+    if (!chain) return new RowProblem(src.chain_id.label, `unknown chain ${JSON.stringify(chainId)} (not in the catalogue)`);
+    out[F.chain_id] = chainId;
+
+    let tokenId = get(src.token_id, cells);
+    if (tokenId instanceof RowProblem) return tokenId;
+    let tokenLabel = src.token_id.label;
+    if (tokenId === '' && has(src.token_contract)) {
+      const contract = get(src.token_contract, cells);
+      if (contract instanceof RowProblem) return contract;
+      tokenLabel = src.token_contract.label;
+      if (contract !== '' && contract !== '_' && contract !== '0') {
+        tokenId = catalogue.byContract.get(`${chainId}\n${contract.toLowerCase()}`) ?? '';
+        if (tokenId === '') return new RowProblem(tokenLabel, `no token with contract ${JSON.stringify(contract)} on ${chainId} in the catalogue`);
+      }
+    }
+    if (tokenId === '' && has(src.token_symbol)) {
+      const symbol = get(src.token_symbol, cells);
+      if (symbol instanceof RowProblem) return symbol;
+      tokenLabel = src.token_symbol.label;
+      if (symbol !== '') {
+        tokenId = catalogue.bySymbol.get(`${chainId}\n${symbol.toUpperCase()}`) ?? '';
+        if (tokenId === '') return new RowProblem(tokenLabel, `no token ${JSON.stringify(symbol)} on ${chainId} in the catalogue`);
+      } else if (has(src.token_contract)) {
+        tokenId = chain.native_token_id;
+      }
+    }
+    if (tokenId === '') return required(src.token_id, 'token_id');
+    const token = catalogue.tokens.get(tokenId);
+    if (!token) return new RowProblem(tokenLabel, `unknown token ${JSON.stringify(tokenId)} (not in the catalogue)`);
+    if (token.chain_id !== chainId) return new RowProblem(tokenLabel, `token ${tokenId} is on ${token.chain_id}, not ${chainId}`);
+    out[F.token_id] = tokenId;
+
+    let amount = has(src.amount) ? decimalField(src.amount, cells, mapping.signed_amounts) : '';
+    if (amount instanceof RowProblem) return amount;
+    let amountLabel = src.amount.label;
+    let type: LedgerType | undefined;
+    const typeCell = get(src.type, cells);
+    if (typeCell instanceof RowProblem) return typeCell;
+    if (typeCell !== '') {
+      type = typeOf(typeCell);
+      if (type === undefined) return new RowProblem(src.type.label, `${JSON.stringify(typeCell)} is not a type (Deposit or Withdrawal)`);
+    }
+    if (typeFromInOut) {
+      const valueIn = decimalField(src.amount_in, cells);
+      if (valueIn instanceof RowProblem) return valueIn;
+      const valueOut = decimalField(src.amount_out, cells);
+      if (valueOut instanceof RowProblem) return valueOut;
+      const isIn = valueIn !== '' && valueIn !== '0';
+      const isOut = valueOut !== '' && valueOut !== '0';
+      if (isIn && isOut) return new RowProblem(src.amount_in.label, `both ${src.amount_in.label} and ${src.amount_out.label} are non-zero`);
+      if (amount === '') {
+        amount = isIn ? valueIn : isOut ? valueOut : '0';
+        amountLabel = isOut ? src.amount_out.label : src.amount_in.label;
+      }
+      if (type === undefined && (isIn || isOut)) type = isIn ? 'Deposit' : 'Withdrawal';
+    }
+    if (amount === '') return required(src.amount, 'amount');
+    if (mapping.signed_amounts && amount.startsWith('-')) {
+      amount = amount.slice(1);
+      type ??= 'Withdrawal';
+    }
+
+    const toAddress = get(src.to, cells);
+    if (toAddress instanceof RowProblem) return toAddress;
+    let fromAddress = '';
+    if (has(src.from)) {
+      const f = get(src.from, cells);
+      if (f instanceof RowProblem) return f;
+      fromAddress = f;
+    }
+    if (type === undefined && walletAddressLower !== undefined) {
+      const isFrom = fromAddress.toLowerCase() === walletAddressLower;
+      if (isFrom || toAddress.toLowerCase() === walletAddressLower) type = isFrom ? 'Withdrawal' : 'Deposit';
+      else return new RowProblem(src.from.index >= 0 ? src.from.label : src.to.label, `neither from nor to is the wallet's address ${walletAddress}, so it is neither a deposit nor a withdrawal`);
+    }
+    if (type === undefined && mapping.signed_amounts && amount !== '0') type = 'Deposit';
+    if (type === undefined) return required(src.type, 'type');
+    out[F.type] = type;
+
+    if (decimalPlaces(amount) > token.decimals) {
+      return new RowProblem(amountLabel, `${amount} has ${decimalPlaces(amount)} decimal places; ${tokenId} has ${token.decimals}`);
+    }
+    out[F.amount] = amount;
+
+    const statusCell = get(src.status, cells);
+    if (statusCell instanceof RowProblem) return statusCell;
+    const status: LedgerStatus | undefined = statusOf(statusCell);
+    if (status === undefined) {
+      if (statusCell === '' && !mapping.values.status?.['']) return required(src.status, 'status');
+      return new RowProblem(src.status.label, `${JSON.stringify(statusCell)} is not a status (${LEDGER_STATUSES.join(', ')})`);
+    }
+    out[F.status] = status;
+
+    if (toAddress !== '') {
+      const problem = addresses.problem(toAddress, chain.family);
+      if (problem !== null) return new RowProblem(src.to.label, problem);
+      if (CONTROL_CHAR.test(toAddress) || toAddress.length > MAX_TEXT) return new RowProblem(src.to.label, 'is not an address');
+    }
+    out[F.to] = toAddress;
+
+    let hash = get(src.hash, cells);
+    if (hash instanceof RowProblem) return hash;
+    if (hash !== '') {
+      const h = readHash(hash, chain.family);
+      if (h instanceof CellError) return new RowProblem(src.hash.label, h.reason);
+      if (CONTROL_CHAR.test(h) || h.length > MAX_TEXT) return new RowProblem(src.hash.label, 'is not a transaction hash');
+      hash = h;
+    }
+    out[F.hash] = hash;
+
+    const requestId = get(src.request_id, cells);
+    if (requestId instanceof RowProblem) return requestId;
+    if (requestId.length > MAX_TEXT) return new RowProblem(src.request_id.label, `is longer than ${MAX_TEXT} characters`);
+    if (CONTROL_CHAR.test(requestId)) return new RowProblem(src.request_id.label, 'contains a control character (tab, line break, ...)');
+    out[F.request_id] = requestId;
+
+    for (const field of ['fee_ratio', 'fee_fixed', 'fee', 'er', 'amount_actual'] as const) {
+      const v = decimalField(src[field], cells);
+      if (v instanceof RowProblem) return v;
+      out[F[field]] = field === 'fee' && mapping.fee_on === 'Withdrawal' && type !== 'Withdrawal' ? '' : v;
+    }
+    for (const field of ['created_at', 'confirmed_at', 'completed_at'] as const) {
+      const v = timeField(src[field], cells);
+      if (v instanceof RowProblem) return v;
+      out[F[field]] = v;
+    }
+
+    if (deriveId) {
+      if (has(src.hash) && mapping.id_fields.includes('hash') && hash === '') {
+        return new RowProblem(src.hash.label, 'is required: the file has no transaction_id, so it is derived from the hash');
+      }
+      const parts = [out[F.wallet_id]!, chainId];
+      for (const f of mapping.id_fields) {
+        if (f === 'from') parts.push(chain.family === 'ETH' ? fromAddress.toLowerCase() : fromAddress);
+        else if (f === 'to') parts.push(chain.family === 'ETH' ? toAddress.toLowerCase() : toAddress);
+        else if (f in F) parts.push(out[F[f as LedgerField]]!);
+        else parts.push(get(src[f], cells) as string);
+      }
+      out[F.transaction_id] = deriveTransactionId(parts);
+    } else {
+      const id = get(src.transaction_id, cells);
+      if (id instanceof RowProblem) return id;
+      if (id === '') return required(src.transaction_id, 'transaction_id');
+      if (!isUuid(id)) return new RowProblem(src.transaction_id.label, `${JSON.stringify(id)} is not a UUID`);
+      out[F.transaction_id] = id.toLowerCase();
+    }
+    return out;
+  };
+}
+
+/** The header columns no part of the mapping reads. */
+export function unmappedColumns(headers: readonly string[], mapping: Mapping): string[] {
+  const used = new Set(Object.values(mapping.columns).map((c) => findHeader(headers, c)));
+  return headers.filter((h) => h.trim() !== '' && !used.has(h));
+}
