@@ -1,0 +1,242 @@
+import { parse } from 'lossless-json';
+import { describe, expect, test } from 'vitest';
+import type { TransactionRecord } from '../../../shared/ledger';
+import { FLAG_FIELDS, VerifyItem, type FlagField } from '../../../shared/reconcile';
+import { abnormalFields, describeMismatch, humanTime, identifiersAgree, lookupKey, matchClaim, recordShapeA, recordShapeB } from './match';
+import { fixtureRecord } from './fixtures.test-support';
+
+const W = '11111111-1111-4111-8111-111111111111';
+const TX = 'aaaaaaaa-0000-4000-8000-000000000001';
+const EVM_TO = '0x52908400098527886E0F7030069857D2E4169EE7';
+const T0 = Date.UTC(2026, 0, 2, 3, 4, 5); // 2026-01-02T03:04:05Z
+const isEvm = (chain: string) => chain === 'ETH' || chain === 'BSC_BNB';
+
+const record: TransactionRecord = fixtureRecord({
+  transaction_id: TX,
+  wallet_id: W,
+  request_id: 'req-1',
+  type: 'Withdrawal',
+  status: 'Completed',
+  amount: '100.25',
+  to: EVM_TO,
+  fee: '0.5',
+  amount_actual: '99.75',
+  hash: '0x' + 'ab'.repeat(32),
+  chain_id: 'ETH',
+  token_id: 'ETH_USDT',
+  created_at: T0,
+  confirmed_at: T0 + 30_000,
+  completed_at: null,
+});
+
+/** A claim as the JSON body parser hands it over: numbers keep their text. */
+const claim = (json: string): VerifyItem => VerifyItem.parse(parse(json));
+const withId = (fields: string) => claim(`{"transaction_id":"${TX}",${fields}}`);
+const only = (field: FlagField, value: boolean) => Object.fromEntries(FLAG_FIELDS.map((f) => [f, f === field ? value : true]));
+
+describe('each flag, true and false', () => {
+  const cases: [string, FlagField, boolean][] = [
+    ['"chain_id":"ETH"', 'chain_id', true],
+    ['"chain_id":"BSC_BNB"', 'chain_id', false],
+    ['"chain_id":"eth"', 'chain_id', false],
+    ['"token_id":"ETH_USDT"', 'token_id', true],
+    ['"token_id":"eth_usdt"', 'token_id', false],
+    [`"to":"${EVM_TO}"`, 'to', true],
+    [`"to":"${EVM_TO.toLowerCase()}"`, 'to', true],
+    [`"to":"${EVM_TO.slice(0, -1)}8"`, 'to', false],
+    ['"status":"Completed"', 'status', true],
+    ['"status":"COMPLETED"', 'status', true],
+    ['"status":"Failed"', 'status', false],
+    ['"type":"withdrawal"', 'type', true],
+    ['"type":"Deposit","hash":"0x' + 'ab'.repeat(32) + '"', 'type', false],
+    ['"amount":100.25', 'amount', true],
+    ['"amount":"100.251"', 'amount', true],
+    ['"amount":100.2511', 'amount', false],
+    ['"fee":0.5', 'fee', true],
+    ['"fee":0.502', 'fee', false],
+    ['"amount_actual":"99.75"', 'amount_actual', true],
+    ['"amount_actual":"99.7489"', 'amount_actual', false],
+    [`"time":${T0 / 1000}`, 'time', true],
+    [`"time":${T0 / 1000 + 11}`, 'time', false],
+  ];
+  test.each(cases)('%s -> %s %s', (fields, field, expected) => {
+    const out = matchClaim(withId(fields), [record], isEvm);
+    expect(out.record).toBe(record);
+    expect(out.flags).toEqual(only(field, expected));
+    expect(out.result).toBe(expected);
+  });
+
+  test('a field not given is true; every field agreeing gives result true', () => {
+    const out = matchClaim(
+      withId(`"chain_id":"ETH","token_id":"ETH_USDT","to":"${EVM_TO}","status":"completed","type":"Withdrawal","amount":100.25,"fee":"0.5","amount_actual":99.75,"time":${T0 / 1000}`),
+      [record],
+      isEvm,
+    );
+    expect(out.result).toBe(true);
+    expect(Object.values(out.flags).every(Boolean)).toBe(true);
+  });
+});
+
+describe('tolerances are inclusive at the boundary', () => {
+  test.each([
+    ['"amount":"100.251"', true],
+    ['"amount":"100.249"', true],
+    ['"amount":"100.2510000000000001"', false],
+    ['"amount":"100.35","amount_delta":0.1', true],
+    ['"amount":"100.3500001","amount_delta":"0.1"', false],
+    ['"amount":"100.25","amount_delta":0', true],
+    ['"amount":"100.2500000001","amount_delta":0', false],
+  ])('%s -> %s', (fields, expected) => {
+    expect(matchClaim(withId(fields), [record], isEvm).flags.amount).toBe(expected);
+  });
+
+  test.each([
+    [T0 / 1000 + 10, 10, true],
+    [T0 / 1000 - 10, 10, true],
+    [T0 / 1000 + 11, 10, false],
+    [T0 / 1000 - 11, 10, false],
+    [T0 / 1000, 0, true],
+    [T0 / 1000 + 1, 0, false],
+    [T0 / 1000 + 3600, 3600, true],
+  ])('time %d with time_delta %d -> %s', (time, delta, expected) => {
+    expect(matchClaim(withId(`"time":${time},"time_delta":${delta}`), [record], isEvm).flags.time).toBe(expected);
+  });
+
+  test('time_type picks the moment: Confirmed is 30 s after Created', () => {
+    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_type":"Confirmed","time_delta":0`), [record], isEvm).flags.time).toBe(true);
+    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_delta":0`), [record], isEvm).flags.time).toBe(false);
+  });
+
+  test('a moment not recorded is false, whatever the tolerance', () => {
+    expect(matchClaim(withId(`"time":${T0 / 1000},"time_type":"Completed","time_delta":1000000`), [record], isEvm).flags.time).toBe(false);
+  });
+
+  test('stored milliseconds compare as the whole second Shape A shows', () => {
+    const ms = { ...record, created_at: T0 + 999 };
+    expect(matchClaim(withId(`"time":${T0 / 1000},"time_delta":0`), [ms], isEvm).flags.time).toBe(true);
+  });
+});
+
+describe('exact decimals', () => {
+  test('0.1 + 0.2 claimed against a recorded 0.3 matches with no tolerance', () => {
+    const r = { ...record, amount: '0.3', fee: '0.1', amount_actual: '0.2' };
+    const out = matchClaim(withId('"amount":0.3,"fee":0.1,"amount_actual":0.2,"amount_delta":0'), [r], isEvm);
+    expect(out.result).toBe(true);
+  });
+
+  test('an amount read through binary floating point would differ: 0.30000000000000004 does not match 0.3 at tolerance 0', () => {
+    const r = { ...record, amount: '0.3' };
+    expect(matchClaim(withId('"amount":0.30000000000000004,"amount_delta":0'), [r], isEvm).flags.amount).toBe(false);
+  });
+
+  test('18-decimal amounts off by one unit are told apart', () => {
+    const r = { ...record, amount: '1234.567890123456789012' };
+    expect(matchClaim(withId('"amount":1234.567890123456789012,"amount_delta":0'), [r], isEvm).flags.amount).toBe(true);
+    expect(matchClaim(withId('"amount":1234.567890123456789013,"amount_delta":0'), [r], isEvm).flags.amount).toBe(false);
+    expect(matchClaim(withId('"amount":"1234.567890123456789013","amount_delta":"0.000000000000000001"'), [r], isEvm).flags.amount).toBe(true);
+  });
+
+  test('scientific notation is exact too', () => {
+    const r = { ...record, fee: '0.00000015' };
+    expect(matchClaim(withId('"fee":1.5e-7,"amount_delta":0'), [r], isEvm).flags.fee).toBe(true);
+  });
+
+  test('a fee claimed where none is recorded is false', () => {
+    expect(matchClaim(withId('"fee":0'), [{ ...record, fee: null }], isEvm).flags.fee).toBe(false);
+  });
+});
+
+describe('case rules for to', () => {
+  test('exact on a chain that is not EVM', () => {
+    const tron = { ...record, chain_id: 'TRON', to: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' };
+    expect(matchClaim(withId('"to":"TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"'), [tron], isEvm).flags.to).toBe(true);
+    expect(matchClaim(withId('"to":"tr7nhqjekqxgtci8q8zy4pl8otszgjlj6t"'), [tron], isEvm).flags.to).toBe(false);
+  });
+  test('a to claimed where none is recorded is false', () => {
+    expect(matchClaim(withId(`"to":"${EVM_TO}"`), [{ ...record, to: null }], isEvm).flags.to).toBe(false);
+  });
+});
+
+describe('lookup and identifiers', () => {
+  test('order: transaction_id, else hash, else request_id', () => {
+    expect(lookupKey(claim(`{"transaction_id":"${TX}","hash":"0x1","request_id":"r","amount":1}`)).by).toBe('transaction_id');
+    expect(lookupKey(claim('{"hash":"0x1","request_id":"r","amount":1}')).by).toBe('hash');
+    expect(lookupKey(claim('{"request_id":"r","amount":1}')).by).toBe('request_id');
+  });
+
+  test.each([
+    [`{"transaction_id":"${TX}","request_id":"req-2","amount":1}`, false],
+    [`{"transaction_id":"${TX}","request_id":"req-1","amount":1}`, true],
+    [`{"transaction_id":"${TX}","hash":"0x${'cd'.repeat(32)}","amount":1}`, false],
+    [`{"transaction_id":"${TX.toUpperCase()}","hash":"0x${'AB'.repeat(32)}","amount":1}`, true],
+    [`{"hash":"${'ab'.repeat(32)}","amount":1}`, true],
+    [`{"hash":"0x${'ab'.repeat(32)}","chain_id":"BSC_BNB","amount":1}`, false],
+    [`{"transaction_id":"${TX}","chain_id":"BSC_BNB","amount":1}`, true],
+    [`{"request_id":"REQ-1","amount":1}`, false],
+  ])('%s agrees: %s', (json, agrees) => {
+    expect(identifiersAgree(claim(json), record)).toBe(agrees);
+  });
+
+  test('identifiers that disagree: not found, every flag false, no record', () => {
+    const out = matchClaim(withId('"request_id":"someone-else","amount":100.25'), [record], isEvm);
+    expect(out).toEqual({ record: null, result: false, flags: Object.fromEntries(FLAG_FIELDS.map((f) => [f, false])) });
+  });
+
+  test('nothing to look at: not found', () => {
+    expect(matchClaim(withId('"amount":1'), [], isEvm).record).toBeNull();
+  });
+
+  test('several records behind one hash: the claim is checked against the one it describes', () => {
+    const a = { ...record, transaction_id: 'aaaaaaaa-0000-4000-8000-00000000000a', amount: '5', to: '0x' + '1'.repeat(40) };
+    const b = { ...record, transaction_id: 'aaaaaaaa-0000-4000-8000-00000000000b', amount: '7', to: '0x' + '2'.repeat(40) };
+    const out = matchClaim(claim(`{"hash":"${record.hash}","amount":7,"to":"0x${'2'.repeat(40)}"}`), [a, b], isEvm);
+    expect(out.record).toBe(b);
+    expect(out.result).toBe(true);
+  });
+});
+
+describe('abnormals and desc', () => {
+  test('abnormals follow SPEC order whatever the claim order', () => {
+    const out = matchClaim(withId(`"time":${T0 / 1000 + 100},"amount":"1","to":"0x${'9'.repeat(40)}","chain_id":"TRON"`), [record], isEvm);
+    expect(abnormalFields(out.flags)).toEqual(['chain_id', 'to', 'amount', 'time']);
+  });
+
+  test('desc says, per field, what was claimed and what is recorded', () => {
+    const item = withId(`"amount":100.5,"time":${T0 / 1000 + 120},"status":"Failed","fee":"1"`);
+    const out = matchClaim(item, [{ ...record, fee: null }], isEvm);
+    expect(describeMismatch(item, { ...record, fee: null }, out.flags)).toBe(
+      'status: claimed Failed, recorded Completed; ' +
+        'amount: claimed 100.5, recorded 100.25 (off by 0.25, tolerance 0.001); ' +
+        'fee: claimed 1, recorded nothing (tolerance 0.001); ' +
+        'time: claimed 2026-01-02T03:06:05Z, recorded 2026-01-02T03:04:05Z as created_at (off by 120 s, tolerance 10 s)',
+    );
+  });
+
+  test('desc names a moment that is not recorded', () => {
+    const item = withId(`"time":${T0 / 1000},"time_type":"Completed"`);
+    const out = matchClaim(item, [record], isEvm);
+    expect(describeMismatch(item, record, out.flags)).toBe('time: claimed 2026-01-02T03:04:05Z, recorded nothing (no completed_at)');
+  });
+
+  test('humanTime shows milliseconds only when there are some', () => {
+    expect(humanTime(T0)).toBe('2026-01-02T03:04:05Z');
+    expect(humanTime(T0 + 7)).toBe('2026-01-02T03:04:05.007Z');
+  });
+});
+
+describe('record shapes', () => {
+  test('Shape A: whole Unix seconds; Shape B: ISO 8601 UTC with milliseconds; import bookkeeping left out', () => {
+    const r = { ...record, created_at: T0 + 250, import_id: 'imp', updated_at: 5 };
+    const a = recordShapeA(r);
+    const b = recordShapeB(r);
+    expect(a.created_at).toBe(T0 / 1000);
+    expect(a.confirmed_at).toBe(T0 / 1000 + 30);
+    expect(a.completed_at).toBeNull();
+    expect(b.created_at).toBe('2026-01-02T03:04:05.250Z');
+    expect(b.confirmed_at).toBe('2026-01-02T03:04:35.000Z');
+    expect(b.completed_at).toBeNull();
+    expect(a).not.toHaveProperty('import_id');
+    expect(b).not.toHaveProperty('updated_at');
+    expect(a.amount).toBe('100.25');
+  });
+});
