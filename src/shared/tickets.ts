@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TransactionRecord } from './ledger';
-import { PageQuery, Uuid, pageOf, requiredString } from './primitives';
+import { PageQuery, UUID_RE, Uuid, pageOf, requiredString } from './primitives';
 import { FlagField } from './reconcile';
 
 export const TICKET_STATUSES = ['Pending', 'Resolved', 'Dismissed'] as const;
@@ -58,10 +58,12 @@ export const TicketTransitionInput = z.object({
 });
 export type TicketTransitionInput = z.output<typeof TicketTransitionInput>;
 
+const RequiredUuid = requiredString().regex(UUID_RE, { error: 'must be UUID-shaped (8-4-4-4-12 hex digits)' });
+
 /** Query of GET /nps/ticket: both required and UUID-shaped. */
 export const TicketLookupQuery = z.object({
-  wallet_id: Uuid.meta({ description: 'The wallet the ticket belongs to' }),
-  ticket_id: Uuid.meta({ description: 'The ticket_id a verification result returned' }),
+  wallet_id: RequiredUuid.meta({ description: 'The wallet the ticket belongs to' }),
+  ticket_id: RequiredUuid.meta({ description: 'The ticket_id a verification result returned' }),
 });
 export type TicketLookupQuery = z.output<typeof TicketLookupQuery>;
 
