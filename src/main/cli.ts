@@ -1,4 +1,6 @@
+import { callCommand, callUsage } from './cli/call';
 import { describeError } from './cli/common';
+import { keysCommand, keysUsage } from './cli/keys';
 import { serveCommand, serveUsage } from './cli/serve';
 import { startCommand, startUsage } from './cli/start';
 
@@ -10,6 +12,8 @@ interface Command {
 const commands: Record<string, Command> = {
   serve: { usage: serveUsage, run: serveCommand },
   start: { usage: startUsage, run: startCommand },
+  keys: { usage: keysUsage, run: keysCommand },
+  call: { usage: callUsage, run: callCommand },
 };
 
 function usage(): string {

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../service/http/server';
+import { tempService } from '../service/test-support';
+
+const root = join(import.meta.dirname, '../../..');
+
+function nps(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+describe('npm run nps -- keys / call', () => {
+  const svc = tempService();
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(svc, { port: 0, log: () => {} });
+  });
+  afterAll(async () => {
+    await server.close();
+    svc.dispose();
+  });
+
+  it('creates a key (secret shown once), signs a call with it through api.json, lists and revokes it', async () => {
+    const created = await nps(['keys', 'create', '--label', 'books robot', '--data-dir', svc.dataDir]);
+    expect(created.code).toBe(0);
+    const secret = /API secret: ([0-9a-f]{64})/.exec(created.out)![1]!;
+    const key = /API key: +([0-9a-f]{64})/.exec(created.out)![1]!;
+    expect(svc.ctx.db.$client.prepare('SELECT count(*) AS n FROM api_keys WHERE api_key = ?').get(key)).toEqual({ n: 1 });
+    // The secret is nowhere in the store.
+    const dump = JSON.stringify(svc.ctx.db.$client.prepare('SELECT * FROM api_keys').all());
+    expect(dump).not.toContain(secret);
+
+    const ok = await nps(['call', 'post', '/nps/bill/verify/txs', '--body', '{"txs":[{"request_id":"r-1","amount":0.1}]}', '--data-dir', svc.dataDir], { NPS_API_SECRET: secret });
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ status: 0, data: [{ result: false, tx: null }] });
+
+    const list = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
+    expect(JSON.parse(list.out)).toMatchObject([{ api_key: key, label: 'books robot', wallets: null, revoked_at: null, last_used_at: expect.any(Number) }]);
+
+    expect((await nps(['keys', 'revoke', key, '--data-dir', svc.dataDir])).code).toBe(0);
+    const refused = await nps(['call', 'GET', `/nps/ticket?wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`, '--secret', secret, '--base', server.url]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.out)).toMatchObject({ status: 2002, data: null });
+  });
+
+  it('registers a key made elsewhere and refuses bad input in one line', async () => {
+    const pub = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
+    const added = await nps(['keys', 'add', '--public-key', pub.toUpperCase(), '--label', 'hsm', '--wallets', '11111111-1111-4111-8111-111111111111', '--data-dir', svc.dataDir]);
+    expect(added.code).toBe(0);
+    expect(added.out).toContain(pub);
+    const again = await nps(['keys', 'add', '--public-key', pub, '--label', 'hsm', '--data-dir', svc.dataDir]);
+    expect(again.code).toBe(1);
+    expect(again.err.trim()).toBe('error 1002: public_key: this key is already registered');
+    const badQuery = await nps(['call', 'GET', '/nps/ticket', '--query', 'a=b c', '--secret', '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', '--base', server.url]);
+    expect(badQuery.code).toBe(1);
+    expect(badQuery.err).toMatch(/not URL-encoded/);
+  });
+});

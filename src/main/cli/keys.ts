@@ -1,0 +1,76 @@
+import type { ApiKey } from '../../shared/keys';
+import { dataDirOption, parseFlags, UsageError, withService } from './common';
+
+export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
+  Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
+npm run nps -- keys add --public-key HEX --label L [--wallets W1,W2] [--data-dir D]
+  Register a key made elsewhere (its 32-byte public key in hex).
+npm run nps -- keys list [--json] [--data-dir D]
+npm run nps -- keys revoke KEY [--data-dir D]
+  --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
+
+const cli = { actor: 'cli' as const };
+
+/** "W1,W2" -> the list; absent or "all" -> null (every wallet). */
+function walletsFlag(value: string | undefined): string[] | null {
+  if (value === undefined || value.trim().toLowerCase() === 'all') return null;
+  const list = value.split(',').map((w) => w.trim()).filter((w) => w !== '');
+  if (list.length === 0) throw new UsageError('--wallets: give wallet IDs separated by commas, or "all"');
+  return list;
+}
+
+const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+const scope = (k: Pick<ApiKey, 'wallets'>) => (k.wallets === null ? 'all wallets' : k.wallets.join(','));
+
+function describeKey(k: ApiKey): string {
+  return [
+    `${k.api_key}  ${JSON.stringify(k.label)}`,
+    `  wallets: ${scope(k)}; created ${when(k.created_at)}; last used ${when(k.last_used_at)}${k.revoked_at === null ? '' : `; REVOKED ${when(k.revoked_at)}`}`,
+  ].join('\n');
+}
+
+export async function keysCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, {
+    label: { type: 'string' },
+    wallets: { type: 'string' },
+    'public-key': { type: 'string' },
+    json: { type: 'boolean' },
+    ...dataDirOption,
+  });
+  const [sub, ...rest] = positionals;
+  const out = (s: string) => process.stdout.write(s + '\n');
+  await withService(values['data-dir'], async (service) => {
+    switch (sub) {
+      case 'create': {
+        if (values.label === undefined) throw new UsageError('keys create: --label is required');
+        const k = await service.invoke('keys-create', { label: values.label, wallets: walletsFlag(values.wallets) }, cli);
+        out(`Created API key ${JSON.stringify(k.label)} for ${scope(k)}.`);
+        out(`API key:    ${k.api_key}`);
+        out(`API secret: ${k.api_secret}`);
+        out('The secret is shown this once and is not stored anywhere: keep it now. Sign requests with it, e.g.');
+        out(`  npm run nps -- call GET /nps/ticket --query 'wallet_id=...&ticket_id=...' --secret ${k.api_secret}`);
+        return;
+      }
+      case 'add': {
+        if (values['public-key'] === undefined || values.label === undefined) throw new UsageError('keys add: --public-key and --label are required');
+        const k = await service.invoke('keys-add', { public_key: values['public-key'], label: values.label, wallets: walletsFlag(values.wallets) }, cli);
+        out(`Registered API key ${k.api_key} ${JSON.stringify(k.label)} for ${scope(k)}.`);
+        return;
+      }
+      case 'list': {
+        const keys = await service.invoke('keys-list', {}, cli);
+        if (values.json) out(JSON.stringify(keys, null, 2));
+        else out(keys.length === 0 ? 'No API keys yet: npm run nps -- keys create --label NAME' : keys.map(describeKey).join('\n'));
+        return;
+      }
+      case 'revoke': {
+        if (rest.length !== 1) throw new UsageError('keys revoke: give the API key to revoke');
+        const k = await service.invoke('keys-revoke', { api_key: rest[0] }, cli);
+        out(`Revoked API key ${k.api_key} ${JSON.stringify(k.label)} at ${when(k.revoked_at)}; requests signed with it now get 2002.`);
+        return;
+      }
+      default:
+        throw new UsageError(`keys: unknown subcommand ${JSON.stringify(sub ?? '')}\n${keysUsage}`);
+    }
+  });
+}
