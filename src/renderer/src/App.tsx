@@ -1,0 +1,91 @@
+import { useEffect, type ReactElement } from 'react';
+import { transportKind } from './api';
+import { Icon, type IconName } from './components/icons';
+import { AddressScreen } from './screens/address';
+import { CatalogueScreen } from './screens/catalogue';
+import { LedgerScreen } from './screens/ledger';
+import { ReconcileScreen } from './screens/reconcile';
+import { SettingsScreen } from './screens/settings';
+import { TicketsScreen } from './screens/tickets';
+import { useReference } from './stores/reference';
+import { SCREENS, useRoute, type Screen } from './stores/route';
+
+const NAV: Record<Screen, { label: string; icon: IconName; view: () => ReactElement }> = {
+  ledger: { label: 'Ledger', icon: 'ledger', view: () => <LedgerScreen /> },
+  reconcile: { label: 'Reconcile', icon: 'reconcile', view: () => <ReconcileScreen /> },
+  tickets: { label: 'Tickets', icon: 'tickets', view: () => <TicketsScreen /> },
+  catalogue: { label: 'Catalogue', icon: 'catalogue', view: () => <CatalogueScreen /> },
+  address: { label: 'Address check', icon: 'address', view: () => <AddressScreen /> },
+  settings: { label: 'Settings', icon: 'settings', view: () => <SettingsScreen /> },
+};
+
+function ApiStatus() {
+  const app = useReference((s) => s.app);
+  const state = app.data?.api.state;
+  const text = app.error ? 'service unreachable' : !state ? 'checking…' : state === 'running' ? `API on :${app.data?.api.port}` : `API ${state}`;
+  return (
+    <div className="nav-status" title={app.data?.api.error ?? app.error ?? app.data?.api.base_url ?? ''}>
+      <span className={`dot dot-${app.error ? 'bad' : state === 'running' ? 'good' : state === 'failed' ? 'bad' : 'muted'}`} />
+      <span>{text}</span>
+    </div>
+  );
+}
+
+export function App() {
+  const screen = useRoute((s) => s.screen);
+  const go = useRoute((s) => s.go);
+  const { loadChains, loadApp } = useReference.getState();
+
+  useEffect(() => {
+    loadChains();
+    loadApp();
+  }, [loadChains, loadApp]);
+
+  // Alt+1..6 switches screens from anywhere, as the nav's shortcuts say.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const n = Number(e.key);
+      const target = SCREENS[n - 1];
+      if (target) {
+        e.preventDefault();
+        go({ screen: target });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [go]);
+
+  return (
+    <div className="shell">
+      <nav className="nav" aria-label="Screens">
+        <div className="brand">
+          <span className="brand-mark">N</span>
+          <div>
+            <div className="brand-name">NPS Reconcile</div>
+            <div className="brand-sub">{transportKind === 'electron' ? 'Desktop' : 'Browser mode'}</div>
+          </div>
+        </div>
+        <ul>
+          {SCREENS.map((s, i) => (
+            <li key={s}>
+              <a
+                href={`#/${s}`}
+                className={s === screen ? 'nav-item nav-active' : 'nav-item'}
+                aria-current={s === screen ? 'page' : undefined}
+                title={`${NAV[s].label} (Alt+${i + 1})`}
+              >
+                <Icon name={NAV[s].icon} size={18} />
+                <span>{NAV[s].label}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+        <ApiStatus />
+      </nav>
+      <main className="main" key={screen}>
+        {NAV[screen].view()}
+      </main>
+    </div>
+  );
+}

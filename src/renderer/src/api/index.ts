@@ -1,0 +1,69 @@
+import type { ExplorerTarget, Progress } from '../../../shared/bridge';
+import { contract, type HandlerInput, type HandlerName, type HandlerResult } from '../../../shared/contract';
+import { transport, TRANSPORT_FAILURE } from './transport';
+
+export type { Progress } from '../../../shared/bridge';
+
+/** A failure the service (or the way to it) reported: its code and the sentence naming the field. */
+export class ApiError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+}
+
+export const BAD_ANSWER = -2;
+
+/**
+ * Call a handler of the service's map. The answer is parsed with the contract's own schema, so a
+ * screen only ever sees data of the declared shape; any failure is an ApiError with a sentence.
+ */
+export async function call<N extends HandlerName>(name: N, input: HandlerInput<N>, opts: { onProgress?: (p: Progress) => void } = {}): Promise<HandlerResult<N>> {
+  const envelope = await transport.call(name, input, opts.onProgress);
+  if (envelope.status !== 0) throw new ApiError(envelope.status, envelope.msg || `the service refused ${name} (${envelope.status})`);
+  const parsed = contract[name].output.safeParse(envelope.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError(BAD_ANSWER, `the service answered ${name} in an unexpected shape (${issue?.path.join('.') || 'answer'}: ${issue?.message ?? 'invalid'})`);
+  }
+  return parsed.data as HandlerResult<N>;
+}
+
+export const isTransportFailure = (err: unknown): boolean => err instanceof ApiError && err.code === TRANSPORT_FAILURE;
+
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+const linkCache = new Map<string, Promise<string>>();
+
+/** The explorer URL for a transaction or address, built by the service from the catalogue's template (https only). */
+export function explorerUrl(target: ExplorerTarget): Promise<string> {
+  const key = `${target.chain_id}|${target.kind}|${target.value}`;
+  let p = linkCache.get(key);
+  if (!p) {
+    p = call('app-explorer-link', target).then((r) => r.url);
+    p.catch(() => linkCache.delete(key));
+    linkCache.set(key, p);
+  }
+  return p;
+}
+
+/** Open the explorer page: the system browser via the shell in Electron, a new tab in browser mode. */
+export async function openExplorer(target: ExplorerTarget): Promise<void> {
+  const url = await explorerUrl(target);
+  await transport.openExplorer(target, url);
+}
+
+/** What to send for a file the user picked: its path when the service can read it there, else its text. */
+export async function fileSource(file: File): Promise<{ path: string } | { name: string; text: string }> {
+  const path = transport.pathForFile(file);
+  if (path) return { path };
+  return { name: file.name, text: await file.text() };
+}
+
+export const transportKind = transport.kind;

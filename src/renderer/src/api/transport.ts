@@ -1,0 +1,97 @@
+import type { Envelope, ExplorerTarget, Progress } from '../../../shared/bridge';
+
+/** How calls leave the window: Electron's preload bridge, or the browser-mode door with the page's token. */
+export interface Transport {
+  kind: 'electron' | 'browser';
+  call(name: string, args: unknown, onProgress?: (p: Progress) => void): Promise<Envelope>;
+  openExplorer(target: ExplorerTarget, url: string): Promise<void>;
+  /** A dropped or picked file's path on disk, when the service can read it there. */
+  pathForFile(file: File): string;
+}
+
+/** A failure of the transport itself (service gone, answer unreadable): not an envelope from the service. */
+export const TRANSPORT_FAILURE = -1;
+
+const unreachable = (err: unknown): Envelope => ({
+  status: TRANSPORT_FAILURE,
+  data: null,
+  msg: `The service did not answer (${err instanceof Error ? err.message : String(err)}). Is it still running?`,
+});
+
+function electronTransport(bridge: NonNullable<Window['nps']>): Transport {
+  return {
+    kind: 'electron',
+    call: (name, args, onProgress) => bridge.call(name, args, onProgress).catch(unreachable),
+    openExplorer: async (target) => {
+      const answer = await bridge.openExplorer(target);
+      if (answer.status !== 0) throw new Error(answer.msg);
+    },
+    pathForFile: (file) => bridge.pathForFile(file),
+  };
+}
+
+const PROGRESS_MEDIA_TYPE = 'application/x-ndjson';
+
+async function readProgressStream(res: Response, onProgress: (p: Progress) => void): Promise<Envelope> {
+  if (!res.body) throw new Error('empty answer');
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let last: Envelope | undefined;
+  const take = (line: string) => {
+    if (!line.trim()) return;
+    const value = JSON.parse(line) as { progress?: Progress } & Envelope;
+    if (value.progress) onProgress(value.progress);
+    else last = value;
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      take(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+    }
+  }
+  take(buffer + decoder.decode());
+  if (!last) throw new Error('the answer ended before the result');
+  return last;
+}
+
+function browserTransport(token: string): Transport {
+  return {
+    kind: 'browser',
+    call: async (name, args, onProgress) => {
+      try {
+        const res = await fetch(`/app/rpc/${encodeURIComponent(name)}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-nps-token': token,
+            accept: onProgress ? PROGRESS_MEDIA_TYPE : 'application/json',
+          },
+          body: JSON.stringify(args ?? {}),
+        });
+        if (onProgress && res.ok && (res.headers.get('content-type') ?? '').startsWith(PROGRESS_MEDIA_TYPE)) {
+          return await readProgressStream(res, onProgress);
+        }
+        return (await res.json()) as Envelope;
+      } catch (err) {
+        return unreachable(err);
+      }
+    },
+    openExplorer: async (_target, url) => {
+      window.open(url, '_blank', 'noopener,noreferrer');
+    },
+    pathForFile: () => '',
+  };
+}
+
+function pickTransport(): Transport {
+  if (window.nps) return electronTransport(window.nps);
+  const token = document.querySelector<HTMLMetaElement>('meta[name="nps-token"]')?.content ?? '';
+  return browserTransport(token);
+}
+
+export const transport: Transport = pickTransport();

@@ -1,0 +1,238 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { formatCount, groupThousands, splitAmount } from '../lib/format';
+import { Icon } from './icons';
+
+export function Spinner({ label = 'Loading' }: { label?: string }) {
+  return <span className="spinner" role="status" aria-label={label} />;
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <div className="state state-loading">
+      <Spinner /> <span>Loading {what}…</span>
+    </div>
+  );
+}
+
+export function ErrorBox({ message, onRetry, title = 'Something went wrong' }: { message: string; onRetry?: () => void; title?: string }) {
+  return (
+    <div className="state state-error" role="alert">
+      <div>
+        <strong>{title}</strong>
+        <p>{message}</p>
+      </div>
+      {onRetry && (
+        <button type="button" className="btn" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="state state-empty">
+      <strong>{title}</strong>
+      {children && <div className="state-body">{children}</div>}
+    </div>
+  );
+}
+
+/** A decimal amount, exactly as stored, with its point lined up in a right-aligned column. */
+export function Amount({ value, className }: { value: string | null | undefined; className?: string }) {
+  if (value === null || value === undefined || value === '') return <span className="amount muted">—</span>;
+  const { int, frac } = splitAmount(value);
+  return (
+    <span className={className ? `amount ${className}` : 'amount'} title={value}>
+      <span className="amount-int">{groupThousands(int)}</span>
+      <span className="amount-frac">{frac}</span>
+    </span>
+  );
+}
+
+export function Count({ n }: { n: number }) {
+  return <span className="num">{formatCount(n)}</span>;
+}
+
+const STATUS_TONE: Record<string, string> = {
+  Completed: 'good',
+  Resolved: 'good',
+  running: 'good',
+  matched: 'good',
+  Active: 'good',
+  Pending: 'warn',
+  Confirming: 'info',
+  mismatched: 'bad',
+  Failed: 'bad',
+  Rejected: 'bad',
+  failed: 'bad',
+  Revoked: 'muted',
+  Dismissed: 'muted',
+  stopped: 'muted',
+  'not found': 'muted',
+};
+
+export function Badge({ children, tone }: { children: string; tone?: string }) {
+  return <span className={`badge badge-${tone ?? STATUS_TONE[children] ?? 'neutral'}`}>{children}</span>;
+}
+
+export function ProgressBar({ done, total, label }: { done: number; total?: number; label: string }) {
+  const pct = total ? Math.min(100, Math.round((done / total) * 100)) : undefined;
+  return (
+    <div className="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+      <div className={pct === undefined ? 'progress-bar progress-indeterminate' : 'progress-bar'} style={{ width: pct === undefined ? '30%' : `${pct}%` }} />
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // Clipboard refused (no permission, no focus): select-and-copy still works from the shown text.
+      return;
+    }
+    setCopied(true);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <button type="button" className="btn btn-small" onClick={copy} aria-label={`${label}: ${text.length > 40 ? 'value' : text}`}>
+      <Icon name={copied ? 'check' : 'copy'} size={14} /> {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+export interface TabDef<K extends string> {
+  key: K;
+  label: string;
+  count?: number;
+}
+
+export function Tabs<K extends string>({ tabs, active, onChange, label }: { tabs: TabDef<K>[]; active: K; onChange: (k: K) => void; label: string }) {
+  return (
+    <div className="tabs" role="tablist" aria-label={label}>
+      {tabs.map((t) => (
+        <button
+          key={t.key}
+          type="button"
+          role="tab"
+          aria-selected={t.key === active}
+          className={t.key === active ? 'tab tab-active' : 'tab'}
+          onClick={() => onChange(t.key)}
+        >
+          {t.label}
+          {t.count !== undefined && <span className="tab-count">{formatCount(t.count)}</span>}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function Segmented<K extends string>({ options, value, onChange, label }: { options: { key: K; label: string }[]; value: K; onChange: (k: K) => void; label: string }) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label={label}>
+      {options.map((o) => (
+        <button key={o.key} type="button" role="radio" aria-checked={o.key === value} className={o.key === value ? 'seg seg-on' : 'seg'} onClick={() => onChange(o.key)}>
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Page N of M with previous/next, and the range shown, for lists the service pages. */
+export function Pager({ page, pageSize, total, onPage, busy }: { page: number; pageSize: number; total: number; onPage: (p: number) => void; busy?: boolean }) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const last = Math.min(total, page * pageSize);
+  return (
+    <nav className="pager" aria-label="Pages">
+      <span className="pager-range">
+        {first > last ? `page ${page} is past the end` : `${formatCount(first)}–${formatCount(last)}`} of {formatCount(total)}
+      </span>
+      <button type="button" className="btn btn-small" disabled={busy || page <= 1} onClick={() => onPage(page - 1)} aria-label="Previous page">
+        ‹ Prev
+      </button>
+      <span className="pager-page">
+        Page {formatCount(page)} / {formatCount(pages)}
+      </span>
+      <button type="button" className="btn btn-small" disabled={busy || page >= pages} onClick={() => onPage(page + 1)} aria-label="Next page">
+        Next ›
+      </button>
+    </nav>
+  );
+}
+
+export function Field({ label, hint, children, htmlFor }: { label: string; hint?: ReactNode; children: ReactNode; htmlFor?: string }) {
+  return (
+    <div className="field">
+      <label htmlFor={htmlFor}>{label}</label>
+      {children}
+      {hint && <div className="field-hint">{hint}</div>}
+    </div>
+  );
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {subtitle && <p className="page-subtitle">{subtitle}</p>}
+      </div>
+      {actions && <div className="page-actions">{actions}</div>}
+    </header>
+  );
+}
+
+/** A modal dialog: focus moves in, Escape closes, the page behind is inert. */
+export function Dialog({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-label={title}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="dialog-header">
+        <h2>{title}</h2>
+        <button type="button" className="btn btn-ghost btn-icon" onClick={onClose} aria-label="Close">
+          <Icon name="close" />
+        </button>
+      </header>
+      <div className="dialog-body">{children}</div>
+      {footer && <footer className="dialog-footer">{footer}</footer>}
+    </dialog>
+  );
+}
+
+export function Stat({ label, value, tone, onClick, active }: { label: string; value: number; tone?: string; onClick?: () => void; active?: boolean }) {
+  const body = (
+    <>
+      <span className="stat-value num">{formatCount(value)}</span>
+      <span className="stat-label">{label}</span>
+    </>
+  );
+  const cls = `stat stat-${tone ?? 'neutral'}${active ? ' stat-active' : ''}`;
+  return onClick ? (
+    <button type="button" className={cls} onClick={onClick} aria-pressed={active}>
+      {body}
+    </button>
+  ) : (
+    <div className={cls}>{body}</div>
+  );
+}

@@ -1,0 +1,364 @@
+import { LEDGER_FIELDS, MAPPING_EXTRA_INPUTS, REQUIRED_FIELDS, type ImportReport, type MappingConstant, type MappingInput, type RowUpdate } from '../../../../shared/ledger';
+import { DataTable, type SimpleColumn } from '../../components/data-table';
+import { FileDrop } from '../../components/file-drop';
+import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
+import { formatBytes, formatCount } from '../../lib/format';
+import { useReference } from '../../stores/reference';
+import { ImportCounts, Rejections } from './report';
+import { useImportWizard, type WizardStep } from './wizard-store';
+
+const STEPS: { key: WizardStep; label: string }[] = [
+  { key: 'choose', label: 'Choose file' },
+  { key: 'map', label: 'Map columns' },
+  { key: 'preview', label: 'Preview' },
+  { key: 'done', label: 'Report' },
+];
+
+const FIELD_HELP: Partial<Record<MappingInput, string>> = {
+  from: 'sender; with the wallet address it decides Deposit or Withdrawal',
+  amount_in: 'incoming value (Etherscan Value_IN): a Deposit when non-zero',
+  amount_out: 'outgoing value (Etherscan Value_OUT): a Withdrawal when non-zero',
+  token_contract: 'token contract, looked up in the catalogue on the row’s chain',
+  token_symbol: 'token symbol, looked up in the catalogue',
+};
+
+const CONSTANT_FIELDS = new Set<string>([...LEDGER_FIELDS, 'wallet_address']);
+
+function Steps({ step }: { step: WizardStep }) {
+  const at = STEPS.findIndex((s) => s.key === step);
+  return (
+    <ol className="steps" aria-label="Import steps">
+      {STEPS.map((s, i) => (
+        <li key={s.key} className={i < at ? 'step step-done' : i === at ? 'step step-now' : 'step'} aria-current={i === at ? 'step' : undefined}>
+          <span className="step-n">{i + 1}</span> {s.label}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Busy({ label }: { label: string }) {
+  const progress = useImportWizard((s) => s.progress);
+  const done = progress?.bytes ?? progress?.done ?? 0;
+  const total = progress?.totalBytes ?? progress?.total;
+  return (
+    <div className="busy" aria-live="polite">
+      <div className="busy-line">
+        <Spinner /> <span>{label}</span>
+        {progress && <span className="muted num">{formatCount(progress.done)} rows{progress.total ? ` of ${formatCount(progress.total)}` : ''}</span>}
+      </div>
+      <ProgressBar done={done} total={total} label={label} />
+    </div>
+  );
+}
+
+function ChooseStep() {
+  const { chooseFile, busy, error, file } = useImportWizard();
+  return (
+    <div className="wizard-body">
+      <FileDrop
+        label={busy === 'detect' ? `Reading ${file?.name ?? 'the file'}…` : 'Drop a ledger file here, or press Enter to choose one'}
+        hint="CSV or JSON: the NPS native format, an Etherscan or Tronscan export, or any spreadsheet export you map by hand"
+        accept=".csv,.json,.txt,text/csv,application/json"
+        onFile={(f) => void chooseFile(f)}
+        disabled={busy === 'detect'}
+      />
+      {error && <ErrorBox title={`Could not read ${file?.name ?? 'the file'}`} message={error} />}
+    </div>
+  );
+}
+
+function sampleOf(sample: Record<string, string>[], header: string | undefined): string[] {
+  if (!header) return [];
+  return sample
+    .map((r) => r[header] ?? '')
+    .filter((v) => v !== '')
+    .slice(0, 3);
+}
+
+function MapStep() {
+  const w = useImportWizard();
+  const wallets = useReference((s) => s.wallets.data);
+  const detect = w.detect!;
+  const columns = w.mapping.columns ?? {};
+  const constants = (w.mapping.constants ?? {}) as Partial<Record<MappingConstant, string>>;
+  const fields: MappingInput[] = [...LEDGER_FIELDS, ...MAPPING_EXTRA_INPUTS];
+  const date = w.mapping.date ?? {};
+  const number = w.mapping.number ?? {};
+  const usedHeaders = new Set(Object.values(columns));
+  const unused = detect.headers.filter((h) => !usedHeaders.has(h));
+  const busy = w.busy === 'preview';
+  return (
+    <div className="wizard-body">
+      <div className="file-summary">
+        <div>
+          <strong className="mono">{detect.file_name}</strong>
+          <span className="muted">
+            {' '}
+            · {detect.format.toUpperCase()} · {formatBytes(detect.file_size)}
+            {detect.row_estimate !== null && ` · about ${formatCount(detect.row_estimate)} rows`} · {detect.headers.length} columns
+          </span>
+        </div>
+        <div className="detected" data-testid="detected-preset">
+          {detect.preset ? (
+            <>
+              Detected: <strong>{w.presets?.find((p) => p.name === detect.preset)?.label ?? detect.preset}</strong>
+            </>
+          ) : (
+            <>No preset matched this header: map the columns below.</>
+          )}
+        </div>
+      </div>
+
+      <div className="form-row">
+        <Field label="Preset" htmlFor="imp-preset" hint={w.presets?.find((p) => p.name === w.preset)?.description}>
+          <select id="imp-preset" value={w.preset} onChange={(e) => w.usePreset(e.target.value)} disabled={busy}>
+            {(w.presets ?? []).map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.label}
+                {p.name === detect.preset ? ' (detected)' : ''}
+              </option>
+            ))}
+            <option value="custom">Custom mapping (as below)</option>
+          </select>
+        </Field>
+        <Field label="Wallet for every row" htmlFor="imp-wallet" hint="Needed when the file has no wallet_id column (explorer exports)">
+          <select id="imp-wallet" value={w.walletId} onChange={(e) => w.setWallet({ walletId: e.target.value === 'new' ? crypto.randomUUID() : e.target.value })} disabled={busy}>
+            <option value="">From the file</option>
+            {(wallets ?? []).map((x) => (
+              <option key={x.wallet_id} value={x.wallet_id}>
+                {x.name || x.wallet_id}
+              </option>
+            ))}
+            {w.walletId && !(wallets ?? []).some((x) => x.wallet_id === w.walletId) && <option value={w.walletId}>New wallet {w.walletId}</option>}
+            <option value="new">New wallet…</option>
+          </select>
+        </Field>
+        <Field label="Wallet address" htmlFor="imp-address" hint="The address the export was made for (decides Deposit or Withdrawal)">
+          <input id="imp-address" className="mono" value={w.walletAddress} onChange={(e) => w.setWallet({ walletAddress: e.target.value })} placeholder="optional" spellCheck={false} disabled={busy} />
+        </Field>
+      </div>
+
+      <div className="mapping-wrap">
+        <table className="table mapping" aria-label="Column mapping">
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Read from column</th>
+              <th scope="col">or the same value on every row</th>
+              <th scope="col">Sample from the file</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fields.map((f) => {
+              const header = columns[f];
+              const samples = sampleOf(detect.sample, header);
+              const required = (REQUIRED_FIELDS as readonly string[]).includes(f);
+              const mapped = Boolean(header || constants[f as MappingConstant]);
+              return (
+                <tr key={f} className={mapped ? 'mapped' : undefined}>
+                  <th scope="row">
+                    <span className="mono">{f}</span>
+                    {required && <span className="req" title="Needed, unless the preset derives it">required</span>}
+                    {FIELD_HELP[f] && <div className="muted small">{FIELD_HELP[f]}</div>}
+                  </th>
+                  <td>
+                    <select aria-label={`Column for ${f}`} value={header ?? ''} onChange={(e) => w.setColumn(f, e.target.value)} disabled={busy}>
+                      <option value="">— not mapped —</option>
+                      {detect.headers.map((h) => (
+                        <option key={h} value={h}>
+                          {h}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    {CONSTANT_FIELDS.has(f) ? (
+                      <input
+                        aria-label={`Constant for ${f}`}
+                        className="mono"
+                        value={constants[f as MappingConstant] ?? ''}
+                        onChange={(e) => w.setConstant(f as MappingConstant, e.target.value)}
+                        placeholder="—"
+                        disabled={busy}
+                      />
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                  <td className="samples">
+                    {samples.length ? (
+                      samples.map((v, i) => (
+                        <span key={i} className="sample mono" title={v}>
+                          {v}
+                        </span>
+                      ))
+                    ) : (
+                      <span className="muted">{header ? 'empty in the first rows' : ''}</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {unused.length > 0 && (
+        <p className="muted small">
+          Columns not read: <span className="mono">{unused.join(', ')}</span>
+        </p>
+      )}
+
+      <div className="form-row">
+        <Field label="Time format" htmlFor="imp-date">
+          <select id="imp-date" value={date.format ?? 'auto'} onChange={(e) => w.patchMapping({ date: { ...date, format: e.target.value as 'auto' } })} disabled={busy}>
+            <option value="auto">Automatic (Unix s / ms, ISO 8601)</option>
+            <option value="unix_s">Unix seconds</option>
+            <option value="unix_ms">Unix milliseconds</option>
+            <option value="iso">ISO 8601</option>
+            <option value="YYYY-MM-DD HH:mm:ss">YYYY-MM-DD HH:mm:ss</option>
+          </select>
+        </Field>
+        <Field label="Times without a zone are in" htmlFor="imp-offset" hint="e.g. +08:00">
+          <input id="imp-offset" className="mono" value={date.utc_offset ?? '+00:00'} onChange={(e) => w.patchMapping({ date: { ...date, utc_offset: e.target.value } })} disabled={busy} />
+        </Field>
+        <Field label="Decimal separator" htmlFor="imp-decimal">
+          <select
+            id="imp-decimal"
+            value={number.decimal_separator ?? '.'}
+            onChange={(e) => w.patchMapping({ number: { ...number, decimal_separator: e.target.value as '.' } })}
+            disabled={busy}
+          >
+            <option value=".">. (1234.56)</option>
+            <option value=",">, (1234,56)</option>
+          </select>
+        </Field>
+        <Field label="Thousands separator" htmlFor="imp-thousands">
+          <select
+            id="imp-thousands"
+            value={number.thousands_separator ?? ''}
+            onChange={(e) => w.patchMapping({ number: { ...number, thousands_separator: e.target.value as '' } })}
+            disabled={busy}
+          >
+            <option value="">none</option>
+            <option value=",">, (1,234)</option>
+            <option value=".">. (1.234)</option>
+            <option value=" ">space (1 234)</option>
+            <option value="'">' (1'234)</option>
+            <option value="_">_ (1_234)</option>
+          </select>
+        </Field>
+      </div>
+
+      {w.error && <ErrorBox title="The preview did not run" message={w.error} />}
+      {busy ? (
+        <Busy label="Checking every row…" />
+      ) : (
+        <div className="wizard-actions">
+          <button type="button" className="btn btn-ghost" onClick={w.reset}>
+            Choose another file
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => void w.runPreview()}>
+            Preview the import
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+const updateColumns: SimpleColumn<RowUpdate>[] = [
+  { key: 'row', header: 'Row', align: 'right', width: '72px', render: (u) => <span className="num">{u.row_number}</span> },
+  { key: 'id', header: 'Transaction ID', width: '320px', render: (u) => <span className="mono">{u.transaction_id}</span> },
+  { key: 'fields', header: 'Fields that change', render: (u) => <span className="mono">{u.fields.join(', ')}</span> },
+];
+
+function Updates({ report }: { report: ImportReport }) {
+  if (report.updates.length === 0) return null;
+  return (
+    <section className="subsection">
+      <h3>
+        Records that {report.dry_run ? 'would change' : 'changed'} <span className="muted">(same transaction_id, different values)</span>
+      </h3>
+      <div className="scroll-box">
+        <DataTable label="Updated records" columns={updateColumns} rows={report.updates} rowKey={(u) => `${u.row_number}`} />
+      </div>
+    </section>
+  );
+}
+
+function PreviewStep() {
+  const w = useImportWizard();
+  const p = w.preview!;
+  const writes = p.added + p.updated;
+  const busy = w.busy === 'import';
+  return (
+    <div className="wizard-body">
+      <p className="lead" data-testid="preview-message">
+        {p.message}
+      </p>
+      <ImportCounts report={p} />
+      {p.wallets_created.length > 0 && (
+        <p className="muted">
+          New wallet{p.wallets_created.length > 1 ? 's' : ''}: <span className="mono">{p.wallets_created.join(', ')}</span>
+        </p>
+      )}
+      <Rejections fileName={p.file_name} rejections={p.rejections} />
+      <Updates report={p} />
+      {w.error && <ErrorBox title="The import did not run; the ledger is unchanged" message={w.error} />}
+      {busy ? (
+        <Busy label="Importing…" />
+      ) : (
+        <div className="wizard-actions">
+          <button type="button" className="btn btn-ghost" onClick={() => w.back('map')}>
+            Back to the mapping
+          </button>
+          <button type="button" className="btn btn-primary" disabled={writes === 0} onClick={() => void w.runImport()}>
+            {writes === 0 ? 'Nothing to import' : `Import ${formatCount(writes)} row${writes === 1 ? '' : 's'}`}
+          </button>
+        </div>
+      )}
+      {!busy && p.rejected > 0 && writes > 0 && <p className="muted small">Rejected rows are left out; the rest lands in one step, or nothing does.</p>}
+    </div>
+  );
+}
+
+function DoneStep({ onShowTransactions }: { onShowTransactions: () => void }) {
+  const w = useImportWizard();
+  const r = w.report!;
+  return (
+    <div className="wizard-body">
+      <div className={r.import_id ? 'banner banner-good' : 'banner banner-warn'} role="status" data-testid="import-result">
+        <strong>{r.import_id ? 'Import finished' : 'Nothing was imported'}</strong>
+        <span>{r.message}</span>
+        <span className="muted small">
+          {r.file_name} · preset {r.preset} · {(r.duration_ms / 1000).toFixed(1)} s
+        </span>
+      </div>
+      <ImportCounts report={r} />
+      <Rejections fileName={r.file_name} rejections={r.rejections} />
+      <Updates report={r} />
+      <div className="wizard-actions">
+        <button type="button" className="btn" onClick={w.reset}>
+          Import another file
+        </button>
+        <button type="button" className="btn btn-primary" onClick={onShowTransactions}>
+          Show the transactions
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function ImportWizard({ onShowTransactions }: { onShowTransactions: () => void }) {
+  const step = useImportWizard((s) => s.step);
+  return (
+    <div className="wizard card">
+      <Steps step={step} />
+      {step === 'choose' && <ChooseStep />}
+      {step === 'map' && <MapStep />}
+      {step === 'preview' && <PreviewStep />}
+      {step === 'done' && <DoneStep onShowTransactions={onShowTransactions} />}
+    </div>
+  );
+}

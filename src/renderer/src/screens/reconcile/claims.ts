@@ -1,0 +1,51 @@
+import { FLAG_FIELDS, type FlagField, type RunItem } from '../../../../shared/reconcile';
+import type { TransactionRecord } from '../../../../shared/ledger';
+import { formatSeconds, formatTime } from '../../lib/format';
+
+/** A claimed value as text: numbers may arrive as exact-number objects ({isLosslessNumber, value}). */
+export function claimText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object' && v !== null && 'value' in v && (v as { isLosslessNumber?: boolean }).isLosslessNumber) return String((v as { value: unknown }).value);
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export const given = (claimed: Record<string, unknown>, f: string): boolean => {
+  const t = claimText(claimed[f]);
+  return t !== '';
+};
+
+const TIME_FIELD = { Created: 'created_at', Confirmed: 'confirmed_at', Completed: 'completed_at' } as const;
+
+/** Which recorded moment a claim's time is compared with (Created unless it says otherwise). */
+export function timeFieldOf(claimed: Record<string, unknown>): 'created_at' | 'confirmed_at' | 'completed_at' {
+  const t = claimText(claimed.time_type).toLowerCase();
+  return t === 'confirmed' ? 'confirmed_at' : t === 'completed' ? 'completed_at' : 'created_at';
+}
+
+export function recordedText(record: TransactionRecord | null, f: FlagField, claimed: Record<string, unknown>): string {
+  if (!record) return '';
+  if (f === 'time') return formatTime(record[timeFieldOf(claimed)]);
+  const v = record[f];
+  return v === null || v === undefined ? '' : String(v);
+}
+
+export function claimedDisplay(claimed: Record<string, unknown>, f: FlagField): string {
+  const t = claimText(claimed[f]);
+  if (f === 'time' && /^\d+$/.test(t)) return formatSeconds(Number(t));
+  return t;
+}
+
+export type ItemOutcome = 'matched' | 'mismatched' | 'not found';
+export const outcomeOf = (item: RunItem): ItemOutcome => (item.result ? 'matched' : item.record ? 'mismatched' : 'not found');
+
+export function identifierOf(claimed: Record<string, unknown>): { kind: string; value: string } {
+  for (const k of ['hash', 'transaction_id', 'request_id']) {
+    const v = claimText(claimed[k]);
+    if (v) return { kind: k, value: v };
+  }
+  return { kind: '', value: '' };
+}
+
+export { FLAG_FIELDS };
+export { TIME_FIELD };

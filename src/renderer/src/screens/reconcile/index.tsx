@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { Empty, PageHeader, Tabs } from '../../components/ui';
+import { useReference } from '../../stores/reference';
+import { useRoute } from '../../stores/route';
+import { RunHistory } from './history';
+import { NewRun } from './new-run';
+import { useRunWizard } from './store';
+import { RunResults } from './results';
+
+type Tab = 'new' | 'run' | 'history';
+
+export function ReconcileScreen() {
+  const { sub, id } = useRoute();
+  const go = useRoute((s) => s.go);
+  const loadWallets = useReference((s) => s.loadWallets);
+  const tab: Tab = sub === 'run' || sub === 'history' ? sub : 'new';
+  useEffect(() => loadWallets(), [loadWallets]);
+  return (
+    <div className="screen screen-full">
+      <PageHeader title="Reconcile" subtitle="Check the accountant's books against the ledger: every row is looked up and compared field by field; mismatches open tickets." />
+      <Tabs
+        label="Reconcile"
+        tabs={[
+          { key: 'new', label: 'New run' },
+          { key: 'run', label: 'Results' },
+          { key: 'history', label: 'History' },
+        ]}
+        active={tab}
+        onChange={(k) => go({ screen: 'reconcile', sub: k === 'new' ? '' : k, id: k === 'run' ? id || (useRunWizard.getState().last?.run_id ?? '') : '' })}
+      />
+      {tab === 'new' && <NewRun />}
+      {tab === 'run' && (id ? <RunResults key={id} runId={id} /> : <Empty title="No run selected">Run a reconciliation, or pick one from the history.</Empty>)}
+      {tab === 'history' && <RunHistory />}
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { FLAG_FIELDS, type FlagField, type RunItem } from '../../../../shared/reconcile';
+import { call, errorText } from '../../api';
+import { Icon } from '../../components/icons';
+import { ExplorerLink } from '../../components/links';
+import { Badge, Empty, ErrorBox, Loading, Pager, Stat } from '../../components/ui';
+import { downloadText, toCsv } from '../../lib/csv';
+import { formatTime, shorten } from '../../lib/format';
+import { useQuery } from '../../lib/use-query';
+import { useRoute } from '../../stores/route';
+import { claimedDisplay, claimText, given, identifierOf, outcomeOf, recordedText } from './claims';
+import { useRunWizard } from './store';
+
+type Filter = 'all' | 'matched' | 'mismatched' | 'not_found';
+const PAGE = 50;
+const AMOUNTS = new Set<FlagField>(['amount', 'fee', 'amount_actual']);
+
+function FieldCell({ item, f }: { item: RunItem; f: FlagField }) {
+  const isGiven = given(item.claimed, f);
+  const ok = item.flags[f];
+  const found = item.record !== null;
+  const claimed = claimedDisplay(item.claimed, f);
+  const recorded = recordedText(item.record, f, item.claimed);
+  const state = !found ? 'nf' : !isGiven ? 'skip' : ok ? 'ok' : 'bad';
+  const mark = state === 'ok' ? 'check' : state === 'bad' ? 'cross' : 'dash';
+  const label = state === 'ok' ? 'agrees' : state === 'bad' ? 'differs' : state === 'skip' ? 'not given' : 'not found';
+  return (
+    <div className={`fcell fcell-${state}${AMOUNTS.has(f) ? ' fcell-num' : ''}`} title={`${f}: ${label}${isGiven ? `\nclaimed: ${claimed}` : ''}${found ? `\nrecorded: ${recorded || '—'}` : ''}`}>
+      <Icon name={mark} size={13} className="fmark" />
+      <div className="fvals">
+        <span className="fclaimed">{isGiven ? claimed : '—'}</span>
+        {found && <span className="frecorded">{recorded || '—'}</span>}
+      </div>
+    </div>
+  );
+}
+
+async function exportRun(runId: string, label: string, onProgress: (n: number, total: number) => void): Promise<void> {
+  const rows: unknown[][] = [];
+  for (let page = 1; ; page++) {
+    const r = await call('run-get', { run_id: runId, page, page_size: 100, filter: 'all' });
+    for (const it of r.items.list) {
+      const id = identifierOf(it.claimed);
+      rows.push([
+        it.idx + 1,
+        outcomeOf(it),
+        id.kind,
+        id.value,
+        it.record?.transaction_id ?? '',
+        it.ticket_id ?? '',
+        ...FLAG_FIELDS.flatMap((f) => [given(it.claimed, f) ? claimText(it.claimed[f]) : '', recordedText(it.record, f, it.claimed), it.record ? (it.flags[f] ? 'ok' : 'MISMATCH') : '']),
+      ]);
+    }
+    onProgress(rows.length, r.items.total);
+    if (rows.length >= r.items.total || r.items.list.length === 0) break;
+  }
+  const header = ['row', 'outcome', 'identifier', 'identifier_value', 'transaction_id', 'ticket_id', ...FLAG_FIELDS.flatMap((f) => [`claimed_${f}`, `recorded_${f}`, `${f}_check`])];
+  downloadText(`reconciliation-${label.replace(/[^\w.-]+/g, '_') || runId}.csv`, toCsv(header, rows));
+}
+
+export function RunResults({ runId }: { runId: string }) {
+  const go = useRoute((s) => s.go);
+  const last = useRunWizard((s) => s.last);
+  const [filter, setFilter] = useState<Filter>('all');
+  const [page, setPage] = useState(1);
+  const [exporting, setExporting] = useState<string>();
+  const run = useQuery(`${runId}:${filter}:${page}`, () => call('run-get', { run_id: runId, page, page_size: PAGE, filter }));
+  const pick = (f: Filter) => {
+    setFilter(f);
+    setPage(1);
+  };
+
+  if (run.error && !run.data) return <ErrorBox message={run.error} onRetry={run.reload} title="Could not load the run" />;
+  if (!run.data) return <Loading what="the results" />;
+  const r = run.data;
+  const rejected = last?.run_id === runId ? last : undefined;
+
+  const doExport = async () => {
+    setExporting('Exporting…');
+    try {
+      await exportRun(runId, r.label, (n, total) => setExporting(`Exporting ${n} of ${total}…`));
+      setExporting(undefined);
+    } catch (err) {
+      setExporting(`Export failed: ${errorText(err)}`);
+    }
+  };
+
+  return (
+    <div className="results">
+      <div className="results-head">
+        <div>
+          <h2 className="run-title">{r.label || 'Reconciliation run'}</h2>
+          <p className="muted">
+            {formatTime(r.created_at)} UTC · from {r.source === 'ui' ? 'this app' : r.source === 'api' ? `the API${r.api_key ? ` (key ${shorten(r.api_key, 8, 4)})` : ''}` : 'the command line'}
+            {r.wallet_id ? ` · wallet ${shorten(r.wallet_id, 8, 4)}` : ' · all wallets'} · {r.item_count} rows
+          </p>
+        </div>
+        <div className="row-actions">
+          {exporting && <span className="muted small">{exporting}</span>}
+          <button type="button" className="btn" onClick={() => void doExport()} disabled={exporting?.startsWith('Exporting')}>
+            <Icon name="download" size={14} /> Export results (CSV)
+          </button>
+        </div>
+      </div>
+      <div className="stats" role="group" aria-label="Filter results">
+        <Stat label="all rows" value={r.item_count} onClick={() => pick('all')} active={filter === 'all'} />
+        <Stat label="matched" value={r.matched} tone="good" onClick={() => pick('matched')} active={filter === 'matched'} />
+        <Stat label="mismatched" value={r.mismatched} tone="bad" onClick={() => pick('mismatched')} active={filter === 'mismatched'} />
+        <Stat label="not found" value={r.not_found} tone="muted" onClick={() => pick('not_found')} active={filter === 'not_found'} />
+        {rejected && rejected.rejected_count > 0 && <Stat label="books rows unreadable" value={rejected.rejected_count} tone="warn" />}
+      </div>
+      {rejected && rejected.rejected_count > 0 && (
+        <details className="rejected-books">
+          <summary>
+            {rejected.rejected_count} books row{rejected.rejected_count === 1 ? '' : 's'} could not be read and were left out
+          </summary>
+          <ul>
+            {rejected.rejected.slice(0, 50).map((x) => (
+              <li key={`${x.row}:${x.field}`}>
+                Row <span className="num">{x.row}</span>, <span className="mono">{x.field}</span>: {x.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {r.items.list.length === 0 ? (
+        <Empty title={filter === 'all' ? 'This run has no rows' : `No ${filter.replace('_', ' ')} rows in this run`} />
+      ) : (
+        <div className={run.loading ? 'grid-wrap is-loading' : 'grid-wrap'}>
+          <table className="table results-grid" aria-label="Reconciliation results">
+            <thead>
+              <tr>
+                <th scope="col" className="al-right">
+                  #
+                </th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Identifier</th>
+                {FLAG_FIELDS.map((f) => (
+                  <th key={f} scope="col" className={AMOUNTS.has(f) ? 'al-right' : undefined}>
+                    <span className="mono">{f}</span>
+                  </th>
+                ))}
+                <th scope="col">Ticket</th>
+              </tr>
+              <tr className="legend-row">
+                <th colSpan={3} />
+                <th colSpan={FLAG_FIELDS.length + 1} className="legend">
+                  Each cell: <span className="fclaimed">claimed in the books</span> above <span className="frecorded">recorded in the ledger</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.items.list.map((it) => {
+                const id = identifierOf(it.claimed);
+                const outcome = outcomeOf(it);
+                return (
+                  <tr key={it.idx} className={`outcome-${outcome.replace(' ', '-')}`}>
+                    <td className="al-right num">{it.idx + 1}</td>
+                    <td>
+                      <Badge>{outcome}</Badge>
+                    </td>
+                    <td className="ident">
+                      <span className="muted small">{id.kind}</span>
+                      {id.kind === 'hash' && it.record ? <ExplorerLink chainId={it.record.chain_id} kind="tx" value={id.value} /> : <span className="mono" title={id.value}>{shorten(id.value, 10, 6)}</span>}
+                    </td>
+                    {FLAG_FIELDS.map((f) => (
+                      <td key={f} className="fcol">
+                        <FieldCell item={it} f={f} />
+                      </td>
+                    ))}
+                    <td>
+                      {it.ticket_id ? (
+                        <a className="mono" href={`#/tickets/ticket/${it.ticket_id}`} onClick={(e) => {
+                          e.preventDefault();
+                          go({ screen: 'tickets', sub: 'ticket', id: it.ticket_id! });
+                        }}>
+                          {shorten(it.ticket_id, 8, 0)}
+                        </a>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={page} pageSize={PAGE} total={r.items.total} onPage={setPage} busy={run.loading} />
+    </div>
+  );
+}

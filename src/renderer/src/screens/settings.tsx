@@ -1,0 +1,459 @@
+import { useState } from 'react';
+import type { ApiKey, KeyCreated } from '../../../shared/keys';
+import { call, errorText, transportKind } from '../api';
+import { DataTable, type SimpleColumn } from '../components/data-table';
+import { Badge, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader } from '../components/ui';
+import { formatTime, relativeTime, shorten } from '../lib/format';
+import { useQuery } from '../lib/use-query';
+import { useReference } from '../stores/reference';
+
+type Scope = { all: true } | { all: false; wallets: string[] };
+
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function ScopeEditor({ value, onChange }: { value: Scope; onChange: (s: Scope) => void }) {
+  const wallets = useReference((s) => s.wallets);
+  const chosen = value.all ? [] : value.wallets;
+  const [extra, setExtra] = useState(chosen.filter((w) => !wallets.data?.some((k) => k.wallet_id === w)).join('\n'));
+  const known = wallets.data ?? [];
+  const setExtraText = (text: string) => {
+    setExtra(text);
+    const typed = text.split(/[\s,]+/).filter(Boolean);
+    onChange({ all: false, wallets: [...new Set([...chosen.filter((w) => known.some((k) => k.wallet_id === w)), ...typed])] });
+  };
+  return (
+    <fieldset className="scope">
+      <legend>Wallets this key may act on</legend>
+      <label className="radio">
+        <input type="radio" name="scope" checked={value.all} onChange={() => onChange({ all: true })} /> All wallets, present and future
+      </label>
+      <label className="radio">
+        <input type="radio" name="scope" checked={!value.all} onChange={() => onChange({ all: false, wallets: chosen })} /> Only these wallets
+      </label>
+      {!value.all && (
+        <div className="scope-list">
+          {wallets.error && <p className="error-text">Could not load the wallets: {wallets.error}</p>}
+          {known.map((w) => (
+            <label key={w.wallet_id} className="check">
+              <input
+                type="checkbox"
+                checked={chosen.includes(w.wallet_id)}
+                onChange={(e) => onChange({ all: false, wallets: e.target.checked ? [...chosen, w.wallet_id] : chosen.filter((x) => x !== w.wallet_id) })}
+              />
+              <span>{w.name || 'Wallet'}</span> <span className="mono muted">{w.wallet_id}</span> <span className="muted">· {w.transactions} tx</span>
+            </label>
+          ))}
+          <Field label={known.length ? 'Other wallet IDs' : 'Wallet IDs'} htmlFor="scope-extra" hint="One UUID per line">
+            <textarea id="scope-extra" className="mono" rows={2} value={extra} onChange={(e) => setExtraText(e.target.value)} spellCheck={false} />
+          </Field>
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+function scopeError(scope: Scope): string | undefined {
+  if (scope.all) return undefined;
+  if (scope.wallets.length === 0) return 'Choose at least one wallet, or allow all wallets.';
+  const bad = scope.wallets.find((w) => !UUID_RE.test(w));
+  return bad ? `${bad} is not a wallet ID (UUID).` : undefined;
+}
+
+const scopeValue = (s: Scope) => (s.all ? null : s.wallets);
+
+function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
+  const [label, setLabel] = useState('');
+  const [scope, setScope] = useState<Scope>({ all: true });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [created, setCreated] = useState<KeyCreated>();
+  const submit = async () => {
+    const bad = scopeError(scope);
+    if (bad) return setError(bad);
+    setBusy(true);
+    setError(undefined);
+    try {
+      setCreated(await call('keys-create', { label, wallets: scopeValue(scope) }));
+      onCreated();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (created) {
+    return (
+      <Dialog
+        title="API key created"
+        onClose={onClose}
+        footer={
+          <button type="button" className="btn btn-primary" onClick={onClose}>
+            I have stored the secret
+          </button>
+        }
+      >
+        <p className="warning" role="alert">
+          Copy the secret now. It is shown this once and never stored by the service; if it is lost, revoke the key and create another.
+        </p>
+        <dl className="kv kv-wide">
+          <dt>Label</dt>
+          <dd>{created.label}</dd>
+          <dt>API key (BIZ-API-KEY)</dt>
+          <dd className="with-action">
+            <code className="mono break" data-testid="created-api-key">
+              {created.api_key}
+            </code>
+            <CopyButton text={created.api_key} />
+          </dd>
+          <dt>API secret</dt>
+          <dd className="with-action">
+            <code className="mono break secret" data-testid="created-api-secret">
+              {created.api_secret}
+            </code>
+            <CopyButton text={created.api_secret} label="Copy secret" />
+          </dd>
+          <dt>Wallets</dt>
+          <dd>{created.wallets === null ? 'All wallets' : created.wallets.join(', ')}</dd>
+        </dl>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      title="Create an API key"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="create-key" className="btn btn-primary" disabled={busy || !label.trim()}>
+            {busy ? 'Creating…' : 'Create key'}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="create-key"
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <p className="muted">The service makes an Ed25519 key pair, keeps the public key and shows you the secret once.</p>
+        <Field label="Label" htmlFor="key-label" hint="Who or what uses the key, e.g. “Month-end script”">
+          <input id="key-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus maxLength={100} />
+        </Field>
+        <ScopeEditor value={scope} onChange={setScope} />
+        {error && <p className="error-text">{error}</p>}
+      </form>
+    </Dialog>
+  );
+}
+
+function AddKeyDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
+  const [label, setLabel] = useState('');
+  const [publicKey, setPublicKey] = useState('');
+  const [scope, setScope] = useState<Scope>({ all: true });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    const bad = scopeError(scope);
+    if (bad) return setError(bad);
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call('keys-add', { label, public_key: publicKey.trim(), wallets: scopeValue(scope) });
+      onAdded();
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title="Add a public key"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="add-key" className="btn btn-primary" disabled={busy || !label.trim() || !publicKey.trim()}>
+            {busy ? 'Adding…' : 'Add key'}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="add-key"
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <p className="muted">For a key pair made elsewhere (for example by an existing Cobo WaaS 2.0 client): only the public key comes here.</p>
+        <Field label="Label" htmlFor="add-label">
+          <input id="add-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus maxLength={100} />
+        </Field>
+        <Field label="Ed25519 public key" htmlFor="add-public" hint="64 hex digits">
+          <input id="add-public" className="mono" value={publicKey} onChange={(e) => setPublicKey(e.target.value)} spellCheck={false} autoComplete="off" />
+        </Field>
+        <ScopeEditor value={scope} onChange={setScope} />
+        {error && <p className="error-text">{error}</p>}
+      </form>
+    </Dialog>
+  );
+}
+
+function ScopeDialog({ apiKey, onClose, onSaved }: { apiKey: ApiKey; onClose: () => void; onSaved: () => void }) {
+  const [scope, setScope] = useState<Scope>(apiKey.wallets === null ? { all: true } : { all: false, wallets: apiKey.wallets });
+  const [label, setLabel] = useState(apiKey.label);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    const bad = scopeError(scope);
+    if (bad) return setError(bad);
+    setBusy(true);
+    try {
+      await call('keys-update', { api_key: apiKey.api_key, label, wallets: scopeValue(scope) });
+      onSaved();
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={`Edit “${apiKey.label}”`}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="edit-key" className="btn btn-primary" disabled={busy || !label.trim()}>
+            Save
+          </button>
+        </>
+      }
+    >
+      <form
+        id="edit-key"
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Field label="Label" htmlFor="edit-label">
+          <input id="edit-label" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={100} />
+        </Field>
+        <ScopeEditor value={scope} onChange={setScope} />
+        {error && <p className="error-text">{error}</p>}
+      </form>
+    </Dialog>
+  );
+}
+
+function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose: () => void; onRevoked: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const revoke = async () => {
+    setBusy(true);
+    try {
+      await call('keys-revoke', { api_key: apiKey.api_key });
+      onRevoked();
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title="Revoke this key?"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose} autoFocus>
+            Keep it
+          </button>
+          <button type="button" className="btn btn-danger" onClick={revoke} disabled={busy}>
+            Revoke key
+          </button>
+        </>
+      }
+    >
+      <p>
+        Requests signed with <strong>{apiKey.label}</strong> (<span className="mono">{shorten(apiKey.api_key, 12, 8)}</span>) will be refused from now on (error 2002). This cannot
+        be undone.
+      </p>
+      {error && <p className="error-text">{error}</p>}
+    </Dialog>
+  );
+}
+
+function KeysSection() {
+  const keys = useQuery('keys', () => call('keys-list', {}));
+  const loadWallets = useReference((s) => s.loadWallets);
+  const [dialog, setDialog] = useState<{ kind: 'create' | 'add' } | { kind: 'scope' | 'revoke'; key: ApiKey }>();
+  const open = (d: NonNullable<typeof dialog>) => {
+    loadWallets(true);
+    setDialog(d);
+  };
+  const columns: SimpleColumn<ApiKey>[] = [
+    { key: 'label', header: 'Label', render: (k) => <span className="strong">{k.label}</span> },
+    {
+      key: 'key',
+      header: 'Public key',
+      render: (k) => (
+        <span className="mono" title={k.api_key}>
+          {shorten(k.api_key, 10, 6)}
+        </span>
+      ),
+    },
+    {
+      key: 'wallets',
+      header: 'Wallets',
+      render: (k) => (k.wallets === null ? 'All wallets' : <span title={k.wallets.join('\n')}>{k.wallets.length === 1 ? shorten(k.wallets[0], 8, 4) : `${k.wallets.length} wallets`}</span>),
+    },
+    { key: 'created', header: 'Created (UTC)', render: (k) => <span className="num">{formatTime(k.created_at)}</span> },
+    { key: 'used', header: 'Last used', render: (k) => <span title={k.last_used_at ? formatTime(k.last_used_at) + ' UTC' : 'never used'}>{relativeTime(k.last_used_at)}</span> },
+    { key: 'status', header: 'Status', render: (k) => <Badge>{k.revoked_at ? 'Revoked' : 'Active'}</Badge> },
+    {
+      key: 'actions',
+      header: <span className="sr-only">Actions</span>,
+      align: 'right',
+      render: (k) =>
+        k.revoked_at ? (
+          <span className="muted">revoked {formatTime(k.revoked_at).slice(0, 10)}</span>
+        ) : (
+          <span className="row-actions">
+            <button type="button" className="btn btn-small" onClick={() => open({ kind: 'scope', key: k })}>
+              Edit
+            </button>
+            <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => open({ kind: 'revoke', key: k })}>
+              Revoke
+            </button>
+          </span>
+        ),
+    },
+  ];
+  return (
+    <section className="card">
+      <div className="card-head">
+        <div>
+          <h2>API keys</h2>
+          <p className="muted">Keys sign requests to the reconciliation and ticket endpoints (Cobo WaaS 2.0 scheme: Ed25519).</p>
+        </div>
+        <div className="row-actions">
+          <button type="button" className="btn" onClick={() => open({ kind: 'add' })}>
+            Add public key
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => open({ kind: 'create' })}>
+            Create API key
+          </button>
+        </div>
+      </div>
+      {keys.error ? (
+        <ErrorBox message={keys.error} onRetry={keys.reload} title="Could not load the keys" />
+      ) : !keys.data ? (
+        <Loading what="API keys" />
+      ) : keys.data.length === 0 ? (
+        <Empty title="No API keys yet">Create one to let a script or another system call the reconciliation API.</Empty>
+      ) : (
+        <DataTable label="API keys" columns={columns} rows={keys.data} rowKey={(k) => k.api_key} rowClass={(k) => (k.revoked_at ? 'row-muted' : undefined)} />
+      )}
+      {dialog?.kind === 'create' && <CreateKeyDialog onClose={() => setDialog(undefined)} onCreated={keys.reload} />}
+      {dialog?.kind === 'add' && <AddKeyDialog onClose={() => setDialog(undefined)} onAdded={keys.reload} />}
+      {dialog?.kind === 'scope' && <ScopeDialog apiKey={dialog.key} onClose={() => setDialog(undefined)} onSaved={keys.reload} />}
+      {dialog?.kind === 'revoke' && <RevokeDialog apiKey={dialog.key} onClose={() => setDialog(undefined)} onRevoked={keys.reload} />}
+    </section>
+  );
+}
+
+function ServerSection() {
+  const app = useReference((s) => s.app);
+  const loadApp = useReference((s) => s.loadApp);
+  if (app.error && !app.data) return <ErrorBox message={app.error} onRetry={() => loadApp(true)} title="Could not read the service's state" />;
+  if (!app.data) return <Loading what="the service's state" />;
+  const { api, data_dir, db_file, version, mode } = app.data;
+  return (
+    <div className="cards-2">
+      <section className="card">
+        <div className="card-head">
+          <h2>Local API server</h2>
+          <button type="button" className="btn btn-small" onClick={() => loadApp(true)}>
+            Refresh
+          </button>
+        </div>
+        <dl className="kv">
+          <dt>Status</dt>
+          <dd>
+            <Badge>{api.state}</Badge>
+            {api.error && <span className="error-text"> {api.error}</span>}
+          </dd>
+          <dt>Base URL</dt>
+          <dd className="with-action">
+            {api.base_url ? (
+              <>
+                <code className="mono" data-testid="api-base-url">
+                  {api.base_url}
+                </code>
+                <CopyButton text={api.base_url} />
+              </>
+            ) : (
+              <span className="muted">not listening</span>
+            )}
+          </dd>
+          <dt>Host</dt>
+          <dd className="mono">{api.host ?? '—'}</dd>
+          <dt>Port</dt>
+          <dd className="mono" data-testid="api-port">
+            {api.port ?? '—'}
+          </dd>
+        </dl>
+        <p className="muted small">Loopback only; the port is also written to api.json in the data folder for local tools.</p>
+      </section>
+      <section className="card">
+        <div className="card-head">
+          <h2>This app</h2>
+        </div>
+        <dl className="kv">
+          <dt>Data folder</dt>
+          <dd className="with-action">
+            <code className="mono break" data-testid="data-dir">
+              {data_dir}
+            </code>
+            <CopyButton text={data_dir} />
+          </dd>
+          <dt>Database</dt>
+          <dd className="mono break">{db_file}</dd>
+          <dt>Window talks via</dt>
+          <dd>{transportKind === 'electron' ? 'IPC (desktop app)' : 'the /app/rpc door (browser mode)'}</dd>
+          <dt>Version</dt>
+          <dd className="mono">
+            {version} · {mode}
+          </dd>
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+export function SettingsScreen() {
+  return (
+    <div className="screen">
+      <PageHeader title="Settings" subtitle="The local API server, the keys that may call it, and where the data lives." />
+      <ServerSection />
+      <KeysSection />
+    </div>
+  );
+}
