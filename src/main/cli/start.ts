@@ -1,17 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from '../native-binding';
 import { dataDirOption, parseFlags, UsageError } from './common';
+import { electronSqliteBinding, locateElectron, requireHere } from './electron-locate';
 import { projectRoot } from './renderer-build';
 import { serveCommand } from './serve';
 
 export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
   Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and
   serve the same screens in browser mode instead, printing the URL. --browser skips Electron.`;
-
-const requireHere = createRequire(join(projectRoot, 'package.json'));
 
 /** Last meaningful line of a child's output: the reason, without its stack. */
 function reasonFrom(output: string): string {
@@ -24,31 +21,19 @@ function reasonFrom(output: string): string {
  * without its stack trace: either a path, or the reason there is none.
  */
 export function findElectron(): { path: string } | { reason: string } {
-  let pkgDir: string;
-  try {
-    pkgDir = dirname(requireHere.resolve('electron/package.json'));
-  } catch {
-    return { reason: 'the electron package is not installed' };
-  }
-  const located = (): string | undefined => {
-    const pathFile = join(pkgDir, 'path.txt');
-    if (!existsSync(pathFile)) return undefined;
-    const rel = readFileSync(pathFile, 'utf8').trim();
-    const full = process.env.ELECTRON_OVERRIDE_DIST_PATH ? join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel) : join(pkgDir, 'dist', rel);
-    return existsSync(full) ? full : undefined;
-  };
-  const found = located();
-  if (found) return { path: found };
-  const version = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
-  const r = spawnSync(process.execPath, [join(pkgDir, 'install.js')], { encoding: 'utf8', timeout: 10 * 60_000 });
-  const after = located();
-  if (after) return { path: after };
+  const found = locateElectron();
+  if (found.path) return { path: found.path };
+  if (!found.pkgDir) return { reason: 'the electron package is not installed' };
+  const version = (JSON.parse(readFileSync(join(found.pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
+  const r = spawnSync(process.execPath, [join(found.pkgDir, 'install.js')], { encoding: 'utf8', timeout: 10 * 60_000 });
+  const after = locateElectron();
+  if (after.path) return { path: after.path };
   return { reason: `the Electron ${version} binary could not be downloaded (${reasonFrom(`${r.stdout ?? ''}\n${r.stderr ?? ''}`)})` };
 }
 
 /** better-sqlite3 for Electron, built once by `npm run electron:rebuild`. */
 function ensureElectronSqlite(): { path: string } | { reason: string } {
-  const binding = join(projectRoot, ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE);
+  const binding = electronSqliteBinding();
   if (existsSync(binding)) return { path: binding };
   process.stderr.write('building better-sqlite3 for Electron (npm run electron:rebuild)...\n');
   const tsx = join(dirname(requireHere.resolve('tsx/package.json')), 'dist', 'cli.mjs');

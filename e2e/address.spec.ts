@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { openScreen, shot, useSession } from './support/session';
+
+const session = useSession();
+
+test('a valid EVM address in lower case: valid, with its checksummed form', async () => {
+  const { page } = session();
+  await openScreen(page, 'Address check');
+  await page.getByLabel('Chain').selectOption('ETH');
+  await page.getByLabel('Address').fill('0xdac17f958d2ee523a2206206994597c13d831ec7');
+  await page.getByRole('button', { name: 'Check address' }).click();
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict.getByRole('heading')).toHaveText('Valid address');
+  await expect(page.getByTestId('checksummed')).toHaveText('0xdAC17F958D2ee523a2206206994597C13D831ec7');
+  await shot(page, 'address-valid');
+});
+
+test('a mixed-case EVM address with a wrong checksum: invalid, with the reason', async () => {
+  const { page } = session();
+  await page.getByLabel('Address').fill('0xdAC17F958D2ee523a2206206994597C13D831eC7');
+  await page.getByLabel('Address').press('Enter');
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict.getByRole('heading')).toHaveText('Not a valid address');
+  await expect(verdict).toContainText(/checksum/i);
+  await shot(page, 'address-invalid');
+});
+
+test('TRON addresses, and chains that cannot be checked say why', async () => {
+  const { page } = session();
+  await page.getByLabel('Chain').selectOption('TRON');
+  await page.getByLabel('Address').fill('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
+  await page.getByRole('button', { name: 'Check address' }).click();
+  await expect(page.getByTestId('verdict').getByRole('heading')).toHaveText('Valid address');
+
+  await page.getByLabel('Address').fill(' TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
+  await page.getByRole('button', { name: 'Check address' }).click();
+  await expect(page.getByTestId('verdict').getByRole('heading')).toHaveText('Not a valid address');
+
+  const btc = page.getByLabel('Chain').locator('option[value="BTC"]');
+  await expect(btc).toBeDisabled();
+  await expect(btc).toContainText('not checkable');
+  await expect(page.getByText(/Not checkable here: .*BTC/)).toBeVisible();
+});

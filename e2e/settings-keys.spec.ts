@@ -1,0 +1,86 @@
+import { expect, test } from '@playwright/test';
+import { newKeyPair, signedCall } from './support/sign';
+import { openScreen, shot, useSession } from './support/session';
+
+const session = useSession();
+const probe = { txs: [{ hash: '0x' + 'ab'.repeat(32), amount: '1.5' }] };
+let created: { api_key: string; api_secret: string };
+
+test('the API server is running where Settings says', async () => {
+  const { page, apiBase, dataDir } = session();
+  await openScreen(page, 'Settings');
+  await expect(page.getByTestId('api-base-url')).toHaveText(apiBase);
+  await expect(page.getByTestId('api-port')).toHaveText(new URL(apiBase).port);
+  await expect(page.getByTestId('data-dir')).toHaveText(dataDir);
+  await expect(page.getByText('No API keys yet')).toBeVisible();
+  await shot(page, 'settings');
+});
+
+test('create a key: the secret is shown once, and it signs a request to the local API', async () => {
+  const { page, apiBase } = session();
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+  await dialog.getByLabel('Label').fill('Month-end script');
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByRole('dialog', { name: 'API key created' });
+  await expect(shown.getByRole('alert')).toContainText('shown this once');
+  created = { api_key: (await shown.getByTestId('created-api-key').textContent())!, api_secret: (await shown.getByTestId('created-api-secret').textContent())! };
+  expect(created.api_key).toMatch(/^[0-9a-f]{64}$/);
+  expect(created.api_secret).toMatch(/^[0-9a-f]{64}$/);
+  await shot(page, 'settings-key-created');
+
+  const answer = await signedCall(apiBase, created, 'POST', '/bill/verify/txs', { body: probe });
+  expect(answer.msg).toBe('');
+  expect(answer.status).toBe(0);
+  expect(answer.data).toEqual([expect.objectContaining({ result: false, tx: null, ticket_id: null })]);
+
+  const forged = await signedCall(apiBase, { api_key: created.api_key, api_secret: newKeyPair().api_secret }, 'POST', '/bill/verify/txs', { body: probe });
+  expect([forged.http, forged.status]).toEqual([401, 2005]);
+
+  await shown.getByRole('button', { name: 'I have stored the secret' }).click();
+  await expect(shown).toBeHidden();
+});
+
+test('the key is listed with its last use, and the secret is not shown again', async () => {
+  const { page } = session();
+  await openScreen(page, 'Ledger');
+  await openScreen(page, 'Settings');
+  const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Month-end script/ });
+  await expect(row).toContainText('Active');
+  await expect(row).toContainText('just now');
+  await expect(page.getByText(created.api_secret)).toHaveCount(0);
+});
+
+test('add a public key made elsewhere, scoped to one wallet', async () => {
+  const { page, apiBase } = session();
+  const outside = newKeyPair();
+  const wallet = '3f2a6c1e-0b7d-4c9a-9e51-7d1f0c2b4a61';
+  await page.getByRole('button', { name: 'Add public key' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a public key' });
+  await dialog.getByLabel('Label').fill('Auditor laptop');
+  await dialog.getByLabel('Ed25519 public key').fill(outside.api_key);
+  await dialog.getByLabel('Only these wallets').check();
+  await dialog.getByLabel(/Wallet IDs/).fill(wallet);
+  await dialog.getByRole('button', { name: 'Add key' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Auditor laptop/ });
+  await expect(row).toContainText('3f2a6c1e');
+
+  const inScope = await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', { body: probe });
+  expect(inScope.status).toBe(0);
+  const otherWallet = await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', { body: { ...probe, wallet_id: '00000000-0000-4000-8000-000000000000' } });
+  expect(otherWallet.status).toBe(2006);
+});
+
+test('revoke a key: its requests are refused from then on', async () => {
+  const { page, apiBase } = session();
+  const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Month-end script/ });
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Revoked');
+  const answer = await signedCall(apiBase, created, 'POST', '/bill/verify/txs', { body: probe });
+  expect([answer.http, answer.status]).toEqual([401, 2002]);
+  await shot(page, 'settings-keys');
+});
