@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { LEDGER_STATUSES, LEDGER_TYPES, TransactionRecord } from './ledger';
-import { Amount, PageQuery, Uuid, intField, pageOf } from './primitives';
+import { LEDGER_STATUSES, LEDGER_TYPES, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
+import { Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
 /** The fields a claim is compared on, in the order `abnormals` lists them (SPEC.md, Tickets). */
 export const FLAG_FIELDS = ['chain_id', 'token_id', 'to', 'status', 'type', 'amount', 'fee', 'amount_actual', 'time'] as const;
@@ -22,7 +22,6 @@ export const MAX_UNIX_SECONDS = 253402300799;
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(absentToUndefined, schema.optional());
 
-const text = z.string({ error: 'must be a string' });
 
 /** One of a fixed set of words, matched case-insensitively and answered in its canonical spelling. */
 function oneOf<const T extends readonly string[]>(values: T) {
@@ -42,48 +41,139 @@ function oneOf<const T extends readonly string[]>(values: T) {
 
 const NonNegativeAmount = Amount.refine((s) => !s.startsWith('-'), { error: 'must be a number >= 0' });
 
+/** One claim of POST /nps/bill/verify/txs once read: absent fields undefined, defaults filled in. */
+export interface VerifyItem {
+  request_id?: string;
+  transaction_id?: string;
+  hash?: string;
+  chain_id?: string;
+  token_id?: string;
+  to?: string;
+  type?: LedgerType;
+  status?: LedgerStatus;
+  /** Plain decimal strings, exactly as the request wrote them (scientific notation moved into place). */
+  amount?: string;
+  fee?: string;
+  amount_actual?: string;
+  amount_delta: string;
+  /** Unix seconds. */
+  time?: number;
+  time_type: TimeType;
+  time_delta: number;
+}
+
+/** Why a claim cannot be read: the field (empty path: the claim as a whole) and a reason. */
+export interface ItemIssue {
+  path: string[];
+  message: string;
+}
+
+const TEXT_FIELDS = ['request_id', 'transaction_id', 'hash', 'chain_id', 'token_id', 'to'] as const;
+const AMOUNT_FIELDS = ['amount', 'fee', 'amount_actual'] as const;
+const wordsOf = <T extends string>(words: readonly T[]) => new Map(words.map((w) => [w.toLowerCase(), w]));
+const TYPE_WORDS = wordsOf(LEDGER_TYPES);
+const STATUS_WORDS = wordsOf(LEDGER_STATUSES);
+const TIME_TYPE_WORDS = wordsOf(TIME_TYPES);
+
+function readWord<T extends string>(v: unknown, words: Map<string, T>): T | undefined {
+  return typeof v === 'string' ? words.get(v.toLowerCase()) : undefined;
+}
+
+function readInteger(v: unknown, min: number, max: number): number | undefined {
+  const digits = isExactNumber(v) ? v.value : typeof v === 'number' ? String(v) : undefined;
+  const n = digits !== undefined && /^-?\d+$/.test(digits) ? Number(digits) : NaN;
+  return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
 /**
- * One claim of POST /nps/bill/verify/txs (`txs[i]`), as the accountant's books would state it.
- * Identifiers pick the record; the comparable fields are checked against it.
+ * Read one claim by SPEC.md's item rules, the first problem answering: each field's type in
+ * order, then at least one identifier, a Deposit's identifiers, at least one field to compare.
+ * null and "" count as absent for every field. Unknown fields are ignored. Written by hand, not as
+ * a schema, because a request holds a thousand of these and the check must cost microseconds.
  */
-export const VerifyItem = z
-  .object({
-    request_id: optional(text),
-    transaction_id: optional(text),
-    hash: optional(text),
-    chain_id: optional(text),
-    token_id: optional(text),
-    to: optional(text),
-    type: optional(oneOf(LEDGER_TYPES)),
-    status: optional(oneOf(LEDGER_STATUSES)),
-    amount: optional(Amount),
-    fee: optional(Amount),
-    amount_actual: optional(Amount),
-    amount_delta: optional(NonNegativeAmount).meta({ description: 'Tolerance for amount, fee, amount_actual (number or decimal string, >= 0); default 0.001' }),
-    time: optional(intField({ min: 0, max: MAX_UNIX_SECONDS, description: 'Unix seconds of the moment named by time_type' })),
-    time_type: optional(oneOf(TIME_TYPES)).meta({ description: 'Which recorded moment `time` is: Created (default), Confirmed or Completed' }),
-    time_delta: optional(intField({ min: 0, description: 'Tolerance for time in seconds; default 10' })),
-  })
-  .superRefine((item, ctx) => {
-    if (item.request_id === undefined && item.transaction_id === undefined && item.hash === undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'needs at least one of request_id, transaction_id, hash' });
-      return;
-    }
-    if (item.type === 'Deposit' && item.transaction_id === undefined && item.hash === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['request_id'], message: 'cannot be the only identifier of a Deposit; give transaction_id or hash' });
-      return;
-    }
-    if (FLAG_FIELDS.every((f) => item[f] === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: `needs at least one field to compare (${FLAG_FIELDS.join(', ')})` });
-    }
-  })
-  .transform((item) => ({
-    ...item,
-    amount_delta: item.amount_delta ?? DEFAULT_AMOUNT_DELTA,
-    time_type: item.time_type ?? ('Created' as TimeType),
-    time_delta: item.time_delta ?? DEFAULT_TIME_DELTA,
-  }));
-export type VerifyItem = z.output<typeof VerifyItem>;
+export function readVerifyItem(raw: unknown): VerifyItem | ItemIssue {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || isExactNumber(raw)) return { path: [], message: 'must be an object' };
+  const o = raw as Record<string, unknown>;
+  const given = (k: string) => o[k] !== undefined && o[k] !== null && o[k] !== '';
+  const item: Partial<VerifyItem> = {};
+  for (const f of TEXT_FIELDS) {
+    if (!given(f)) continue;
+    if (typeof o[f] !== 'string') return { path: [f], message: 'must be a string' };
+    item[f] = o[f] as string;
+  }
+  if (given('type')) {
+    item.type = readWord(o.type, TYPE_WORDS);
+    if (item.type === undefined) return { path: ['type'], message: `must be one of ${LEDGER_TYPES.join(', ')}` };
+  }
+  if (given('status')) {
+    item.status = readWord(o.status, STATUS_WORDS);
+    if (item.status === undefined) return { path: ['status'], message: `must be one of ${LEDGER_STATUSES.join(', ')}` };
+  }
+  for (const f of [...AMOUNT_FIELDS, 'amount_delta'] as const) {
+    if (!given(f)) continue;
+    const digits = numberText(o[f]);
+    const plain = digits === undefined ? undefined : toPlainDecimal(digits);
+    if (plain === undefined) return { path: [f], message: 'must be a number or a decimal string' };
+    if (f === 'amount_delta' && plain.startsWith('-')) return { path: [f], message: 'must be a number >= 0' };
+    item[f] = plain;
+  }
+  if (given('time')) {
+    item.time = readInteger(o.time, 0, MAX_UNIX_SECONDS);
+    if (item.time === undefined) return { path: ['time'], message: `must be an integer from 0 to ${MAX_UNIX_SECONDS} (Unix seconds)` };
+  }
+  if (given('time_type')) {
+    item.time_type = readWord(o.time_type, TIME_TYPE_WORDS);
+    if (item.time_type === undefined) return { path: ['time_type'], message: `must be one of ${TIME_TYPES.join(', ')}` };
+  }
+  if (given('time_delta')) {
+    item.time_delta = readInteger(o.time_delta, 0, Number.MAX_SAFE_INTEGER);
+    if (item.time_delta === undefined) return { path: ['time_delta'], message: 'must be an integer >= 0' };
+  }
+  if (item.request_id === undefined && item.transaction_id === undefined && item.hash === undefined) {
+    return { path: [], message: 'needs at least one of request_id, transaction_id, hash' };
+  }
+  if (item.type === 'Deposit' && item.transaction_id === undefined && item.hash === undefined) {
+    return { path: ['request_id'], message: 'cannot be the only identifier of a Deposit; give transaction_id or hash' };
+  }
+  if (FLAG_FIELDS.every((f) => item[f] === undefined)) {
+    return { path: [], message: `needs at least one field to compare (${FLAG_FIELDS.join(', ')})` };
+  }
+  item.amount_delta ??= DEFAULT_AMOUNT_DELTA;
+  item.time_type ??= 'Created';
+  item.time_delta ??= DEFAULT_TIME_DELTA;
+  return item as VerifyItem;
+}
+
+export const isItemIssue = (r: VerifyItem | ItemIssue): r is ItemIssue => 'message' in r;
+
+const textProp = (description: string) => ({ type: ['string', 'null'], description });
+const amountProp = (description: string) => ({ type: ['number', 'string', 'null'], description });
+
+/** The claim's JSON Schema, for openapi.json: the rules themselves are readVerifyItem's. */
+const VERIFY_ITEM_JSON_SCHEMA = {
+  type: 'object',
+  description:
+    'At least one of request_id, transaction_id, hash (a Deposit needs transaction_id or hash) and at least one field to compare. null and "" count as absent.',
+  properties: {
+    request_id: textProp('Your reference of the transaction'),
+    transaction_id: textProp('The service\'s transaction ID (UUID); looked up first'),
+    hash: textProp('On-chain hash; looked up (with chain_id when given) when no transaction_id is given'),
+    chain_id: textProp('Compared exactly, e.g. ETH, TRON'),
+    token_id: textProp('Compared exactly, e.g. TRON_USDT'),
+    to: textProp('Destination address: case-insensitive on EVM chains, exact elsewhere'),
+    type: { type: ['string', 'null'], enum: [...LEDGER_TYPES, null], description: 'Case-insensitive' },
+    status: { type: ['string', 'null'], enum: [...LEDGER_STATUSES, null], description: 'Case-insensitive' },
+    amount: amountProp('Compared exactly within amount_delta'),
+    fee: amountProp('Compared exactly within amount_delta'),
+    amount_actual: amountProp('Compared exactly within amount_delta'),
+    amount_delta: amountProp(`Tolerance for amount, fee, amount_actual, >= 0; default ${DEFAULT_AMOUNT_DELTA}`),
+    time: { type: ['integer', 'null'], minimum: 0, maximum: MAX_UNIX_SECONDS, description: 'Unix seconds of the moment time_type names' },
+    time_type: { type: ['string', 'null'], enum: [...TIME_TYPES, null], description: 'Which recorded moment time is; default Created' },
+    time_delta: { type: ['integer', 'null'], minimum: 0, description: `Tolerance for time in seconds; default ${DEFAULT_TIME_DELTA}` },
+  },
+};
+
+
 
 export const Shape = z.enum(['A', 'B'], { error: 'must be A or B' });
 export type Shape = z.infer<typeof Shape>;
@@ -102,7 +192,7 @@ export const VerifyBody = z.object({
   txs: z
     .array(z.unknown(), { error: (iss) => (iss.input === undefined ? 'is required' : 'must be an array of transactions') })
     .min(1, { error: 'must hold at least one transaction' })
-    .meta({ maxItems: MAX_BATCH, items: z.toJSONSchema(VerifyItem, { io: 'input', unrepresentable: 'any' }) }),
+    .meta({ maxItems: MAX_BATCH, items: VERIFY_ITEM_JSON_SCHEMA }),
 });
 
 export const VerifyInput = VerifyBody.extend({ shape: Shape.default('A') });

@@ -1,4 +1,4 @@
-import { FLAG_FIELDS, IDENTIFIER_FIELDS, VerifyItem, type BooksMapping, type TimeType, type VerifyField } from '../../../shared/reconcile';
+import { FLAG_FIELDS, IDENTIFIER_FIELDS, isItemIssue, readVerifyItem, type BooksMapping, type VerifyItem, type TimeType, type VerifyField } from '../../../shared/reconcile';
 import { CellError, offsetMinutes, readDecimal, readTime } from '../ledger/values';
 import { invalidParam } from '../errors';
 
@@ -58,14 +58,10 @@ export function compileBooksRow(headers: readonly string[], opts: BooksOptions):
     if (opts.amount_delta !== undefined) claimed.amount_delta = opts.amount_delta;
     if (opts.time_type !== undefined) claimed.time_type = opts.time_type;
     if (opts.time_delta !== undefined) claimed.time_delta = opts.time_delta;
-    const parsed = VerifyItem.safeParse(claimed);
-    if (parsed.success) return { item: parsed.data, claimed };
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path[0];
-    return {
-      field: typeof field === 'string' && (FIELDS as readonly string[]).includes(field) ? labelOf(field as VerifyField) : '(row)',
-      reason: issue.message.replace(/^Invalid input: /, ''),
-    };
+    const item = readVerifyItem(claimed);
+    if (!isItemIssue(item)) return { item, claimed };
+    const field = item.path[0];
+    return { field: field !== undefined && (FIELDS as readonly string[]).includes(field) ? labelOf(field as VerifyField) : '(row)', reason: item.message };
   };
 }
 

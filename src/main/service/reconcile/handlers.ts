@@ -1,8 +1,8 @@
 import { stringify } from 'lossless-json';
 import { ErrorCodes } from '../../../shared/errors';
-import { MAX_BATCH, VerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
+import { isItemIssue, MAX_BATCH, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
-import { parseInput, ServiceError } from '../errors';
+import { fieldPath, invalidParam, ServiceError } from '../errors';
 import { getKey } from '../keys/repository';
 import { parseClaimed } from '../tickets/handlers';
 import { actorOf } from '../tickets/rules';
@@ -45,7 +45,11 @@ export function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMet
   }
   const scope = scopeOf(meta);
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
-  const claims: Claim[] = input.txs.map((raw, i) => ({ item: parseInput(VerifyItem, raw, `txs[${i}]`), claimed: stringify(raw) ?? 'null' }));
+  const claims: Claim[] = input.txs.map((raw, i) => {
+    const item = readVerifyItem(raw);
+    if (isItemIssue(item)) throw invalidParam(fieldPath(item.path, `txs[${i}]`), item.message);
+    return { item, claimed: stringify(raw) ?? 'null' };
+  });
   const runId = newRunId();
   const label = meta.apiKey ? (getKey(ctx.db, meta.apiKey)?.label ?? '') : '';
   const outcomes = verifyChunk(ctx, { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(meta) }, 0, claims, {

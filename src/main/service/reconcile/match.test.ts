@@ -1,7 +1,7 @@
 import { parse } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
 import type { TransactionRecord } from '../../../shared/ledger';
-import { FLAG_FIELDS, VerifyItem, type FlagField } from '../../../shared/reconcile';
+import { FLAG_FIELDS, isItemIssue, readVerifyItem, type FlagField, type VerifyItem } from '../../../shared/reconcile';
 import { abnormalFields, describeMismatch, humanTime, identifiersAgree, lookupKey, matchClaim, recordShapeA, recordShapeB } from './match';
 import { fixtureRecord } from './fixtures.test-support';
 
@@ -30,7 +30,11 @@ const record: TransactionRecord = fixtureRecord({
 });
 
 /** A claim as the JSON body parser hands it over: numbers keep their text. */
-const claim = (json: string): VerifyItem => VerifyItem.parse(parse(json));
+const claim = (json: string): VerifyItem => {
+  const item = readVerifyItem(parse(json));
+  if (isItemIssue(item)) throw new Error(`${item.path.join('.')}: ${item.message}`);
+  return item;
+};
 const withId = (fields: string) => claim(`{"transaction_id":"${TX}",${fields}}`);
 const only = (field: FlagField, value: boolean) => Object.fromEntries(FLAG_FIELDS.map((f) => [f, f === field ? value : true]));
 
