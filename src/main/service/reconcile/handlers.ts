@@ -1,5 +1,5 @@
-import { stringify } from 'lossless-json';
 import { ErrorCodes } from '../../../shared/errors';
+import { isExactNumber } from '../../../shared/primitives';
 import { isItemIssue, MAX_BATCH, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import { fieldPath, invalidParam, ServiceError } from '../errors';
@@ -13,6 +13,34 @@ import { findWallet, getRun, insertRun, listRunItems, listRuns, parseFlags } fro
 import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from './verify';
 
 const BOOKS_CHUNK = 1000;
+
+/**
+ * The claim as sent, as JSON text: every number keeps its source digits (the body parser keeps
+ * them as exact numbers). Written out by hand: JSON.stringify with a replacer costs several times more.
+ */
+export function claimedJson(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'object': {
+      if (isExactNumber(v)) return v.value;
+      if (Array.isArray(v)) return `[${v.map(claimedJson).join(',')}]`;
+      let out = '';
+      for (const [k, x] of Object.entries(v)) {
+        if (x === undefined) continue;
+        out += `${out ? ',' : ''}${JSON.stringify(k)}:${claimedJson(x)}`;
+      }
+      return `{${out}}`;
+    }
+    default:
+      return 'null';
+  }
+}
 const MAX_REPORTED_REJECTIONS = 1000;
 
 /**
@@ -48,7 +76,7 @@ export function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMet
   const claims: Claim[] = input.txs.map((raw, i) => {
     const item = readVerifyItem(raw);
     if (isItemIssue(item)) throw invalidParam(fieldPath(item.path, `txs[${i}]`), item.message);
-    return { item, claimed: stringify(raw) ?? 'null' };
+    return { item, claimed: claimedJson(raw) };
   });
   const runId = newRunId();
   const label = meta.apiKey ? (getKey(ctx.db, meta.apiKey)?.label ?? '') : '';

@@ -84,6 +84,8 @@ function difference(claimed: string, recorded: string | null): Big | null {
 }
 
 function amountWithin(claimed: string, recorded: string | null, delta: string): boolean {
+  // Both sides are plain decimals: the same text is the same number (the common case, no arithmetic).
+  if (claimed === recorded) return true;
   const diff = difference(claimed, recorded);
   return diff !== null && diff.lte(new Big(delta));
 }
@@ -192,16 +194,35 @@ export function describeMismatch(item: VerifyItem, record: TransactionRecord, fl
   return parts.join('; ');
 }
 
-/** Shape A's record: times in whole Unix seconds. */
-export function recordShapeA(r: TransactionRecord) {
-  const { import_id: _i, updated_at: _u, ...rest } = r;
-  const s = (ms: number | null) => (ms === null ? null : toUnixSeconds(ms));
-  return { ...rest, created_at: s(r.created_at), confirmed_at: s(r.confirmed_at), completed_at: s(r.completed_at) };
+/** The record's own fields with its times as `time` shows them; import bookkeeping left out. */
+function publicRecord<T>(r: TransactionRecord, time: (ms: number | null) => T) {
+  return {
+    transaction_id: r.transaction_id,
+    wallet_id: r.wallet_id,
+    request_id: r.request_id,
+    type: r.type,
+    status: r.status,
+    amount: r.amount,
+    to: r.to,
+    fee_ratio: r.fee_ratio,
+    fee_fixed: r.fee_fixed,
+    fee: r.fee,
+    er: r.er,
+    amount_actual: r.amount_actual,
+    hash: r.hash,
+    chain_id: r.chain_id,
+    token_id: r.token_id,
+    created_at: time(r.created_at),
+    confirmed_at: time(r.confirmed_at),
+    completed_at: time(r.completed_at),
+  };
 }
 
+const seconds = (ms: number | null) => (ms === null ? null : toUnixSeconds(ms));
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** Shape A's record: times in whole Unix seconds. */
+export const recordShapeA = (r: TransactionRecord) => publicRecord(r, seconds);
+
 /** Shape B's record: times as ISO 8601 UTC with milliseconds. */
-export function recordShapeB(r: TransactionRecord) {
-  const { import_id: _i, updated_at: _u, ...rest } = r;
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return { ...rest, created_at: iso(r.created_at), confirmed_at: iso(r.confirmed_at), completed_at: iso(r.completed_at) };
-}
+export const recordShapeB = (r: TransactionRecord) => publicRecord(r, iso);

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../context';
 import { inTransaction } from '../db/open';
 import { openTicket, pendingTicketIds, updateTicketClaim } from '../tickets/repository';
 import { abnormalFields, describeMismatch, identifierKey, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
-import { evmChainIds, insertResults, insertRun, recordsWhereIn, type RunRow } from './repository';
+import { evmChainIds, flagsJson, insertResults, insertRun, recordsWhereIn, type RunRow } from './repository';
 
 /*
  * The one verification core: the signed API and the books runs both come through verifyChunk, a
@@ -37,11 +37,14 @@ export interface RunScope {
 
 export const newRunId = (): string => randomUUID();
 
-/** How the ledger may spell an identifier: as given and, for hex, lower-cased with and without 0x. */
+/**
+ * How the ledger spells an identifier: it keeps UUIDs and hex hashes lower-cased, EVM hashes with
+ * 0x and TRON hashes without; other identifiers exactly as imported.
+ */
 function spellings(by: Identifier, value: string): string[] {
   if (!isCaseless(by, value)) return [value];
   const key = identifierKey(by, value);
-  return by === 'hash' ? [value, key, `0x${key}`] : [value, key];
+  return by === 'hash' ? [key, `0x${key}`] : [key];
 }
 
 function groupBy(by: Identifier, records: TransactionRecord[]): Map<string, TransactionRecord[]> {
@@ -110,7 +113,7 @@ export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: numb
         claimed: claims[i]!.claimed,
         transaction_id: o.record?.transaction_id ?? null,
         result: o.result,
-        flags: JSON.stringify(o.flags),
+        flags: flagsJson(o.flags),
         ticket_id: o.ticket_id,
       })),
     );
