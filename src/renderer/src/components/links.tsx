@@ -19,11 +19,25 @@ function templateUrl(chain: Chain | undefined, kind: 'tx' | 'address', value: st
  * A hash or address that opens in the chain's explorer: the system browser in the desktop app,
  * a new tab in browser mode. Plain text when the chain has no https template.
  */
-export function ExplorerLink({ chainId, kind, value, short = true }: { chainId: string; kind: 'tx' | 'address'; value: string | null | undefined; short?: boolean }) {
+export function ExplorerLink({
+  chainId,
+  kind,
+  value,
+  short = true,
+  head = 10,
+  tail = 8,
+}: {
+  chainId: string;
+  kind: 'tx' | 'address';
+  value: string | null | undefined;
+  short?: boolean;
+  head?: number;
+  tail?: number;
+}) {
   const chains = useReference((s) => s.chains.data);
   const [error, setError] = useState<string>();
   if (!value) return <span className="muted">—</span>;
-  const text = short ? shorten(value, 10, 8) : value;
+  const text = short ? shorten(value, head, tail) : value;
   const href = templateUrl(chainById(chains, chainId), kind, value);
   if (!href) return <span className="mono" title={value}>{text}</span>;
   const open = (e: MouseEvent) => {

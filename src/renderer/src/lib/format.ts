@@ -29,7 +29,8 @@ export function formatBytes(n: number): string {
 /** 0x1234…cdef: enough to tell values apart in a column; the full value is in the title and the detail. */
 export function shorten(value: string | null | undefined, head = 8, tail = 6): string {
   if (!value) return '';
-  return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;
+  if (value.length <= head + tail + 1) return value;
+  return `${value.slice(0, head)}…${tail > 0 ? value.slice(-tail) : ''}`;
 }
 
 /** Split a decimal string at its point, so a column can line the points up. Digits are never changed. */

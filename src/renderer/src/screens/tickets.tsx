@@ -61,6 +61,9 @@ function Comparison({ d }: { d: TicketDetail }) {
   const abnormal = new Set<string>(d.abnormal_fields);
   const rec = d.record;
   const chain = rec?.chain_id ?? claimText(d.claimed.chain_id);
+  // The fields at fault come first, so the reason for the ticket is in view without scrolling.
+  const all = [...ID_FIELDS, ...FLAG_FIELDS];
+  const order = [...all.filter((f) => abnormal.has(f)), ...all.filter((f) => !abnormal.has(f))];
   const recordedOf = (f: string): ReactNode => {
     if (!rec) return <span className="muted">record no longer in the ledger</span>;
     if (f === 'hash') return <ExplorerLink chainId={rec.chain_id} kind="tx" value={rec.hash} short={false} />;
@@ -85,7 +88,7 @@ function Comparison({ d }: { d: TicketDetail }) {
         </tr>
       </thead>
       <tbody>
-        {[...ID_FIELDS, ...FLAG_FIELDS].map((f) => (
+        {order.map((f) => (
           <tr key={f} className={abnormal.has(f) ? 'abnormal' : undefined}>
             <th scope="row">
               <span className="mono">{f}</span>
@@ -179,7 +182,6 @@ function Detail({ ticketId, onChanged }: { ticketId: string; onChanged: () => vo
         </div>
       </header>
       <p className="ticket-desc">{d.desc}</p>
-      <Comparison d={d} />
       <Actions
         d={d}
         onChanged={(next) => {
@@ -187,6 +189,7 @@ function Detail({ ticketId, onChanged }: { ticketId: string; onChanged: () => vo
           onChanged();
         }}
       />
+      <Comparison d={d} />
       <section className="events">
         <h3>History</h3>
         <ol>

@@ -250,19 +250,21 @@ function MapStep() {
         </Field>
       </div>
 
-      {w.error && <ErrorBox title="The preview did not run" message={w.error} />}
-      {busy ? (
-        <Busy label="Checking every row…" />
-      ) : (
-        <div className="wizard-actions">
-          <button type="button" className="btn btn-ghost" onClick={w.reset}>
-            Choose another file
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void w.runPreview()}>
-            Preview the import
-          </button>
-        </div>
-      )}
+      <div className="wizard-footer wizard-actions-sticky">
+        {w.error && <ErrorBox title="The preview did not run" message={w.error} />}
+        {busy ? (
+          <Busy label="Checking every row…" />
+        ) : (
+          <div className="wizard-actions">
+            <button type="button" className="btn btn-ghost" onClick={w.reset}>
+              Choose another file
+            </button>
+            <button type="button" className="btn btn-primary" onClick={() => void w.runPreview()}>
+              Preview the import
+            </button>
+          </div>
+        )}
+      </div>
     </div>
   );
 }

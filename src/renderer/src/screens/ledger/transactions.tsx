@@ -48,15 +48,15 @@ function toQuery(f: TxFilters) {
 }
 
 const columns: Column<TransactionRecord>[] = [
-  { key: 'created', header: 'Created (UTC)', width: '140px', render: (r) => <span className="num">{formatTime(r.created_at)}</span> },
-  { key: 'type', header: 'Type', width: '88px', render: (r) => <span className={r.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{r.type}</span> },
-  { key: 'status', header: 'Status', width: '104px', render: (r) => <Badge>{r.status}</Badge> },
-  { key: 'chain', header: 'Chain', width: '92px', render: (r) => <span className="mono">{r.chain_id}</span> },
-  { key: 'token', header: 'Token', width: '116px', render: (r) => <span className="mono">{r.token_id}</span> },
-  { key: 'amount', header: 'Amount', width: '156px', align: 'right', render: (r) => <Amount value={r.amount} /> },
-  { key: 'to', header: 'To', width: 'minmax(130px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="address" value={r.to} /> },
-  { key: 'hash', header: 'Hash', width: 'minmax(140px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="tx" value={r.hash} /> },
-  { key: 'id', header: 'Transaction ID', width: '104px', render: (r) => <span className="mono muted" title={r.transaction_id}>{shorten(r.transaction_id, 8, 0).replace(/…$/, '…')}</span> },
+  { key: 'created', header: 'Created (UTC)', width: '158px', render: (r) => <span className="num">{formatTime(r.created_at)}</span> },
+  { key: 'type', header: 'Type', width: '84px', render: (r) => <span className={r.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{r.type}</span> },
+  { key: 'status', header: 'Status', width: '100px', render: (r) => <Badge>{r.status}</Badge> },
+  { key: 'chain', header: 'Chain', width: '84px', render: (r) => <span className="mono">{r.chain_id}</span> },
+  { key: 'token', header: 'Token', width: '108px', render: (r) => <span className="mono">{r.token_id}</span> },
+  { key: 'amount', header: 'Amount', width: '150px', align: 'right', render: (r) => <Amount value={r.amount} /> },
+  { key: 'to', header: 'To', width: 'minmax(124px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="address" value={r.to} head={6} tail={4} /> },
+  { key: 'hash', header: 'Hash', width: 'minmax(124px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="tx" value={r.hash} head={6} tail={4} /> },
+  { key: 'id', header: 'ID', width: '86px', render: (r) => <span className="mono muted" title={r.transaction_id}>{r.transaction_id.slice(0, 8)}</span> },
 ];
 
 const FIELDS: [keyof TransactionRecord, string][] = [
@@ -143,7 +143,7 @@ function FilterBar() {
         <Icon name="search" size={15} />
         <input
           aria-label="Search by hash, transaction ID or request ID"
-          placeholder="Hash, transaction ID or request ID — Enter"
+          placeholder="Find a hash, transaction ID or request ID"
           className="mono"
           value={search}
           onChange={(e) => {

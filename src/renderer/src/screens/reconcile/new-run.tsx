@@ -174,28 +174,30 @@ export function NewRun() {
           </aside>
         </div>
 
-        {w.error && <ErrorBox title="The run did not finish" message={w.error} />}
-        {running ? (
-          <div className="busy" aria-live="polite">
-            <div className="busy-line">
-              <Spinner /> <span>Reconciling…</span>
-              {w.progress && (
-                <span className="muted num">
-                  {formatCount(w.progress.done)}
-                  {w.progress.total ? ` of ${formatCount(w.progress.total)}` : ''} rows
-                </span>
-              )}
+        <div className="wizard-footer wizard-actions-sticky">
+          {w.error && <ErrorBox title="The run did not finish" message={w.error} />}
+          {running ? (
+            <div className="busy" aria-live="polite">
+              <div className="busy-line">
+                <Spinner /> <span>Reconciling…</span>
+                {w.progress && (
+                  <span className="muted num">
+                    {formatCount(w.progress.done)}
+                    {w.progress.total ? ` of ${formatCount(w.progress.total)}` : ''} rows
+                  </span>
+                )}
+              </div>
+              <ProgressBar done={w.progress?.done ?? 0} total={w.progress?.total} label="Reconciling" />
             </div>
-            <ProgressBar done={w.progress?.done ?? 0} total={w.progress?.total} label="Reconciling" />
-          </div>
-        ) : (
-          <div className="wizard-actions">
-            {problem && <span className="error-text">{problem}</span>}
-            <button type="button" className="btn btn-primary" disabled={Boolean(problem)} onClick={() => void run()}>
-              Run reconciliation
-            </button>
-          </div>
-        )}
+          ) : (
+            <div className="wizard-actions">
+              {problem && <span className="error-text">{problem}</span>}
+              <button type="button" className="btn btn-primary" disabled={Boolean(problem)} onClick={() => void run()}>
+                Run reconciliation
+              </button>
+            </div>
+          )}
+        </div>
       </div>
     </div>
   );

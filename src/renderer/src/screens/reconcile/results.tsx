@@ -74,6 +74,10 @@ export function RunResults({ runId }: { runId: string }) {
   if (!run.data) return <Loading what="the results" />;
   const r = run.data;
   const rejected = last?.run_id === runId ? last : undefined;
+  // Only the fields the books gave get a column; the rest would be a column of dashes.
+  const givenFields = FLAG_FIELDS.filter((f) => r.items.list.some((it) => given(it.claimed, f)));
+  const fields = givenFields.length ? givenFields : [...FLAG_FIELDS];
+  const hidden = FLAG_FIELDS.filter((f) => !fields.includes(f));
 
   const doExport = async () => {
     setExporting('Exporting…');
@@ -133,9 +137,8 @@ export function RunResults({ runId }: { runId: string }) {
                 <th scope="col" className="al-right">
                   #
                 </th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Identifier</th>
-                {FLAG_FIELDS.map((f) => (
+                <th scope="col">Outcome · identifier</th>
+                {fields.map((f) => (
                   <th key={f} scope="col" className={AMOUNTS.has(f) ? 'al-right' : undefined}>
                     <span className="mono">{f}</span>
                   </th>
@@ -143,9 +146,10 @@ export function RunResults({ runId }: { runId: string }) {
                 <th scope="col">Ticket</th>
               </tr>
               <tr className="legend-row">
-                <th colSpan={3} />
-                <th colSpan={FLAG_FIELDS.length + 1} className="legend">
+                <th colSpan={2} />
+                <th colSpan={fields.length + 1} className="legend">
                   Each cell: <span className="fclaimed">claimed in the books</span> above <span className="frecorded">recorded in the ledger</span>
+                  {hidden.length > 0 && <> · not in the books, so not compared: {hidden.join(', ')}</>}
                 </th>
               </tr>
             </thead>
@@ -156,14 +160,19 @@ export function RunResults({ runId }: { runId: string }) {
                 return (
                   <tr key={it.idx} className={`outcome-${outcome.replace(' ', '-')}`}>
                     <td className="al-right num">{it.idx + 1}</td>
-                    <td>
-                      <Badge>{outcome}</Badge>
-                    </td>
                     <td className="ident">
-                      <span className="muted small">{id.kind}</span>
-                      {id.kind === 'hash' && it.record ? <ExplorerLink chainId={it.record.chain_id} kind="tx" value={id.value} /> : <span className="mono" title={id.value}>{shorten(id.value, 10, 6)}</span>}
+                      <div>
+                        <Badge>{outcome}</Badge> <span className="muted small">{id.kind}</span>
+                      </div>
+                      {id.kind === 'hash' && it.record ? (
+                        <ExplorerLink chainId={it.record.chain_id} kind="tx" value={id.value} head={8} tail={6} />
+                      ) : (
+                        <span className="mono" title={id.value}>
+                          {shorten(id.value, 8, 6)}
+                        </span>
+                      )}
                     </td>
-                    {FLAG_FIELDS.map((f) => (
+                    {fields.map((f) => (
                       <td key={f} className="fcol">
                         <FieldCell item={it} f={f} />
                       </td>
