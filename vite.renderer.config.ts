@@ -24,6 +24,7 @@ export const rendererConfig: UserConfig = {
   plugins: [react(), devCsp()],
   build: {
     rollupOptions: { input: resolve('src/renderer/index.html') },
+    minify: true,
     chunkSizeWarningLimit: 1500,
   },
 };
