@@ -1,5 +1,6 @@
 import { callCommand, callUsage } from './cli/call';
 import { describeError } from './cli/common';
+import { importCommand, importUsage } from './cli/import';
 import { keysCommand, keysUsage } from './cli/keys';
 import { serveCommand, serveUsage } from './cli/serve';
 import { startCommand, startUsage } from './cli/start';
@@ -14,6 +15,7 @@ const commands: Record<string, Command> = {
   start: { usage: startUsage, run: startCommand },
   keys: { usage: keysUsage, run: keysCommand },
   call: { usage: callUsage, run: callCommand },
+  import: { usage: importUsage, run: importCommand },
 };
 
 function usage(): string {

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ErrorCodes } from '../../../shared/errors';
 import {
@@ -16,8 +13,9 @@ import type { CallMeta, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { UuidRows } from './ids';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
-import { applyStaged, loadCatalogue, recordImport } from './repository';
+import { applyStaged, loadCatalogue, planIndexRebuild, recordImport, withTempFiles, type ApplyResult } from './repository';
 import { compileRowReader, F, FileProblem, RowProblem, unmappedColumns } from './rows';
+import { Staging } from './staging';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 
 export interface ImportOptions {
@@ -113,42 +111,6 @@ export function detectLedger(source: LedgerSource): LedgerDetectResult {
   };
 }
 
-/** Buffers staged lines and writes them in large pieces. */
-class StagingFile {
-  private parts: string[] = [];
-  private pending = 0;
-  readonly path: string;
-  private readonly fd: number;
-  lines = 0;
-  private closed = false;
-
-  constructor(dir: string) {
-    this.path = join(dir, 'staged.tsv');
-    this.fd = openSync(this.path, 'w');
-  }
-
-  add(rowNumber: number, values: string[]): void {
-    const line = `${rowNumber}\t${values.join('\t')}\n`;
-    this.parts.push(line);
-    this.pending += line.length;
-    this.lines++;
-    if (this.pending > 1 << 20) this.flush();
-  }
-
-  flush(): void {
-    if (this.parts.length) writeSync(this.fd, this.parts.join(''));
-    this.parts = [];
-    this.pending = 0;
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.flush();
-    closeSync(this.fd);
-  }
-}
-
 function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): string {
   const parts: string[] = [];
   if (r.rows_total === 0) parts.push('The file has no data rows; nothing was imported.');
@@ -183,8 +145,7 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   const rejections: Rejection[] = [];
   const seen = new UuidRows();
   let rowsTotal = 0;
-  const dir = mkdtempSync(join(tmpdir(), 'nps-import-'));
-  const staging = new StagingFile(dir);
+  const staging = new Staging();
   try {
     let file: { sha256: string; bytes: number };
     try {
@@ -232,19 +193,20 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
       if (err instanceof FileError) throw fileFailure(fileName, err.message);
       throw err;
     }
-    staging.close();
     opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
 
     const importId = randomUUID();
     const now = ctx.now();
     const empty = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [] };
-    const apply = () => applyStaged(ctx.db, { stagingPath: staging.path, importId, now, dryRun: opts.dryRun });
-    let applied = empty as ReturnType<typeof applyStaged>;
+    let applied: ApplyResult = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [] };
     const write = !opts.dryRun && staging.lines > 0;
-    if (opts.dryRun && staging.lines > 0) applied = apply();
+    if (opts.dryRun && staging.lines > 0) {
+      applied = applyStaged(ctx.db, { lines: staging.sorted(), rebuild: [], importId, now, dryRun: true });
+    }
     if (write) {
-      ctx.db.$client.transaction(() => {
-        applied = apply();
+      const rebuild = planIndexRebuild(ctx.db, staging.lines);
+      const transaction = ctx.db.$client.transaction(() => {
+        applied = applyStaged(ctx.db, { lines: staging.sorted(), rebuild, importId, now, dryRun: false });
         recordImport(
           ctx.db,
           {
@@ -264,7 +226,9 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
           },
           rejections,
         );
-      })();
+      });
+      if (rebuild.length) withTempFiles(ctx.db, () => transaction());
+      else transaction();
     }
     const report: Omit<ImportReport, 'message'> = {
       import_id: write ? importId : null,
@@ -284,7 +248,6 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
     };
     return { ...report, message: summaryMessage(report, unmappedColumns(sniffed.headers, mapping)) };
   } finally {
-    staging.close();
-    rmSync(dir, { recursive: true, force: true });
+    staging.dispose();
   }
 }

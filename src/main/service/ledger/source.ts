@@ -32,11 +32,11 @@ export function openSource(source: LedgerSource): OpenedSource {
     let size: number;
     try {
       const st = statSync(source.path);
-      if (!st.isFile()) throw new FileError(`${source.path} is not a file`);
+      if (!st.isFile()) throw new FileError('is not a file');
       size = st.size;
     } catch (err) {
       if (err instanceof FileError) throw err;
-      throw new FileError(`cannot read ${source.path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      throw new FileError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot be read (${(err as Error).message})`);
     }
     const fd = openSync(source.path, 'r');
     const head = Buffer.alloc(Math.min(size, HEAD_BYTES));

@@ -13,12 +13,15 @@ export interface NumberFormat {
 }
 
 const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** Already in stored form: no sign, no leading zero, no trailing fractional zero, no exponent. */
+const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
 
 /**
  * A decimal amount, exactly: thousands separators dropped, the decimal separator made '.',
  * scientific notation ("1.5E-7", as spreadsheets write) moved into place without rounding.
  */
 export function readDecimal(cell: string, fmt: NumberFormat): string | CellError {
+  if (CANONICAL.test(cell) && (fmt.decimal_separator === '.' || !cell.includes('.'))) return cell;
   let text = cell;
   if (fmt.thousands_separator !== '' && text.includes(fmt.thousands_separator)) {
     text = text.split(fmt.thousands_separator).join('');
@@ -46,6 +49,7 @@ const EARLIEST = Date.UTC(2000, 0, 1);
 const LATEST = Date.UTC(2200, 0, 1);
 
 const UNIX_RE = /^(\d+)(?:\.(\d+))?$/;
+const UNIX_MS_CANONICAL = /^[1-9]\d{12}$/;
 const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /** Minutes east of UTC for "+08:00" / "-0530" / "+08" / "Z". */
@@ -87,6 +91,10 @@ function isoToMs(m: RegExpExecArray, defaultOffset: number): number | CellError 
  * milliseconds, ISO 8601 (a missing zone means utcOffset), or "YYYY-MM-DD HH:mm:ss" in utcOffset.
  */
 export function readTime(cell: string, format: DateFormat, utcOffsetMinutes: number): number | CellError {
+  if ((format === 'auto' || format === 'unix_ms') && cell.length === 13 && UNIX_MS_CANONICAL.test(cell)) {
+    const n = Number(cell);
+    if (n >= EARLIEST && n < LATEST) return n;
+  }
   let ms: number | CellError;
   const unix = UNIX_RE.exec(cell);
   if (format === 'unix_s' || format === 'unix_ms') {

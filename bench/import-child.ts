@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { openService } from '../src/main/service/index';
+
+/*
+ * One import in a process of its own, so its peak memory is the import's alone. Prints one JSON
+ * line: rows, milliseconds, and peak RSS both as sampled and as the kernel's high-water mark.
+ */
+
+const [file, dataDir] = process.argv.slice(2);
+if (!file || !dataDir) throw new Error('usage: import-child FILE DATA_DIR');
+
+const vmHwmBytes = (): number | null => {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+};
+
+const service = openService({ dataDir });
+let sampledPeak = process.memoryUsage().rss;
+const timer = setInterval(() => {
+  sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss);
+}, 20);
+const rssBefore = process.memoryUsage().rss;
+const t0 = performance.now();
+const report = await service.invoke('ledger-import', { source: { path: file } }, {
+  actor: 'cli',
+  onProgress: () => {
+    sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss);
+  },
+});
+const ms = performance.now() - t0;
+clearInterval(timer);
+sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss);
+service.close();
+process.stdout.write(
+  JSON.stringify({ rows: report.rows_total, added: report.added, rejected: report.rejected, ms, rssBefore, sampledPeak, vmHwm: vmHwmBytes() }) + '\n',
+);

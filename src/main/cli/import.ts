@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Mapping, type ImportReport } from '../../shared/ledger';
+import { parseInput } from '../service/errors';
+import { dataDirOption, parseFlags, UsageError, withService } from './common';
+
+export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json] [--dry-run] [--json]
+  Import a ledger file (CSV or JSON; native format, or presets etherscan / tronscan, or a column mapping).
+  --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.`;
+
+const SHOWN_REJECTIONS = 100;
+const SHOWN_UPDATES = 20;
+
+export function formatReport(r: ImportReport): string {
+  const lines = [
+    `${r.dry_run ? 'Preview of' : 'Imported'} ${r.file_name} (${r.format}, preset ${r.preset})${r.import_id ? `, import ${r.import_id}` : ''}`,
+    `  rows ${r.rows_total}: added ${r.added}, updated ${r.updated}, unchanged ${r.unchanged}, rejected ${r.rejected}  (${r.duration_ms} ms)`,
+  ];
+  if (r.wallets_created.length) lines.push(`  new wallets: ${r.wallets_created.join(', ')}`);
+  if (r.updates.length) {
+    lines.push(`Updated rows${r.updated > SHOWN_UPDATES ? ` (first ${SHOWN_UPDATES} of ${r.updated})` : ''}:`);
+    for (const u of r.updates.slice(0, SHOWN_UPDATES)) lines.push(`  row ${u.row_number}: ${u.transaction_id} changed ${u.fields.join(', ')}`);
+  }
+  if (r.rejections.length) {
+    lines.push(`Rejected rows${r.rejected > SHOWN_REJECTIONS ? ` (first ${SHOWN_REJECTIONS} of ${r.rejected}; --json lists all)` : ''}:`);
+    for (const x of r.rejections.slice(0, SHOWN_REJECTIONS)) lines.push(`  row ${x.row_number}, ${x.column}: ${x.reason}`);
+  }
+  lines.push(r.message);
+  return lines.join('\n');
+}
+
+function readMapping(path: string): Mapping {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--map: cannot read ${path} as JSON: ${(err as Error).message}`);
+  }
+  return parseInput(Mapping, json, 'map');
+}
+
+export async function importCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, {
+    ...dataDirOption,
+    'wallet-id': { type: 'string' },
+    'wallet-address': { type: 'string' },
+    preset: { type: 'string' },
+    map: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length !== 1) throw new UsageError(`import: give exactly one FILE\n${importUsage}`);
+  if (values.preset !== undefined && values.map !== undefined) throw new UsageError('import: give --preset or --map, not both');
+  const mapping = values.map === undefined ? undefined : readMapping(values.map);
+  const input = {
+    source: { path: resolve(positionals[0]!) },
+    ...(values.preset !== undefined ? { preset: values.preset } : {}),
+    ...(mapping !== undefined ? { mapping } : {}),
+    ...(values['wallet-id'] !== undefined ? { wallet_id: values['wallet-id'] } : {}),
+    ...(values['wallet-address'] !== undefined ? { wallet_address: values['wallet-address'] } : {}),
+  };
+  const tty = process.stderr.isTTY === true && !values.json;
+  const report = await withService(values['data-dir'], (service) =>
+    service.invoke(values['dry-run'] ? 'ledger-preview' : 'ledger-import', input, {
+      actor: 'cli',
+      onProgress: tty
+        ? (p) => {
+            const pct = p.totalBytes ? Math.floor(((p.bytes ?? 0) / p.totalBytes) * 100) : 0;
+            process.stderr.write(`\rreading: ${pct}% (${p.done.toLocaleString('en-US')} rows)`);
+          }
+        : undefined,
+    }),
+  );
+  if (tty) process.stderr.write('\r\x1b[K');
+  process.stdout.write((values.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
+  if (report.added + report.updated + report.unchanged === 0) process.exitCode = 1;
+}
