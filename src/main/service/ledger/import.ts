@@ -197,7 +197,6 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
 
     const importId = randomUUID();
     const now = ctx.now();
-    const empty = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [] };
     let applied: ApplyResult = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [] };
     const write = !opts.dryRun && staging.lines > 0;
     if (opts.dryRun && staging.lines > 0) {
