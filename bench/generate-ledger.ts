@@ -19,7 +19,7 @@ export interface GeneratedLedger {
 }
 
 /** mulberry32: small, fast, good enough for test data. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
