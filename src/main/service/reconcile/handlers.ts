@@ -30,10 +30,11 @@ export function claimedJson(v: unknown): string {
     case 'object': {
       if (isExactNumber(v)) return v.value;
       if (Array.isArray(v)) return `[${v.map(claimedJson).join(',')}]`;
+      const o = v as Record<string, unknown>;
       let out = '';
-      for (const [k, x] of Object.entries(v)) {
-        if (x === undefined) continue;
-        out += `${out ? ',' : ''}${JSON.stringify(k)}:${claimedJson(x)}`;
+      for (const k in o) {
+        if (o[k] === undefined) continue;
+        out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${claimedJson(o[k])}`;
       }
       return `{${out}}`;
     }

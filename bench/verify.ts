@@ -1,0 +1,201 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { TransactionRecord } from '../src/shared/ledger';
+import { openService } from '../src/main/service/index';
+import { signedHeaders } from '../src/main/service/keys/sign';
+import { generateLedger } from './generate-ledger';
+
+/*
+ * npm run bench:verify [-- --rows 1000000 --requests 100 --items 1000 --concurrency 1 --seed 1 --keep --profile]
+ * Generates a native-format ledger, imports it through the ledger import handler, starts the
+ * service as `npm run nps -- serve --port 0` does (its own process, as in use), then sends signed
+ * POST /nps/bill/verify/txs requests over HTTP to 127.0.0.1 (`concurrency` in flight; 1: one after
+ * another), each of `items`
+ * claims: matches, mismatches and claims the ledger does not hold, looked up by transaction_id,
+ * hash and request_id. Prints items/s and p50/p99 request time. --profile makes the server write
+ * a CPU profile (node --cpu-prof) into the kept data directory.
+ */
+
+const TARGET_ITEMS_PER_S = 50_000;
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    requests: { type: 'string', default: '100' },
+    items: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '1' },
+    seed: { type: 'string', default: '1' },
+    keep: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const rows = Number(values.rows);
+const requests = Number(values.requests);
+const perRequest = Number(values.items);
+const concurrency = Number(values.concurrency);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** mulberry32, as the generator uses: the same seed gives the same claims. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Kind = 'match' | 'mismatch' | 'missing';
+
+/** One claim as request JSON text: amounts as bare JSON numbers or as strings, both kinds exercised. */
+function claimJson(r: TransactionRecord, kind: Kind, rand: () => number): string {
+  const item: Record<string, unknown> = {};
+  const by = rand();
+  if (kind === 'missing') {
+    item.transaction_id = `ffffffff-${Math.floor(rand() * 1e4).toString().padStart(4, '0')}-4000-8000-${Math.floor(rand() * 1e12).toString().padStart(12, '0')}`;
+  } else if (by < 0.4 || (r.hash === null && r.request_id === null)) item.transaction_id = r.transaction_id;
+  else if (by < 0.75 && r.hash !== null) {
+    item.hash = r.hash;
+    item.chain_id = r.chain_id;
+  } else if (r.request_id !== null && r.type === 'Withdrawal') item.request_id = r.request_id;
+  else item.transaction_id = r.transaction_id;
+  item.token_id = r.token_id;
+  item.type = rand() < 0.5 ? r.type : r.type.toUpperCase();
+  item.status = r.status;
+  if (r.to !== null) item.to = r.to.startsWith('0x') && rand() < 0.5 ? r.to.toLowerCase() : r.to;
+  let amount = r.amount;
+  if (kind === 'mismatch') amount = (Number(r.amount) + 1).toFixed(6);
+  item.amount = amount;
+  if (r.fee !== null) item.fee = r.fee;
+  if (r.created_at !== null) item.time = Math.floor(r.created_at / 1000) + (kind === 'mismatch' && rand() < 0.5 ? 3600 : Math.floor(rand() * 11) - 5);
+  const text = JSON.stringify(item);
+  return rand() < 0.5 ? text.replace(/"amount":"([0-9.]+)"/, '"amount":$1') : text;
+}
+
+/** CPU time (user + system) a process has used, in ms, where /proc tells it (Linux); else null. */
+function cpuMs(pid: number | undefined): number | null {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return null;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'nps-bench-verify-'));
+try {
+  let t = performance.now();
+  const csv = join(dir, 'ledger.csv');
+  const gen = await generateLedger(csv, rows, { seed: Number(values.seed), wallets: 20 });
+  console.log(`generated ${fmt(rows)} ledger rows (${(gen.bytes / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  const service = openService({ dataDir: join(dir, 'data') });
+  t = performance.now();
+  const report = await service.invoke('ledger-import', { source: { path: csv } }, { actor: 'cli' });
+  if (report.added !== rows) throw new Error(`import added ${report.added} of ${rows} rows`);
+  console.log(`imported through ledger-import in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  // Sample the claims' records straight from the store: a benchmark harness, not service code.
+  const rand = prng(Number(values.seed) + 1);
+  const total = requests * perRequest;
+  const sample = service.ctx.db.$client
+    .prepare(
+      `SELECT transaction_id, wallet_id, request_id, type, status, amount, "to", fee, hash, chain_id, token_id, created_at
+       FROM transactions WHERE rowid IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(Array.from({ length: total }, () => 1 + Math.floor(rand() * rows)))) as TransactionRecord[];
+  const kinds: Record<Kind, number> = { match: 0, mismatch: 0, missing: 0 };
+  const bodies: string[] = [];
+  for (let q = 0; q < requests; q++) {
+    const items: string[] = [];
+    for (let i = 0; i < perRequest; i++) {
+      const r = sample[(q * perRequest + i) % sample.length]!;
+      const x = rand();
+      const kind: Kind = x < 0.7 ? 'match' : x < 0.9 ? 'mismatch' : 'missing';
+      kinds[kind]++;
+      items.push(claimJson(r, kind, rand));
+    }
+    bodies.push(`{"txs":[${items.join(',')}]}`);
+  }
+  console.log(`claims: ${fmt(kinds.match)} to match, ${fmt(kinds.mismatch)} mismatching, ${fmt(kinds.missing)} not in the ledger; body ~${(bodies[0]!.length / 1024).toFixed(0)} KB`);
+
+  const key = await service.invoke('keys-create', { label: 'bench', wallets: null }, { actor: 'cli' });
+  // The import leaves a large write-ahead log; fold it into the database, as an idle service
+  // would, so the first requests do not pay for the import.
+  service.ctx.db.$client.pragma('wal_checkpoint(TRUNCATE)');
+  service.close();
+
+  const server = spawn(
+    process.execPath,
+    [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), '--import', 'tsx', fileURLToPath(new URL('../src/main/cli.ts', import.meta.url)), 'serve', '--port', '0', '--data-dir', join(dir, 'data')],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\/nps/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    server.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening: ${out}`)));
+  });
+  const path = '/nps/bill/verify/txs';
+  const send = async (body: string) => {
+    const headers = { ...signedHeaders(key.api_secret, { method: 'POST', path, query: '', body }), 'Content-Type': 'application/json' };
+    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body });
+    const json = (await res.json()) as { status: number; msg: string; data: { result: boolean; tx: unknown }[] };
+    if (json.status !== 0) throw new Error(`status ${json.status}: ${json.msg}`);
+    return json.data;
+  };
+
+  const times: number[] = [];
+  let matched = 0;
+  let notFound = 0;
+  const cpuBefore = cpuMs(server.pid);
+  const start = performance.now();
+  let next = 0;
+  const client = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++]!;
+      const t0 = performance.now();
+      const data = await send(body);
+      times.push(performance.now() - t0);
+      for (const d of data) {
+        if (d.result) matched++;
+        else if (d.tx === null) notFound++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  const elapsed = performance.now() - start;
+  const cpuAfter = cpuMs(server.pid);
+  await new Promise((resolve) => {
+    server.on('exit', resolve);
+    server.kill('SIGTERM');
+  });
+
+  if (cpuBefore !== null && cpuAfter !== null) {
+    const cpu = cpuAfter - cpuBefore;
+    console.log(`service CPU time: ${(cpu / requests).toFixed(1)} ms a request = ${fmt((total / cpu) * 1000)} items per CPU-second (the rate one free core would give)`);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const rate = (total / elapsed) * 1000;
+  console.log(`answers: ${fmt(matched)} matched, ${fmt(total - matched - notFound)} mismatched, ${fmt(notFound)} not found`);
+  console.log(
+    `verify: ${fmt(total)} items in ${requests} signed requests over HTTP (${concurrency} in flight) in ${(elapsed / 1000).toFixed(2)} s = ${fmt(rate)} items/s ` +
+      `(target ${fmt(TARGET_ITEMS_PER_S)}: ${rate >= TARGET_ITEMS_PER_S ? 'met' : 'MISSED'}); ` +
+      `request time p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms; ` +
+      `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine`,
+  );
+} finally {
+  if (values.keep || values.profile) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
