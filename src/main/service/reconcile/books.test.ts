@@ -1,0 +1,125 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { BooksMapping } from '../../../shared/reconcile';
+import { tempService } from '../test-support';
+import { compileBooksRow, suggestBooksMapping } from './books-map';
+import { insertRecords } from './fixtures.test-support';
+
+const W = '11111111-1111-4111-8111-111111111111';
+const T = Date.UTC(2026, 0, 2, 3, 4, 5);
+const id = (i: number) => `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const hash = (i: number) => '0x' + i.toString(16).padStart(64, '0');
+const mapping = (m: Partial<BooksMapping> = {}): BooksMapping => ({ columns: {}, constants: {}, thousands_separator: '', utc_offset: '+00:00', ...m });
+
+describe('books rows to claims (pure)', () => {
+  const headers = ['Date', 'Tx Hash', 'Amount', 'Reference', 'Network'];
+  const read = compileBooksRow(headers, {
+    mapping: mapping({ columns: { time: 'Date', hash: 'Tx Hash', amount: 'Amount', request_id: 'Reference', chain_id: 'Network' }, constants: { chain_id: 'ETH', token_id: 'ETH_USDT' }, thousands_separator: ',', utc_offset: '+08:00' }),
+    time_delta: 60,
+  });
+
+  test('cells become a claim: thousands separators dropped, local time read in the offset, constants fill the gaps', () => {
+    const out = read({ Date: '2026-01-02 11:04:05', 'Tx Hash': hash(1), Amount: '1,234.50', Reference: '', Network: '' });
+    expect(out).toMatchObject({
+      claimed: { hash: hash(1), amount: '1234.5', time: T / 1000, chain_id: 'ETH', token_id: 'ETH_USDT', time_delta: 60 },
+      item: { hash: hash(1), amount: '1234.5', time: T / 1000, time_delta: 60, time_type: 'Created', amount_delta: '0.001' },
+    });
+    expect('item' in out && out.item.request_id).toBeUndefined();
+  });
+
+  test('a cell beats a constant; Unix seconds and milliseconds are both times', () => {
+    expect(read({ Date: String(T), 'Tx Hash': hash(1), Amount: '1', Reference: 'r', Network: 'TRON' })).toMatchObject({ item: { chain_id: 'TRON', time: T / 1000 } });
+    expect(read({ Date: String(T / 1000), 'Tx Hash': hash(1), Amount: '1', Reference: 'r', Network: '' })).toMatchObject({ item: { time: T / 1000 } });
+  });
+
+  test('a row that cannot be a claim names its column and why', () => {
+    expect(read({ Date: 'yesterday', 'Tx Hash': hash(1), Amount: '1', Reference: '', Network: '' })).toMatchObject({ field: 'Date', reason: expect.stringMatching(/not a time/) });
+    expect(read({ Date: '', 'Tx Hash': hash(1), Amount: 'ten', Reference: '', Network: '' })).toMatchObject({ field: 'Amount', reason: expect.stringMatching(/not a number/) });
+    expect(read({ Date: '', 'Tx Hash': '', Amount: '1', Reference: '', Network: '' })).toMatchObject({ field: '(row)', reason: expect.stringMatching(/at least one of request_id/) });
+  });
+
+  test('a mapped column missing from the file is refused before anything runs', () => {
+    expect(() => compileBooksRow(headers, { mapping: mapping({ columns: { amount: 'Amt' } }) })).toThrow(/mapping\.columns\.amount: no column "Amt"/);
+  });
+
+  test('a first guess at the mapping from common column names', () => {
+    expect(suggestBooksMapping(['Date (UTC)', 'TxHash', 'Net Amount', 'Amount', 'Fee', 'Asset', 'Network', 'Order ID', 'Recipient', 'Status', 'Memo']).columns).toEqual({
+      request_id: 'Order ID',
+      hash: 'TxHash',
+      chain_id: 'Network',
+      token_id: 'Asset',
+      to: 'Recipient',
+      status: 'Status',
+      amount: 'Amount',
+      fee: 'Fee',
+      amount_actual: 'Net Amount',
+      time: 'Date (UTC)',
+    });
+  });
+});
+
+describe('books runs through the service', () => {
+  const svc = tempService({ now: () => T + 3_600_000 });
+  afterAll(() => svc.dispose());
+  const ui = { actor: 'ui' as const };
+  insertRecords(
+    svc.ctx.db,
+    Array.from({ length: 2500 }, (_, i) => ({ transaction_id: id(i), wallet_id: W, hash: hash(i), amount: `${i}.5`, created_at: T + i * 1000 })),
+  );
+
+  // 2,500 rows: 2,000 matching, 497 mismatching amounts, 2 not in the ledger, 1 unreadable.
+  const lines = ['\uFEFFDate,Tx Hash,Amount,Note'];
+  for (let i = 0; i < 2500; i++) {
+    const amount = i < 2000 ? `${i}.5` : `${i}.75`;
+    const h = i === 2497 || i === 2498 ? hash(900000 + i) : hash(i);
+    lines.push(`${new Date(T + i * 1000).toISOString()},${h},${i === 2499 ? 'n/a' : amount},"note, with comma"`);
+  }
+  const text = lines.join('\r\n') + '\r\n';
+
+  test('detect: headers (BOM stripped), sample rows, an estimate and a suggested mapping', async () => {
+    const d = await svc.invoke('reconcile-books-detect', { source: { name: 'books.csv', text } }, ui);
+    expect(d.headers).toEqual(['Date', 'Tx Hash', 'Amount', 'Note']);
+    expect(d.sample).toHaveLength(20);
+    expect(d.sample[0]).toEqual({ Date: '2026-01-02T03:04:05.000Z', 'Tx Hash': hash(0), Amount: '0.5', Note: 'note, with comma' });
+    expect(d.rows_estimate).toBe(2500);
+    expect(d.suggested.columns).toEqual({ hash: 'Tx Hash', amount: 'Amount', time: 'Date' });
+  });
+
+  test('run: a file of any length in chunks of 1000 with progress, one stored run, tickets for mismatches', async () => {
+    const path = join(svc.dataDir, 'books.csv');
+    writeFileSync(path, text);
+    const progress: { done: number; total?: number }[] = [];
+    const run = await svc.invoke(
+      'reconcile-books-run',
+      { source: { path }, mapping: { columns: { time: 'Date', hash: 'Tx Hash', amount: 'Amount' } }, time_delta: 0, amount_delta: '0' },
+      { actor: 'ui', onProgress: (p) => progress.push(p) },
+    );
+    expect(run).toMatchObject({ source: 'ui', label: 'books.csv', item_count: 2499, matched: 2000, mismatched: 497, not_found: 2, rejected_count: 1 });
+    expect(run.rejected).toEqual([{ row: 2500, field: 'Amount', reason: expect.stringMatching(/not a number/) }]);
+    expect(progress.map((p) => p.done)).toEqual([1000, 2000, 2499, 2499]);
+    expect(progress.at(-1)).toEqual({ done: 2499, total: 2499 });
+
+    const detail = await svc.invoke('run-get', { run_id: run.run_id, page: 3, page_size: 100, filter: 'mismatched' }, ui);
+    expect(detail.items.total).toBe(497);
+    expect(detail.items.list[0]).toMatchObject({ result: false, flags: { amount: false, time: true }, claimed: { books_row: 2201, amount: '2200.75' } });
+    expect(detail.items.list[0]!.ticket_id).toMatch(/^[0-9a-f-]{36}$/);
+    const tickets = await svc.invoke('tickets-list', { page: 1, page_size: 1, status: 'Pending' }, ui);
+    expect(tickets.total).toBe(497);
+    const runs = await svc.invoke('runs-list', { page: 1, page_size: 10 }, ui);
+    expect(runs.list[0]!.run_id).toBe(run.run_id);
+  });
+
+  test('a wrong mapping or an unknown wallet stores nothing', async () => {
+    const before = (await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).total;
+    await expect(svc.invoke('reconcile-books-run', { source: { name: 'b.csv', text }, mapping: { columns: { amount: 'Betrag' } } }, ui)).rejects.toMatchObject({
+      code: 1002,
+      message: expect.stringMatching(/^mapping\.columns\.amount: no column "Betrag"/),
+    });
+    await expect(
+      svc.invoke('reconcile-books-run', { source: { name: 'b.csv', text }, mapping: { columns: { hash: 'Tx Hash', amount: 'Amount' } }, wallet_id: '99999999-9999-4999-8999-999999999999' }, ui),
+    ).rejects.toMatchObject({ code: 3004 });
+    await expect(svc.invoke('reconcile-books-detect', { source: { path: join(svc.dataDir, 'missing.csv') } }, ui)).rejects.toMatchObject({ code: 1002, message: expect.stringMatching(/^source\.path: cannot read/) });
+    expect((await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).total).toBe(before);
+  });
+});
