@@ -32,6 +32,7 @@ export function createRateLimiter(opts: RateLimitOptions, now: () => number = Da
       b.tokens -= 1;
       return 0;
     }
-    return Math.ceil((1 - b.tokens) / perMs);
+    // The epsilon keeps floating-point dust from adding a whole millisecond.
+    return Math.max(1, Math.ceil((1 - b.tokens) / perMs - 1e-6));
   };
 }
