@@ -160,7 +160,7 @@ const SYNONYMS: Partial<Record<MappingInput, string[]>> = {
   amount: ['amount', 'value', 'quantity', 'qty'],
   to: ['to', 'to address', 'to_address', 'recipient', 'address'],
   from: ['from', 'from address', 'from_address', 'sender'],
-  type: ['type', 'direction', 'side'],
+  type: ['type', 'direction', 'side', 'kind'],
   status: ['status', 'state'],
   fee: ['fee', 'network fee', 'txn fee', 'gas fee'],
   created_at: ['created_at', 'time', 'date', 'timestamp', 'datetime', 'date (utc)', 'created'],

@@ -109,7 +109,8 @@ class Decode extends Transform {
 
   override _flush(done: (err?: Error | null, data?: string) => void): void {
     try {
-      done(null, this.decoder.decode());
+      const tail = this.decoder.decode();
+      done(null, tail === '' ? undefined : tail);
     } catch {
       done(new FileError(`the file is not valid ${this.encoding.toUpperCase()} (it ends inside a character)`));
     }
@@ -335,9 +336,10 @@ function parseCsv(text: Readable, sniffed: Sniffed, sink: RowSink): Promise<void
           sink.rows(batch, row + 1);
           row += batch.length;
         } catch (err) {
+          // Settle first: abort() calls complete, which would resolve.
+          reject(err);
           parser.abort();
           text.destroy();
-          reject(err);
         }
       },
       complete: () => resolve(),

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'nps-import-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function nps(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('npm run nps -- import', () => {
+  it('prints the report with every rejected row and exits 0 when rows landed; exits 1 when nothing could be imported', async () => {
+    const ok = await nps('import', 'resources/samples/native-with-bad-rows.csv', '--data-dir', dataDir);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/rows 12: added 7, updated 0, unchanged 0, rejected 5/);
+    expect(ok.stdout).toMatch(/row 6, amount: "12,5" is not a number/);
+    expect(ok.stdout).toMatch(/header row is not counted/);
+
+    const [bad, preview] = await Promise.all([
+      nps('import', 'resources/samples/bad-header.csv', '--data-dir', dataDir),
+      nps('import', 'resources/samples/native-with-bad-rows.csv', '--data-dir', dataDir, '--dry-run', '--json'),
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error 1002: bad-header\.csv: the header fits no known format/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    expect(preview.code).toBe(0);
+    expect(JSON.parse(preview.stdout)).toMatchObject({ dry_run: true, import_id: null, added: 0, unchanged: 7, rejected: 5 });
+  });
+});

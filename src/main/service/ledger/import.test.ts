@@ -1,0 +1,474 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateLedger } from '../../../../bench/generate-ledger';
+import { LEDGER_FIELDS, type ImportReport, type TransactionRecord } from '../../../shared/ledger';
+import type { CallMeta } from '../context';
+import { ServiceError } from '../errors';
+import { tempService } from '../test-support';
+
+const SAMPLES = join(__dirname, '../../../../resources/samples');
+const sample = (name: string) => ({ path: join(SAMPLES, name) });
+const meta: CallMeta = { actor: 'cli' };
+
+const TREASURY = '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f';
+const CUSTOMERS = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
+const ETHERSCAN_WALLET = 'c1a2b3c4-d5e6-4f70-8a91-b2c3d4e5f607';
+const TRONSCAN_WALLET = 'd4e5f607-1a2b-4c3d-9e4f-5a6b7c8d9e0f';
+
+const HEADER = LEDGER_FIELDS.join(',');
+const W = '11111111-2222-4333-8444-555555555555';
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const evmHash = (n: number) => `0x${String(n).padStart(64, 'a')}`;
+/** A native CSV row; fields not given are empty. */
+const row = (fields: Partial<Record<(typeof LEDGER_FIELDS)[number], string>>) => LEDGER_FIELDS.map((f) => fields[f] ?? '').join(',');
+const good = (n: number, extra: Partial<Record<(typeof LEDGER_FIELDS)[number], string>> = {}) =>
+  row({ transaction_id: id(n), wallet_id: W, type: 'Deposit', status: 'Completed', amount: `${n}.5`, chain_id: 'ETH', token_id: 'ETH_USDT', hash: evmHash(n), created_at: String(1767225600000 + n * 1000), ...extra });
+const text = (lines: string[], name = 'ledger.csv') => ({ name, text: [HEADER, ...lines].join('\n') + '\n' });
+
+let svc: ReturnType<typeof tempService>;
+beforeEach(() => {
+  svc = tempService();
+});
+afterEach(() => svc.dispose());
+
+const importFile = (input: Record<string, unknown>, m: CallMeta = meta) => svc.invoke('ledger-import', input, m);
+const preview = (input: Record<string, unknown>) => svc.invoke('ledger-preview', input, meta);
+
+/** Every row of every table: the whole store, to compare before and after. */
+function dump(): string {
+  const db = svc.ctx.db.$client;
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  const schema = db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").all();
+  return JSON.stringify({ schema, data: tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]) });
+}
+
+const record = (transactionId: string) => svc.invoke('transaction-get', { transaction_id: transactionId }, meta);
+const all = async (query: Record<string, unknown> = {}) => (await svc.invoke('transactions-list', { page_size: 500, ...query }, meta)).list;
+
+async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ServiceError);
+  return err as ServiceError;
+}
+
+describe('native ledger', () => {
+  it('imports the native CSV sample: BOM, CRLF, quoted cells, scientific notation and 18 decimals exactly, three time forms', async () => {
+    const raw = readFileSync(sample('native-ledger.csv').path);
+    expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(raw.toString('utf8')).toContain('\r\n');
+
+    const r = await importFile({ source: sample('native-ledger.csv') });
+    expect(r).toMatchObject({ preset: 'native', format: 'csv', rows_total: 30, added: 30, updated: 0, unchanged: 0, rejected: 0, dry_run: false });
+    expect(r.import_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.wallets_created).toEqual([TREASURY, CUSTOMERS]);
+
+    const rows = await all();
+    expect(rows).toHaveLength(30);
+    const amounts = rows.map((x) => x.amount);
+    expect(amounts).toContain('0.00000015');
+    expect(amounts).toContain('2500');
+    expect(amounts).toContain('500');
+    expect(amounts).toContain('250.123456789012345678');
+    expect(amounts).toContain('3000.000000000000000001');
+    expect(rows.map((x) => x.fee)).toContain('0.00031');
+    expect(rows.find((x) => x.request_id?.includes(','))?.request_id).toBe('WD-2026-01063, manual review');
+
+    const trx = rows.find((x) => x.token_id === 'TRON')!;
+    expect(trx.created_at! % 1000).toBe(0);
+    expect(trx.confirmed_at! - trx.created_at!).toBe(60_000);
+    for (const x of rows) {
+      expect(x.status).toMatch(/^(Pending|Confirming|Completed|Failed|Rejected)$/);
+      if (x.hash?.startsWith('0x')) expect(x.hash).toBe(x.hash.toLowerCase());
+    }
+    expect(new Set(rows.map((x) => x.status)).size).toBe(5);
+    const iso = rows.find((x) => x.chain_id === 'ETH' && x.completed_at !== null)!;
+    expect(iso.completed_at! - iso.created_at!).toBe(180_000);
+  });
+
+  it('imports the JSON sample, JSON numbers kept to the last digit', async () => {
+    const r = await importFile({ source: sample('native-ledger.json') });
+    expect(r).toMatchObject({ format: 'json', preset: 'native', rows_total: 10, added: 10, rejected: 0 });
+    const amounts = (await all()).map((x) => x.amount);
+    expect(readFileSync(sample('native-ledger.json').path, 'utf8')).toContain('"amount": 250.123456789012345678');
+    expect(amounts).toContain('250.123456789012345678');
+    expect(amounts).toContain('99.000000000000000001');
+  });
+
+  it('lands the valid rows of a file with bad rows in the middle and reports each bad one', async () => {
+    const r = await importFile({ source: sample('native-with-bad-rows.csv') });
+    expect(r).toMatchObject({ rows_total: 12, added: 7, rejected: 5 });
+    expect(r.rejections).toEqual([
+      { row_number: 5, column: 'token_id', reason: 'unknown token "TRON_USDC" (not in the catalogue)' },
+      { row_number: 6, column: 'amount', reason: '"12,5" is not a number' },
+      { row_number: 7, column: 'transaction_id', reason: '"WD-7" is not a UUID' },
+      { row_number: 8, column: 'chain_id', reason: 'unknown chain "DOGE" (not in the catalogue)' },
+      { row_number: 9, column: 'status', reason: '"Done" is not a status (Pending, Confirming, Completed, Failed, Rejected)' },
+    ]);
+    expect(r.message).toMatch(/header row is not counted/);
+    expect(await all()).toHaveLength(7);
+
+    const detail = await svc.invoke('import-get', { import_id: r.import_id! }, meta);
+    expect(detail).toMatchObject({ rows_total: 12, added: 7, rejected: 5, file_name: 'native-with-bad-rows.csv', preset: 'native' });
+    expect(detail.rejections).toEqual(r.rejections);
+    expect(detail.file_sha256).toMatch(/^[0-9a-f]{64}$/);
+    const list = await svc.invoke('imports-list', {}, meta);
+    expect(list.total).toBe(1);
+    expect(list.list[0]!.import_id).toBe(r.import_id);
+  });
+
+  it('changes nothing when the same file is imported again', async () => {
+    await importFile({ source: sample('native-ledger.csv') });
+    const records = JSON.stringify(await all());
+    const r = await importFile({ source: sample('native-ledger.csv') });
+    expect(r).toMatchObject({ added: 0, updated: 0, unchanged: 30, rejected: 0, wallets_created: [] });
+    expect(JSON.stringify(await all())).toBe(records);
+  });
+
+  it('updates a known transaction_id with new values and names the changed fields', async () => {
+    await importFile({ source: text([good(1), good(2), good(3)]) });
+    const before = await record(id(2));
+    const r = await importFile({ source: text([good(1), good(2, { status: 'Failed', amount: '2.50', fee: '0.1' }), good(3, { amount: '3.500' })]) });
+    expect(r).toMatchObject({ added: 0, updated: 1, unchanged: 2 });
+    expect(r.updates).toEqual([{ row_number: 2, transaction_id: id(2), fields: ['status', 'fee'] }]);
+    const after = await record(id(2));
+    expect(after).toMatchObject({ status: 'Failed', amount: '2.5', fee: '0.1', import_id: r.import_id });
+    expect(before.status).toBe('Completed');
+  });
+
+  it('reads the three time forms and stores milliseconds', async () => {
+    const ms = Date.UTC(2026, 0, 2, 3, 4, 5);
+    await importFile({
+      source: text([good(1, { created_at: String(ms / 1000), confirmed_at: String(ms + 250), completed_at: '2026-01-02T11:04:05.5+08:00' }), good(2, { created_at: '2026-01-02T03:04:05Z' })]),
+    });
+    expect(await record(id(1))).toMatchObject({ created_at: ms, confirmed_at: ms + 250, completed_at: ms + 500 });
+    expect((await record(id(2))).created_at).toBe(ms);
+    const bad = await importFile({ source: text([good(3, { created_at: '2026-02-30T00:00:00Z' }), good(4, { confirmed_at: '17' })]) });
+    expect(bad.rejections.map((x) => [x.row_number, x.column])).toEqual([
+      [1, 'created_at'],
+      [2, 'confirmed_at'],
+    ]);
+  });
+
+  it('reads quoted cells with commas, quotes and line breaks; CRLF and a BOM from a text source', async () => {
+    const lines = [good(1, { request_id: '"order 7, ""rush"""' }), good(2, { request_id: 'plain' })];
+    const r = await importFile({ source: { name: 'x.csv', text: '\ufeff' + [HEADER, ...lines].join('\r\n') + '\r\n' } });
+    expect(r).toMatchObject({ added: 2, rejected: 0 });
+    expect((await record(id(1))).request_id).toBe('order 7, "rush"');
+    const multi = await importFile({ source: text([good(3, { request_id: '"two\nlines"' }), good(4)]) });
+    expect(multi.rejections).toEqual([{ row_number: 1, column: 'request_id', reason: 'contains a control character (tab, line break, ...)' }]);
+    expect(multi.added).toBe(1);
+  });
+
+  it('reads a semicolon-separated file with its columns in another order', async () => {
+    const fields = [...LEDGER_FIELDS].reverse();
+    const values: Record<string, string> = { transaction_id: id(9), wallet_id: W, type: 'withdrawal', status: 'PENDING', amount: '1E-6', chain_id: 'TRON', token_id: 'TRON_USDT' };
+    const r = await importFile({ source: { name: 'semi.csv', text: `${fields.join(';')}\n${fields.map((f) => values[f] ?? '').join(';')}\n` } });
+    expect(r).toMatchObject({ added: 1, rejected: 0 });
+    expect(await record(id(9))).toMatchObject({ type: 'Withdrawal', status: 'Pending', amount: '0.000001' });
+  });
+
+  it('rejects a transaction_id given twice in one file, pointing at the first row', async () => {
+    const r = await importFile({ source: text([good(1), good(2), good(1, { amount: '9' })]) });
+    expect(r).toMatchObject({ added: 2, rejected: 1 });
+    expect(r.rejections[0]).toMatchObject({ row_number: 3, column: 'transaction_id' });
+    expect(r.rejections[0]!.reason).toMatch(/data row 1/);
+    expect((await record(id(1))).amount).toBe('1.5');
+  });
+
+  it('rejects rows that break the catalogue, the token decimals or the chain address form', async () => {
+    const r = await importFile({
+      source: text([
+        good(1, { token_id: 'TRON_USDT' }),
+        good(2, { amount: '1.1234567' }),
+        good(3, { to: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }),
+        good(4, { to: '0xdac17f958d2ee523a2206206994597c13d831EC7' }),
+        good(5, { hash: 'abc' }),
+        good(6, { amount: '-5' }),
+        good(7, { wallet_id: 'not-a-uuid' }),
+        good(8, { type: 'Transfer' }),
+        good(9, { to: '0xdAC17F958D2ee523a2206206994597C13D831ec7' }),
+      ]),
+    });
+    expect(r.rejections.map((x) => [x.row_number, x.column])).toEqual([
+      [1, 'token_id'],
+      [2, 'amount'],
+      [3, 'to'],
+      [4, 'to'],
+      [5, 'hash'],
+      [6, 'amount'],
+      [7, 'wallet_id'],
+      [8, 'type'],
+    ]);
+    expect(r.rejections[1]!.reason).toMatch(/7 decimal places; ETH_USDT has 6/);
+    expect(r.added).toBe(1);
+  });
+
+  it('holds rows to --wallet-id and fills it where the cell is empty', async () => {
+    const other = '99999999-2222-4333-8444-555555555555';
+    const r = await importFile({ source: text([good(1), good(2, { wallet_id: '' })]), wallet_id: other });
+    expect(r.rejections).toEqual([{ row_number: 1, column: 'wallet_id', reason: `is "${W}", but this import is for "${other}"` }]);
+    expect((await record(id(2))).wallet_id).toBe(other);
+  });
+
+  it('previews without writing, with the counts the import then has', async () => {
+    await importFile({ source: text([good(1), good(2)]) });
+    const before = dump();
+    const lines = [good(1), good(2, { status: 'Failed' }), good(3, { wallet_id: TREASURY }), good(4, { amount: 'x' })];
+    const p = await preview({ source: text(lines) });
+    expect(dump()).toBe(before);
+    expect(p).toMatchObject({ dry_run: true, import_id: null, added: 1, updated: 1, unchanged: 1, rejected: 1, wallets_created: [TREASURY] });
+    expect(p.message).toMatch(/Preview only/);
+    const r = await importFile({ source: text(lines) });
+    const strip = (x: ImportReport) => ({ ...x, dry_run: undefined, import_id: undefined, duration_ms: undefined, message: undefined });
+    expect(strip(r)).toEqual(strip(p));
+  });
+
+  it('reports progress in rows and bytes', async () => {
+    const seen: { done: number; bytes?: number; totalBytes?: number }[] = [];
+    await importFile({ source: sample('native-ledger.csv') }, { actor: 'ui', onProgress: (p) => seen.push(p) });
+    const last = seen.at(-1)!;
+    expect(last).toEqual({ done: 30, bytes: last.totalBytes, totalBytes: readFileSync(sample('native-ledger.csv').path).length });
+  });
+});
+
+describe('a file that fails as a whole leaves the store unchanged', () => {
+  beforeEach(async () => {
+    await importFile({ source: text([good(1), good(2)]) });
+  });
+
+  it.each([
+    ['the bad-header sample', sample('bad-header.csv'), /fits no known format: the native format needs the columns transaction_id, type, status, amount, chain_id, token_id/],
+    ['a missing required column', { name: 'm.csv', text: 'transaction_id,wallet_id,type,status,amount,chain_id\nx,y,z,w,1,ETH\n' }, /needs the column token_id/],
+    ['no wallet for a native file without wallet_id', { name: 'nw.csv', text: `transaction_id,type,status,amount,chain_id,token_id\n${id(5)},Deposit,Completed,1,ETH,ETH\n` }, /wallet_id \(give --wallet-id/],
+    ['an empty file', { name: 'e.csv', text: '' }, /empty/],
+    ['a single object instead of an array', { name: 'o.json', text: '{"transaction_id": "x"}' }, /array of objects/],
+    ['a JSON array cut short', { name: 'c.json', text: `[{"transaction_id":"${id(5)}","wallet_id":"${W}"` }, /not closed/],
+    ['a JSON array of numbers', { name: 'n.json', text: '[1, 2]' }, /first element is not an object/],
+    ['a header naming a column twice', { name: 'd.csv', text: `${HEADER},amount\n` }, /column twice: amount/],
+    ['a quote never closed', { name: 'q.csv', text: `${HEADER}\n${good(7)}\n"${good(8)}\n${good(9)}\n` }, /malformed CSV/],
+    ['an unknown preset', { name: 'p.csv', text: `${HEADER}\n${good(7)}\n` }, /preset: unknown preset "bitstamp"/, 'bitstamp'],
+  ])('%s', async (_what, source, message, preset?: string) => {
+    const before = dump();
+    const err = await failure(importFile({ source, ...(preset ? { preset } : {}) }));
+    expect(err.code).toBe(1002);
+    expect(err.message).toMatch(message);
+    expect(dump()).toBe(before);
+  });
+
+  it('bytes that are not UTF-8, a workbook and a missing path', async () => {
+    const dir = svc.dataDir;
+    const latin1 = join(dir, 'latin1.csv');
+    writeFileSync(latin1, Buffer.concat([Buffer.from(`${HEADER}\n`), Buffer.from(good(7, { request_id: 'Zürich' }), 'latin1'), Buffer.from('\n')]));
+    const xlsx = join(dir, 'book.xlsx');
+    writeFileSync(xlsx, Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(100)]));
+    const before = dump();
+    expect((await failure(importFile({ source: { path: latin1 } }))).message).toMatch(/not valid UTF-8/);
+    expect((await failure(importFile({ source: { path: xlsx } }))).message).toMatch(/xlsx/);
+    expect((await failure(importFile({ source: { path: join(dir, 'nope.csv') } }))).message).toMatch(/nope\.csv: no such file/);
+    expect(dump()).toBe(before);
+  });
+
+  it('a file without one valid row: the report says so and nothing changes', async () => {
+    const before = dump();
+    const r = await importFile({ source: text([good(7, { amount: 'x' }), good(8, { chain_id: 'DOGE' })]) });
+    expect(r).toMatchObject({ import_id: null, added: 0, rejected: 2 });
+    expect(r.message).toMatch(/None of the 2 rows is valid; nothing was imported/);
+    expect(dump()).toBe(before);
+  });
+
+  it('an error in the middle of the transaction rolls back every row, wallet and the import record', async () => {
+    // A trigger aborts the 6th insert, after five rows, a new wallet and their index entries are written.
+    svc.ctx.db.$client.exec(`CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${id(16)}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    const before = dump();
+    const lines = Array.from({ length: 10 }, (_, i) => good(11 + i, { wallet_id: TREASURY }));
+    await expect(importFile({ source: text(lines) })).rejects.toThrow(/injected failure/);
+    expect(dump()).toBe(before);
+  });
+
+  it('the same for a bulk load whose indexes are rebuilt inside the transaction', async () => {
+    const file = join(svc.dataDir, 'bulk.csv');
+    await generateLedger(file, 60_000, { seed: 7, wallets: 3 });
+    const victim = readFileSync(file, 'utf8').split('\n')[40_000]!.split(',')[0]!;
+    svc.ctx.db.$client.exec(`CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${victim}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    const before = dump();
+    await expect(importFile({ source: { path: file } })).rejects.toThrow(/injected failure/);
+    expect(dump()).toBe(before);
+
+    svc.ctx.db.$client.exec('DROP TRIGGER fail_mid');
+    const r = await importFile({ source: { path: file } });
+    expect(r).toMatchObject({ added: 60_000, rejected: 0 });
+    const indexes = svc.ctx.db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all();
+    expect(indexes).toEqual(['sqlite_autoindex_transactions_1', 'transactions_chain_token_idx', 'transactions_hash_idx', 'transactions_request_idx', 'transactions_wallet_created_idx']);
+    expect(svc.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(svc.ctx.db.$client.pragma('temp_store', { simple: true })).toBe(2);
+  });
+});
+
+describe('presets', () => {
+  it('lists the three presets with their mappings', async () => {
+    const presets = await svc.invoke('ledger-presets-list', {}, meta);
+    expect(presets.map((p) => p.name)).toEqual(['native', 'etherscan', 'tronscan']);
+    expect(presets[1]!.mapping.columns).toMatchObject({ hash: 'Transaction Hash', amount_in: 'Value_IN(ETH)', amount_out: 'Value_OUT(ETH)' });
+  });
+
+  it('detects each sample and suggests its mapping', async () => {
+    const cases = [
+      ['native-ledger.csv', 'native', 'csv'],
+      ['native-ledger.json', 'native', 'json'],
+      ['etherscan-transactions.csv', 'etherscan', 'csv'],
+      ['tronscan-token-transfers.csv', 'tronscan', 'csv'],
+      ['bad-header.csv', null, 'csv'],
+    ] as const;
+    for (const [file, preset, format] of cases) {
+      const d = await svc.invoke('ledger-detect', { source: sample(file) }, meta);
+      expect([file, d.preset, d.format]).toEqual([file, preset, format]);
+      expect(d.sample.length).toBeGreaterThan(0);
+      expect(Object.keys(d.sample[0]!)).toEqual(d.headers);
+    }
+    const bad = await svc.invoke('ledger-detect', { source: sample('bad-header.csv') }, meta);
+    expect(bad.mapping.columns).toMatchObject({ amount: 'qty', status: 'state', type: 'kind', created_at: 'time' });
+    expect(bad.row_estimate).toBe(2);
+    const trx = await svc.invoke('ledger-detect', { source: sample('tronscan-token-transfers.csv') }, meta);
+    expect(trx.mapping.constants.wallet_address).toBe('TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5');
+  });
+
+  it('imports the Etherscan sample for a wallet, and again without change', async () => {
+    const err = await failure(importFile({ source: sample('etherscan-transactions.csv') }));
+    expect(err.message).toMatch(/wallet_id \(give --wallet-id/);
+
+    const r = await importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET });
+    expect(r).toMatchObject({ preset: 'etherscan', rows_total: 10, added: 10, rejected: 0 });
+    const rows = await all({ wallet_id: ETHERSCAN_WALLET });
+    const byType = (t: string) => rows.filter((x) => x.type === t);
+    expect(byType('Deposit')).toHaveLength(4);
+    expect(byType('Withdrawal')).toHaveLength(6);
+    for (const x of rows) expect(x).toMatchObject({ chain_id: 'ETH', token_id: 'ETH', wallet_id: ETHERSCAN_WALLET });
+    for (const x of byType('Deposit')) expect(x.fee).toBeNull();
+    expect(rows.map((x) => x.amount)).toContain('0.000000000000000001');
+    const failed = rows.filter((x) => x.status === 'Failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ type: 'Withdrawal', amount: '0', fee: '0.001873' });
+    const first = rows.find((x) => x.amount === '1.5')!;
+    expect(first.created_at).toBe(1767439102000);
+    expect(first.confirmed_at).toBe(1767439102000);
+    expect(first.transaction_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5/);
+
+    const again = await importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET });
+    expect(again).toMatchObject({ added: 0, unchanged: 10 });
+  });
+
+  it('imports the Tronscan sample: direction from the address, token from its contract, confirmation as status', async () => {
+    const r = await importFile({ source: sample('tronscan-token-transfers.csv'), wallet_id: TRONSCAN_WALLET });
+    expect(r).toMatchObject({ preset: 'tronscan', rows_total: 8, added: 8, rejected: 0 });
+    const rows = await all({ wallet_id: TRONSCAN_WALLET });
+    expect(rows.filter((x) => x.type === 'Deposit')).toHaveLength(5);
+    expect(rows.find((x) => x.token_id === 'TRON')).toMatchObject({ amount: '10', type: 'Deposit' });
+    expect(rows.find((x) => x.status === 'Confirming')).toMatchObject({ amount: '2000', token_id: 'TRON_USDT' });
+    expect(rows.find((x) => x.amount === '12345.678901')).toMatchObject({ type: 'Withdrawal', status: 'Completed' });
+    const t = rows.find((x) => x.amount === '1250')!;
+    expect(new Date(t.created_at!).toISOString()).toBe('2026-01-04T01:41:25.000Z');
+
+    const wrong = await importFile({ source: sample('tronscan-token-transfers.csv'), wallet_id: TRONSCAN_WALLET, wallet_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    expect(wrong.rejected).toBe(8);
+    expect(wrong.rejections[0]!.reason).toMatch(/neither from nor to is the wallet's address/);
+  });
+
+  it('imports a spreadsheet through a mapping: constants, value maps, decimal comma, dates in an offset, signed amounts', async () => {
+    const csv = [
+      'Datum;Betrag;Art;Zustand;Hash;Empfänger',
+      `02.01.2026;5;Einzahlung;ok;${evmHash(3)};`,
+      `2026-01-02 11:04:05;-1.234,56;Auszahlung;ok;${evmHash(1)};0xdAC17F958D2ee523a2206206994597C13D831ec7`,
+      `2026-01-02 12:00:00;20,5;Einzahlung;offen;${evmHash(2)};`,
+    ].join('\n');
+    const mapping = {
+      columns: { created_at: 'Datum', amount: 'Betrag', type: 'Art', status: 'Zustand', hash: 'Hash', to: 'Empfänger' },
+      constants: { wallet_id: TREASURY, chain_id: 'ETH', token_id: 'ETH_USDT' },
+      values: { type: { Auszahlung: 'Withdrawal', Einzahlung: 'Deposit' }, status: { ok: 'Completed', offen: 'Pending' } },
+      number: { decimal_separator: ',', thousands_separator: '.' },
+      date: { format: 'YYYY-MM-DD HH:mm:ss', utc_offset: '+08:00' },
+      signed_amounts: true,
+    };
+    const r = await importFile({ source: { name: 'books.csv', text: csv }, mapping });
+    expect(r).toMatchObject({ preset: 'custom', added: 2, rejected: 1 });
+    expect(r.rejections[0]).toMatchObject({ row_number: 1, column: 'Datum' });
+    const rows = await all({ wallet_id: TREASURY });
+    expect(rows.find((x) => x.amount === '1234.56')).toMatchObject({ type: 'Withdrawal', status: 'Completed', created_at: Date.UTC(2026, 0, 2, 3, 4, 5) });
+    expect(rows.find((x) => x.amount === '20.5')).toMatchObject({ type: 'Deposit', status: 'Pending' });
+  });
+
+  it('refuses a mapping that names a column the file lacks', async () => {
+    const err = await failure(importFile({ source: text([good(1)]), mapping: { columns: { amount: 'Betrag' } } }));
+    expect(err.message).toMatch(/no column "Betrag" \(for amount\)/);
+  });
+});
+
+describe('transactions, wallets and imports lists', () => {
+  beforeEach(async () => {
+    await importFile({ source: sample('native-ledger.csv') });
+    await importFile({ source: sample('tronscan-token-transfers.csv'), wallet_id: TRONSCAN_WALLET });
+  });
+
+  it('orders by created_at descending, then transaction_id, and pages with the true total', async () => {
+    const rows = await all();
+    expect(rows).toHaveLength(38);
+    const key = (x: TransactionRecord) => x.created_at ?? -Infinity;
+    for (let i = 1; i < rows.length; i++) {
+      const a = rows[i - 1]!;
+      const b = rows[i]!;
+      expect(key(a) > key(b) || (key(a) === key(b) && a.transaction_id < b.transaction_id)).toBe(true);
+    }
+    const page2 = await svc.invoke('transactions-list', { page: 2, page_size: 10 }, meta);
+    expect(page2).toMatchObject({ total: 38, page: 2, page_size: 10 });
+    expect(page2.list.map((x) => x.transaction_id)).toEqual(rows.slice(10, 20).map((x) => x.transaction_id));
+    const past = await svc.invoke('transactions-list', { page: 9, page_size: 10 }, meta);
+    expect(past).toMatchObject({ total: 38, list: [] });
+  });
+
+  it('filters by wallet, chain, token, type, status and time', async () => {
+    const rows = await all();
+    const expectFilter = async (query: Record<string, unknown>, pred: (x: TransactionRecord) => boolean) => {
+      const got = await all(query);
+      const want = rows.filter(pred);
+      expect(want.length).toBeGreaterThan(0);
+      expect(got.map((x) => x.transaction_id)).toEqual(want.map((x) => x.transaction_id));
+    };
+    await expectFilter({ wallet_id: CUSTOMERS }, (x) => x.wallet_id === CUSTOMERS);
+    await expectFilter({ wallet_id: CUSTOMERS.toUpperCase() }, (x) => x.wallet_id === CUSTOMERS);
+    await expectFilter({ chain_id: 'BSC_BNB' }, (x) => x.chain_id === 'BSC_BNB');
+    await expectFilter({ token_id: 'TRON_USDT', type: 'Withdrawal' }, (x) => x.token_id === 'TRON_USDT' && x.type === 'Withdrawal');
+    await expectFilter({ status: 'Rejected' }, (x) => x.status === 'Rejected');
+    const mid = rows[15]!.created_at!;
+    await expectFilter({ from: mid }, (x) => x.created_at !== null && x.created_at >= mid);
+    await expectFilter({ to: String(mid), wallet_id: CUSTOMERS }, (x) => x.created_at !== null && x.created_at < mid && x.wallet_id === CUSTOMERS);
+    expect(await all({ chain_id: 'SOL' })).toEqual([]);
+  });
+
+  it('searches by exact hash (0x hashes in any case), transaction_id or request_id', async () => {
+    const rows = await all();
+    const evm = rows.find((x) => x.hash?.startsWith('0x'))!;
+    const tronRow = rows.find((x) => x.chain_id === 'TRON' && x.hash)!;
+    const withRequest = rows.find((x) => x.request_id)!;
+    const search = async (s: string) => (await all({ search: s })).map((x) => x.transaction_id);
+    expect(await search(evm.hash!.toUpperCase().replace('0X', '0x'))).toEqual([evm.transaction_id]);
+    expect(await search(tronRow.hash!)).toEqual([tronRow.transaction_id]);
+    expect(await search(evm.transaction_id.toUpperCase())).toEqual([evm.transaction_id]);
+    expect(await search(withRequest.request_id!)).toEqual([withRequest.transaction_id]);
+    expect(await search(withRequest.request_id!.toLowerCase())).toEqual([]);
+    expect(await search(evm.hash!.slice(0, 20))).toEqual([]);
+  });
+
+  it('gets one record, lists wallets with their counts', async () => {
+    const rows = await all();
+    expect(await record(rows[0]!.transaction_id.toUpperCase())).toEqual(rows[0]);
+    expect((await failure(record('00000000-0000-4000-8000-00000000ffff'))).code).toBe(1002);
+    const wallets = await svc.invoke('wallets-list', {}, meta);
+    const count = (w: string) => wallets.find((x) => x.wallet_id === w)?.transactions;
+    expect(count(TREASURY)).toBe(15);
+    expect(count(CUSTOMERS)).toBe(15);
+    expect(count(TRONSCAN_WALLET)).toBe(8);
+  });
+});

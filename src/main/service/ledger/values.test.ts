@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { deriveTransactionId, UuidRows } from './ids';
+import { guessDelimiter, JsonArraySplitter } from './source';
+import { CellError, readDecimal, readHash, readTime } from './values';
+
+const dot = { decimal_separator: '.', thousands_separator: '' } as const;
+
+describe('readDecimal', () => {
+  it.each([
+    ['1.5E-7', '0.00000015'],
+    ['2.5E+3', '2500'],
+    ['1e3', '1000'],
+    ['1.23456789012345678901E+2', '123.456789012345678901'],
+    ['250.123456789012345678', '250.123456789012345678'],
+    ['0.000000000000000001', '0.000000000000000001'],
+    ['1.50', '1.5'],
+    ['007', '7'],
+    ['.5', '0.5'],
+    ['0', '0'],
+    ['-0.0', '0'],
+  ])('%s -> %s, exactly', (cell, plain) => {
+    expect(readDecimal(cell, dot)).toBe(plain);
+  });
+
+  it('reads a decimal comma and thousands separators when told', () => {
+    expect(readDecimal('1.234,56', { decimal_separator: ',', thousands_separator: '.' })).toBe('1234.56');
+    expect(readDecimal('12,345.678901', { decimal_separator: '.', thousands_separator: ',' })).toBe('12345.678901');
+    expect(readDecimal("1'000", { decimal_separator: '.', thousands_separator: "'" })).toBe('1000');
+    expect(readDecimal('12,5', { decimal_separator: ',', thousands_separator: '' })).toBe('12.5');
+  });
+
+  it.each(['12,5', '1 000', 'abc', '', '1.2.3', '0x10', 'NaN', 'Infinity', '1e', '$5'])('refuses %j with the default format', (cell) => {
+    expect(readDecimal(cell, dot)).toBeInstanceOf(CellError);
+  });
+});
+
+describe('readTime', () => {
+  const s = Date.UTC(2026, 0, 2, 3, 4, 5);
+  it.each([
+    ['1767323045', 'auto', s],
+    ['1767323045000', 'auto', s],
+    ['1767323045.25', 'auto', s + 250],
+    ['2026-01-02T03:04:05Z', 'auto', s],
+    ['2026-01-02T03:04:05.123Z', 'iso', s + 123],
+    ['2026-01-02T11:04:05+08:00', 'iso', s],
+    ['2026-01-02 03:04:05', 'auto', s],
+    ['2026-01-02T03:04:05', 'iso', s],
+    ['1767323045', 'unix_s', s],
+    ['1767323045000', 'unix_ms', s],
+  ] as const)('%s (%s)', (cell, format, ms) => {
+    expect(readTime(cell, format, 0)).toBe(ms);
+  });
+
+  it('reads a time without a zone in the given offset', () => {
+    expect(readTime('2026-01-02 11:04:05', 'YYYY-MM-DD HH:mm:ss', 8 * 60)).toBe(s);
+    expect(readTime('2026-01-02T03:04:05Z', 'iso', 8 * 60)).toBe(s);
+  });
+
+  it.each([
+    ['1767323045000', 'unix_s'],
+    ['2026-01-02', 'YYYY-MM-DD HH:mm:ss'],
+    ['2026-02-30T00:00:00Z', 'iso'],
+    ['2026-13-01T00:00:00Z', 'iso'],
+    ['1767323045', 'iso'],
+    ['yesterday', 'auto'],
+    ['1767323045.1234', 'auto'],
+    ['0', 'auto'],
+    ['99999999999999', 'auto'],
+  ] as const)('refuses %s as %s', (cell, format) => {
+    expect(readTime(cell, format, 0)).toBeInstanceOf(CellError);
+  });
+});
+
+describe('readHash', () => {
+  it('lower-cases EVM and TRON hashes and checks their shape', () => {
+    expect(readHash('0x' + 'AB'.repeat(32), 'ETH')).toBe('0x' + 'ab'.repeat(32));
+    expect(readHash('AB'.repeat(32), 'TRON')).toBe('ab'.repeat(32));
+    expect(readHash('0x' + 'ab'.repeat(32), 'TRON')).toBe('ab'.repeat(32));
+    expect(readHash('ab'.repeat(32), 'ETH')).toBeInstanceOf(CellError);
+    expect(readHash('0x' + 'ab'.repeat(31), 'ETH')).toBeInstanceOf(CellError);
+    expect(readHash('anything', 'OTHER')).toBe('anything');
+  });
+});
+
+describe('derived transaction ids', () => {
+  it('are stable UUID v5 values that change with any part', () => {
+    const a = deriveTransactionId(['w', 'ETH', '0xabc']);
+    expect(a).toBe(deriveTransactionId(['w', 'ETH', '0xabc']));
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(deriveTransactionId(['w', 'ETH', '0xabd'])).not.toBe(a);
+    expect(deriveTransactionId(['w', 'ETHX', '0xabc'])).not.toBe(a);
+  });
+});
+
+describe('UuidRows', () => {
+  it('answers the first row of a repeated id, across growth', () => {
+    const set = new UuidRows(4);
+    const ids = Array.from({ length: 5000 }, (_, i) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`);
+    ids.forEach((id, i) => expect(set.addOrGet(id, i + 1)).toBe(0));
+    expect(set.size).toBe(5000);
+    expect(set.addOrGet(ids[0]!, 9999)).toBe(1);
+    expect(set.addOrGet(ids[4321]!, 9999)).toBe(4322);
+    expect(set.addOrGet('ffffffff-0000-4000-8000-000000000000', 10)).toBe(0);
+  });
+});
+
+describe('JsonArraySplitter', () => {
+  const split = (chunks: string[]) => {
+    const out: string[] = [];
+    const s = new JsonArraySplitter((t) => out.push(t.trim()));
+    for (const c of chunks) s.push(c);
+    s.end();
+    return out;
+  };
+
+  it('finds elements across chunk boundaries, ignoring brackets and commas in strings', () => {
+    const text = '[{"a":"x,]}","b":[1,2]} , {"c":"q\\"]"},{"d":{"e":[]}}]';
+    const whole = split([text]);
+    expect(whole).toEqual(['{"a":"x,]}","b":[1,2]}', '{"c":"q\\"]"}', '{"d":{"e":[]}}']);
+    for (let cut = 1; cut < text.length; cut++) expect(split([text.slice(0, cut), text.slice(cut)])).toEqual(whole);
+  });
+
+  it('accepts an empty array and refuses what is not one', () => {
+    expect(split([' [ ] '])).toEqual([]);
+    expect(() => split(['{"a":1}'])).toThrow(/expected \[/);
+    expect(() => split(['[{"a":1},'])).toThrow(/not closed/);
+    expect(() => split(['[{"a":1},,{"b":2}]'])).toThrow(/empty/);
+    expect(() => split(['[1] x'])).toThrow(/after the closing/);
+  });
+});
+
+describe('guessDelimiter', () => {
+  it('picks the separator of the header line, quotes respected', () => {
+    expect(guessDelimiter('a,b,c')).toBe(',');
+    expect(guessDelimiter('a;b;"c,d"')).toBe(';');
+    expect(guessDelimiter('a\tb\tc')).toBe('\t');
+    expect(guessDelimiter('"x,y,z";b;c;d')).toBe(';');
+  });
+});
