@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../service/http/server';
+import { signedHeaders } from '../service/keys/sign';
 import { tempService } from '../service/test-support';
 
 const root = join(import.meta.dirname, '../../..');
@@ -63,5 +64,34 @@ describe('npm run nps -- keys / call', () => {
     const badQuery = await nps(['call', 'GET', '/nps/ticket', '--query', 'a=b c', '--secret', '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', '--base', server.url]);
     expect(badQuery.code).toBe(1);
     expect(badQuery.err).toMatch(/not URL-encoded/);
+  });
+
+  it('serve takes the nonce window and the rate limit', async () => {
+    const bad = await nps(['serve', '--rate-limit', 'lots']);
+    expect(bad.code).toBe(1);
+    expect(bad.err.trim()).toBe('--rate-limit: must be a whole number of requests a minute (0: no limit), got lots');
+
+    const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'w', '--data-dir', svc.dataDir])).out)![1]!;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', '0', '--nonce-window', '5', '--rate-limit', '0', '--data-dir', svc.dataDir], { cwd: root });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (c) => {
+          out += c;
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\/nps/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', () => reject(new Error(out)));
+      });
+      const path = '/nps/ticket';
+      const query = `wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`;
+      const res = await fetch(`${url}${path}?${query}`, { headers: signedHeaders(secret, { method: 'GET', path, query, body: '' }, Date.now() - 6_000) });
+      expect(await res.json()).toMatchObject({ status: 2003, msg: expect.stringMatching(/within 5 s/) });
+    } finally {
+      await new Promise((resolve) => {
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+      });
+    }
   });
 });

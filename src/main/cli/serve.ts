@@ -6,17 +6,30 @@ import { defaultDataDir } from '../service/paths';
 import { dataDirOption, parseFlags, UsageError } from './common';
 import { ensureRendererBuilt, projectVersion } from './renderer-build';
 
-export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D]
+export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S] [--rate-limit N]
   Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
+  --nonce-window: seconds a signed request's nonce may be off the clock (default 60).
+  --rate-limit: requests a minute per API key, or per address when unsigned (default 1200; 0: no limit).
   --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export async function serveCommand(args: string[]): Promise<void> {
-  const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' }, ui: { type: 'boolean' }, ...dataDirOption });
+  const { values } = parseFlags(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    ui: { type: 'boolean' },
+    'nonce-window': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    ...dataDirOption,
+  });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: must be an integer from 0 to 65535, got ${values.port}`);
   const host = values.host ?? DEFAULT_HOST;
+  const nonceWindow = values['nonce-window'] === undefined ? undefined : Number(values['nonce-window']);
+  if (nonceWindow !== undefined && !(Number.isInteger(nonceWindow) && nonceWindow >= 1)) throw new UsageError(`--nonce-window: must be a whole number of seconds >= 1, got ${values['nonce-window']}`);
+  const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
+  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 0)) throw new UsageError(`--rate-limit: must be a whole number of requests a minute (0: no limit), got ${values['rate-limit']}`);
   // The served page carries the door's token: anyone who can load it can drive the app, so only this machine may.
   if (values.ui && !LOOPBACK_HOSTS.has(host)) throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
   const ui = values.ui ? { dir: ensureRendererBuilt(), token: newUiToken() } : undefined;
@@ -24,7 +37,13 @@ export async function serveCommand(args: string[]): Promise<void> {
   const service = openService({ dataDir });
   let server;
   try {
-    server = await startServer(service, { host, port, ui });
+    server = await startServer(service, {
+      host,
+      port,
+      ui,
+      ...(nonceWindow !== undefined ? { auth: { nonceWindowMs: nonceWindow * 1000 } } : {}),
+      ...(rateLimit !== undefined ? { rateLimit: rateLimit === 0 ? false : { max: rateLimit, windowMs: 60_000 } } : {}),
+    });
   } catch (err) {
     service.close();
     const code = (err as { code?: string }).code;
