@@ -15,6 +15,20 @@ export function deriveTransactionId(parts: readonly string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+const HEX = new Int8Array(128).fill(0);
+for (let i = 0; i < 16; i++) {
+  HEX['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
+/** 32 bits from two runs of hex digits of a UUID (the dashes skipped). */
+function hex32(s: string, a: number, an: number, b: number, bn: number): number {
+  let v = 0;
+  for (let i = a; i < a + an; i++) v = (v << 4) | HEX[s.charCodeAt(i)]!;
+  for (let i = b; i < b + bn; i++) v = (v << 4) | HEX[s.charCodeAt(i)]!;
+  return v >>> 0;
+}
+
 /**
  * The transaction ids seen so far in one file, each with the row that gave it. Kept in typed
  * arrays (20 bytes a slot) rather than a Set of strings, so a file of millions of rows stays small.
@@ -39,10 +53,10 @@ export class UuidRows {
 
   /** Record uuid as seen on row (1-based); answers the earlier row when it was seen before, else 0. */
   addOrGet(uuid: string, row: number): number {
-    const w0 = parseInt(uuid.slice(0, 8), 16) >>> 0;
-    const w1 = parseInt(uuid.slice(9, 13) + uuid.slice(14, 18), 16) >>> 0;
-    const w2 = parseInt(uuid.slice(19, 23) + uuid.slice(24, 28), 16) >>> 0;
-    const w3 = parseInt(uuid.slice(28, 36), 16) >>> 0;
+    const w0 = hex32(uuid, 0, 8, 0, 0);
+    const w1 = hex32(uuid, 9, 4, 14, 4);
+    const w2 = hex32(uuid, 19, 4, 24, 4);
+    const w3 = hex32(uuid, 28, 8, 0, 0);
     let slot = this.hash(w0, w1, w2, w3) & this.mask;
     for (;;) {
       const seen = this.rows[slot]!;

@@ -145,6 +145,11 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   };
 
   const required = (s: Source, field: string) => new RowProblem(s.index >= 0 ? s.label : field, 'is required');
+  const hasAmount = has(src.amount);
+  const hasContract = has(src.token_contract);
+  const hasSymbol = has(src.token_symbol);
+  const hasFrom = has(src.from);
+  const hashFromId = deriveId && has(src.hash) && mapping.id_fields.includes('hash');
 
   return (cells) => {
     const out = new Array<string>(LEDGER_FIELDS.length);
@@ -165,7 +170,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     let tokenId = get(src.token_id, cells);
     if (tokenId instanceof RowProblem) return tokenId;
     let tokenLabel = src.token_id.label;
-    if (tokenId === '' && has(src.token_contract)) {
+    if (tokenId === '' && hasContract) {
       const contract = get(src.token_contract, cells);
       if (contract instanceof RowProblem) return contract;
       tokenLabel = src.token_contract.label;
@@ -174,14 +179,14 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
         if (tokenId === '') return new RowProblem(tokenLabel, `no token with contract ${JSON.stringify(contract)} on ${chainId} in the catalogue`);
       }
     }
-    if (tokenId === '' && has(src.token_symbol)) {
+    if (tokenId === '' && hasSymbol) {
       const symbol = get(src.token_symbol, cells);
       if (symbol instanceof RowProblem) return symbol;
       tokenLabel = src.token_symbol.label;
       if (symbol !== '') {
         tokenId = catalogue.bySymbol.get(`${chainId}\n${symbol.toUpperCase()}`) ?? '';
         if (tokenId === '') return new RowProblem(tokenLabel, `no token ${JSON.stringify(symbol)} on ${chainId} in the catalogue`);
-      } else if (has(src.token_contract)) {
+      } else if (hasContract) {
         tokenId = chain.native_token_id;
       }
     }
@@ -191,7 +196,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (token.chain_id !== chainId) return new RowProblem(tokenLabel, `token ${tokenId} is on ${token.chain_id}, not ${chainId}`);
     out[F.token_id] = tokenId;
 
-    let amount = has(src.amount) ? decimalField(src.amount, cells, mapping.signed_amounts) : '';
+    let amount = hasAmount ? decimalField(src.amount, cells, mapping.signed_amounts) : '';
     if (amount instanceof RowProblem) return amount;
     let amountLabel = src.amount.label;
     let type: LedgerType | undefined;
@@ -224,7 +229,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     const toAddress = get(src.to, cells);
     if (toAddress instanceof RowProblem) return toAddress;
     let fromAddress = '';
-    if (has(src.from)) {
+    if (hasFrom) {
       const f = get(src.from, cells);
       if (f instanceof RowProblem) return f;
       fromAddress = f;
@@ -287,7 +292,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     }
 
     if (deriveId) {
-      if (has(src.hash) && mapping.id_fields.includes('hash') && hash === '') {
+      if (hashFromId && hash === '') {
         return new RowProblem(src.hash.label, 'is required: the file has no transaction_id, so it is derived from the hash');
       }
       const parts = [out[F.wallet_id]!, chainId];

@@ -137,3 +137,19 @@ describe('guessDelimiter', () => {
     expect(guessDelimiter('"x,y,z";b;c;d')).toBe(';');
   });
 });
+
+describe('AddressCache', () => {
+  it('agrees with the address endpoint on valid and invalid EVM and TRON addresses', async () => {
+    const { AddressCache } = await import('./addresses');
+    const { checkEvmAddress, checkTronAddress } = await import('../addresses/check');
+    const cache = new AddressCache();
+    const evm = ['0xdAC17F958D2ee523a2206206994597C13D831ec7', '0xdac17f958d2ee523a2206206994597c13d831ec7', '0xDAC17F958D2EE523A2206206994597C13D831EC7', '0xdAC17F958D2ee523a2206206994597C13D831eC7', '0xdAC17F958D2ee523a2206206994597C13D831ec', 'dAC17F958D2ee523a2206206994597C13D831ec7'];
+    const tron = ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6', '41a614f803b6fd780986a42c78ec9c7f77e6ded13c', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj0t', 'AR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'];
+    for (let round = 0; round < 2; round++) {
+      for (const a of evm) expect([a, cache.problem(a, 'ETH') === null]).toEqual([a, checkEvmAddress(a).is_valid]);
+      for (const a of tron) expect([a, cache.problem(a, 'TRON') === null]).toEqual([a, checkTronAddress(a).is_valid]);
+    }
+    expect(cache.problem('0xdAC17F958D2ee523a2206206994597C13D831eC7', 'ETH')).toMatch(/EIP-55/);
+    expect(cache.problem('anything', 'BTC')).toBeNull();
+  });
+});
