@@ -14,7 +14,7 @@ import { ServiceError } from '../errors';
 import { UuidRows } from './ids';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
 import { applyStaged, loadCatalogue, planIndexRebuild, recordImport, withTempFiles, type ApplyResult } from './repository';
-import { compileRowReader, F, FileProblem, RowProblem, unmappedColumns } from './rows';
+import { compileRowReader, F, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
 import { Staging } from './staging';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 
@@ -111,6 +111,68 @@ export function detectLedger(source: LedgerSource): LedgerDetectResult {
   };
 }
 
+interface Staged {
+  rowsTotal: number;
+  rejections: Rejection[];
+  sha256: string;
+}
+
+/** Read every row, check it, and stage the valid ones; a repeated transaction_id is rejected. */
+async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader, mapping: Mapping, staging: Staging, onProgress: ImportOptions['onProgress']): Promise<Staged> {
+  const width = sniffed.headers.length;
+  const isJson = sniffed.format === 'json';
+  const rejections: Rejection[] = [];
+  const seen = new UuidRows();
+  let rowsTotal = 0;
+  let file: { sha256: string; bytes: number };
+  try {
+    file = await streamRows(opened, sniffed, {
+      rows: (batch, first) => {
+        for (let k = 0; k < batch.length; k++) {
+          const cells = batch[k]!;
+          const rowNumber = first + k;
+          if (cells.length === 1 && cells[0] === '') continue;
+          rowsTotal++;
+          if (isJson) {
+            if (cells[0] === NOT_AN_OBJECT) {
+              rejections.push({ row_number: rowNumber, column: '(row)', reason: 'is not a JSON object' });
+              continue;
+            }
+            const bad = cells.indexOf(NOT_A_CELL);
+            if (bad >= 0) {
+              rejections.push({ row_number: rowNumber, column: sniffed.headers[bad]!, reason: 'is an object or array, not a single value' });
+              continue;
+            }
+          } else if (cells.length !== width) {
+            rejections.push({ row_number: rowNumber, column: '(row)', reason: `has ${cells.length} cells; the header has ${width}` });
+            continue;
+          }
+          const out = read(cells);
+          if (out instanceof RowProblem) {
+            rejections.push({ row_number: rowNumber, column: out.column, reason: out.reason });
+            continue;
+          }
+          const earlier = seen.addOrGet(out[F.transaction_id]!, rowNumber);
+          if (earlier !== 0) {
+            rejections.push({
+              row_number: rowNumber,
+              column: mapping.columns.transaction_id ?? 'transaction_id',
+              reason: `${out[F.transaction_id]} already appears on data row ${earlier}; a record may appear once per file`,
+            });
+            continue;
+          }
+          staging.add(rowNumber, out);
+        }
+      },
+      progress: (bytes) => onProgress?.({ done: rowsTotal, bytes, totalBytes: opened.size }),
+    });
+  } catch (err) {
+    if (err instanceof FileError) throw fileFailure(opened.name, err.message);
+    throw err;
+  }
+  return { rowsTotal, rejections, sha256: file.sha256 };
+}
+
 function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): string {
   const parts: string[] = [];
   if (r.rows_total === 0) parts.push('The file has no data rows; nothing was imported.');
@@ -128,8 +190,9 @@ function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): st
 
 /**
  * Import (or preview) a ledger file. Rows are read as a stream and checked one by one; the valid
- * ones are staged in a temporary file, then applied in one SQLite transaction, so the store
- * changes all at once or not at all and other callers never see half an import.
+ * ones are staged (in memory, or in temporary files when many), then applied in one synchronous
+ * SQLite transaction, so the store changes all at once or not at all, and no other call of the
+ * service runs inside the transaction or sees half an import.
  */
 export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promise<ImportReport> {
   const t0 = performance.now();
@@ -139,60 +202,10 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   const { preset, mapping } = resolveMapping(opts, sniffed.headers, fileName);
   const walletAddress = opts.walletAddress ?? inferWalletAddress(mapping, sniffed.headers, sniffed.sample);
   const read = compile(ctx, sniffed, mapping, opts.walletId, walletAddress, fileName);
-  const width = sniffed.headers.length;
-  const isJson = sniffed.format === 'json';
 
-  const rejections: Rejection[] = [];
-  const seen = new UuidRows();
-  let rowsTotal = 0;
   const staging = new Staging();
   try {
-    let file: { sha256: string; bytes: number };
-    try {
-      file = await streamRows(opened, sniffed, {
-        rows: (batch, first) => {
-          for (let k = 0; k < batch.length; k++) {
-            const cells = batch[k]!;
-            const rowNumber = first + k;
-            if (cells.length === 1 && cells[0] === '') continue;
-            rowsTotal++;
-            if (isJson) {
-              if (cells[0] === NOT_AN_OBJECT) {
-                rejections.push({ row_number: rowNumber, column: '(row)', reason: 'is not a JSON object' });
-                continue;
-              }
-              const bad = cells.indexOf(NOT_A_CELL);
-              if (bad >= 0) {
-                rejections.push({ row_number: rowNumber, column: sniffed.headers[bad]!, reason: 'is an object or array, not a single value' });
-                continue;
-              }
-            } else if (cells.length !== width) {
-              rejections.push({ row_number: rowNumber, column: '(row)', reason: `has ${cells.length} cells; the header has ${width}` });
-              continue;
-            }
-            const out = read(cells);
-            if (out instanceof RowProblem) {
-              rejections.push({ row_number: rowNumber, column: out.column, reason: out.reason });
-              continue;
-            }
-            const earlier = seen.addOrGet(out[F.transaction_id]!, rowNumber);
-            if (earlier !== 0) {
-              rejections.push({
-                row_number: rowNumber,
-                column: mapping.columns.transaction_id ?? 'transaction_id',
-                reason: `${out[F.transaction_id]} already appears on data row ${earlier}; a record may appear once per file`,
-              });
-              continue;
-            }
-            staging.add(rowNumber, out);
-          }
-        },
-        progress: (bytes) => opts.onProgress?.({ done: rowsTotal, bytes, totalBytes: opened.size }),
-      });
-    } catch (err) {
-      if (err instanceof FileError) throw fileFailure(fileName, err.message);
-      throw err;
-    }
+    const { rowsTotal, rejections, sha256 } = await stageRows(opened, sniffed, read, mapping, staging, opts.onProgress);
     opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
 
     const importId = randomUUID();
@@ -211,7 +224,7 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
           {
             import_id: importId,
             file_name: fileName,
-            file_sha256: file.sha256,
+            file_sha256: sha256,
             file_size: opened.size,
             format: sniffed.format,
             preset,
