@@ -92,6 +92,8 @@ export const transactions = sqliteTable('transactions', {
   index('transactions_request_idx').on(t.request_id),
   index('transactions_wallet_created_idx').on(t.wallet_id, t.created_at),
   index('transactions_chain_token_idx').on(t.chain_id, t.token_id),
+  /** The transaction list's order (created_at descending, then id): pages of a large ledger without a sort. */
+  index('transactions_created_idx').on(sql`${t.created_at} desc`, t.transaction_id),
 ]);
 
 export const apiKeys = sqliteTable('api_keys', {

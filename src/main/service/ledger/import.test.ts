@@ -302,7 +302,7 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     const r = await importFile({ source: { path: file } });
     expect(r).toMatchObject({ added: 60_000, rejected: 0 });
     const indexes = svc.ctx.db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all();
-    expect(indexes).toEqual(['sqlite_autoindex_transactions_1', 'transactions_chain_token_idx', 'transactions_hash_idx', 'transactions_request_idx', 'transactions_wallet_created_idx']);
+    expect(indexes).toEqual(['sqlite_autoindex_transactions_1', 'transactions_chain_token_idx', 'transactions_created_idx', 'transactions_hash_idx', 'transactions_request_idx', 'transactions_wallet_created_idx']);
     expect(svc.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(svc.ctx.db.$client.pragma('temp_store', { simple: true })).toBe(2);
   });

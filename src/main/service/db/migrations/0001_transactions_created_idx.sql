@@ -1,0 +1,1 @@
+CREATE INDEX `transactions_created_idx` ON `transactions` ("created_at" desc,`transaction_id`);
