@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,7 @@ const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 try {
+  console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadavg()[0]!.toFixed(2)}; node ${process.version}`);
   let t = performance.now();
   const gen = await generateLedger(csv, rows, { seed: Number(values.seed), wallets: 20 });
   console.log(`generated ${fmt(rows)} rows (${mb(gen.bytes)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${csv}`);
@@ -38,11 +39,11 @@ try {
     maxBuffer: 1 << 20,
   });
   if (child.status !== 0) throw new Error(`import failed:\n${child.stderr}`);
-  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as { rows: number; added: number; rejected: number; ms: number; sampledPeak: number; vmHwm: number | null };
+  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as { rows: number; added: number; rejected: number; ms: number; rssBefore: number; sampledPeak: number; vmHwm: number | null };
   if (r.added !== rows || r.rejected !== 0) throw new Error(`expected ${rows} rows added, got ${r.added} added and ${r.rejected} rejected`);
   const rate = (rows / r.ms) * 1000;
   const peak = Math.max(r.sampledPeak, r.vmHwm ?? 0);
-  console.log(`nps import:     ${fmt(rows)} rows in ${(r.ms / 1000).toFixed(2)} s = ${fmt(rate)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, sampled ${mb(r.sampledPeak)} MB)`);
+  console.log(`nps import:     ${fmt(rows)} rows in ${(r.ms / 1000).toFixed(2)} s = ${fmt(rate)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, sampled ${mb(r.sampledPeak)} MB; ${mb(r.rssBefore)} MB with the service open, before the import)`);
 
   // The same columns, primary key and indexes as the service's transactions table, and the same pragmas as its store.
   const shellDb = join(dir, 'shell.sqlite');
@@ -73,6 +74,7 @@ CREATE INDEX transactions_chain_token_idx ON transactions (chain_id, token_id);
   console.log(`ratio nps/sqlite3: ${ratio.toFixed(2)}x`);
   console.log(`store size: nps ${mb(statSync(join(dir, 'data', 'nps.sqlite')).size)} MB, shell ${mb(statSync(shellDb).size)} MB`);
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  console.log(`load average after: ${loadavg()[0]!.toFixed(2)}`);
   console.log(
     `targets: >= ${fmt(TARGET_ROWS_PER_S)} rows/s ${verdict(rate >= TARGET_ROWS_PER_S)}; peak RSS < ${TARGET_RSS_MB} MB ${verdict(peak < TARGET_RSS_MB * 1024 * 1024)}; within ${TARGET_RATIO}x of sqlite3 ${verdict(ratio <= TARGET_RATIO)}`,
   );
