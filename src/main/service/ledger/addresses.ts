@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { checksumAddress } from 'viem';
 import { checkEvmAddress, checkTronAddress } from '../addresses/check';
+import { detach } from './values';
 
 const CACHE_LIMIT = 50_000;
 const EVM_SHAPE = /^0x[0-9a-fA-F]{40}$/;
@@ -58,7 +59,7 @@ export class AddressCache {
       problem = `${JSON.stringify(address)} is not a valid ${family === 'ETH' ? 'EVM' : 'TRON'} address: ${verdict.is_valid ? 'not in its canonical form' : verdict.reason}`;
     }
     if (seen.size >= CACHE_LIMIT) seen.clear();
-    seen.set(address, problem);
+    seen.set(detach(address), problem);
     return problem;
   }
 }

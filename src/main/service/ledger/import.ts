@@ -16,6 +16,7 @@ import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from '.
 import { applyStaged, loadCatalogue, planIndexRebuild, recordImport, withTempFiles, type ApplyResult } from './repository';
 import { compileRowReader, F, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
 import { Staging } from './staging';
+import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 
 export interface ImportOptions {
@@ -149,7 +150,7 @@ async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader
           }
           const out = read(cells);
           if (out instanceof RowProblem) {
-            rejections.push({ row_number: rowNumber, column: out.column, reason: out.reason });
+            rejections.push({ row_number: rowNumber, column: out.column, reason: detach(out.reason) });
             continue;
           }
           const earlier = seen.addOrGet(out[F.transaction_id]!, rowNumber);
@@ -157,7 +158,7 @@ async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader
             rejections.push({
               row_number: rowNumber,
               column: mapping.columns.transaction_id ?? 'transaction_id',
-              reason: `${out[F.transaction_id]} already appears on data row ${earlier}; a record may appear once per file`,
+              reason: detach(`${out[F.transaction_id]} already appears on data row ${earlier}; a record may appear once per file`),
             });
             continue;
           }

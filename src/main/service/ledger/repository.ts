@@ -3,6 +3,7 @@ import { LEDGER_FIELDS, MAX_REPORTED_UPDATES } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import type { CatalogueView } from './rows';
+import { detach } from './values';
 
 /* SQL of the ledger: the catalogue as the importer needs it, the import's writes, and the lists. */
 
@@ -122,8 +123,8 @@ export function applyStaged(db: Db, opts: ApplyOptions): ApplyResult {
     }
     const wallet = params[walletIdx] as string;
     if (!knownWallets.has(wallet)) {
-      knownWallets.add(wallet);
-      result.walletsCreated.push(wallet);
+      knownWallets.add(detach(wallet));
+      result.walletsCreated.push(detach(wallet));
       if (!opts.dryRun) insertWallet.run(wallet, opts.now, opts.now);
     }
     if (!opts.dryRun && insertTx.run(params).changes === 1) {
@@ -144,7 +145,7 @@ export function applyStaged(db: Db, opts: ApplyOptions): ApplyResult {
       continue;
     }
     result.updated++;
-    result.updates.push({ row_number: Number(cells[N]), transaction_id: params[0] as string, fields: changed });
+    result.updates.push({ row_number: Number(cells[N]), transaction_id: detach(params[0] as string), fields: changed });
     if (result.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(result.updates);
     if (!opts.dryRun) updateTx.run(...params.slice(1), params[0]);
   }

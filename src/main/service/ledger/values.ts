@@ -2,6 +2,13 @@ import { toPlainDecimal } from '../../../shared/primitives';
 
 /* Cell readers for ledger files: pure functions from a cell's text to a stored value or a reason. */
 
+/**
+ * A copy of s that does not keep alive the large text it was cut from: V8 represents a substring
+ * as a view into its parent, so a cell kept for long (a cache key, a reported id) would otherwise
+ * hold a whole megabyte read chunk in memory. Concatenating flattens into a fresh string.
+ */
+export const detach = (s: string): string => (' ' + s).slice(1);
+
 /** A cell that could not be read: why, in words an accountant can act on. */
 export class CellError {
   constructor(readonly reason: string) {}
