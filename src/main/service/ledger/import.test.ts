@@ -163,6 +163,15 @@ describe('native ledger', () => {
     expect(multi.added).toBe(1);
   });
 
+  it('reads UTF-16 with a byte-order mark, as some spreadsheets save "Unicode text"', async () => {
+    const file = join(svc.dataDir, 'utf16.csv');
+    const body = [HEADER, good(1, { request_id: 'Zürich €' }), good(2)].join('\r\n') + '\r\n';
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body, 'utf16le')]));
+    const r = await importFile({ source: { path: file } });
+    expect(r).toMatchObject({ added: 2, rejected: 0 });
+    expect((await record(id(1))).request_id).toBe('Zürich €');
+  });
+
   it('reads a semicolon-separated file with its columns in another order', async () => {
     const fields = [...LEDGER_FIELDS].reverse();
     const values: Record<string, string> = { transaction_id: id(9), wallet_id: W, type: 'withdrawal', status: 'PENDING', amount: '1E-6', chain_id: 'TRON', token_id: 'TRON_USDT' };
