@@ -98,7 +98,7 @@ export function detectLedger(source: LedgerSource): LedgerDetectResult {
   const preset = detectPreset(sniffed.headers);
   const mapping = preset ? preset.mappingFor(sniffed.headers) : guessMapping(sniffed.headers);
   const address = inferWalletAddress(mapping, sniffed.headers, sniffed.sample);
-  if (address !== undefined && !preset?.mappingFor(sniffed.headers).columns.amount_in) mapping.constants.wallet_address = address;
+  if (address !== undefined) mapping.constants.wallet_address = address;
   return {
     file_name: opened.name,
     file_size: opened.size,
