@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { TransactionRecord } from '../../../shared/ledger';
 import type { Flags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
+import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
 import { openTicket, pendingTicketIds, updateTicketClaim } from '../tickets/repository';
 import { abnormalFields, describeMismatch, identifierKey, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
@@ -35,7 +35,7 @@ export interface RunScope {
   actor: string;
 }
 
-export const newRunId = (): string => randomUUID();
+export const newRunId = (): string => uuidv7();
 
 /**
  * How the ledger spells an identifier: it keeps UUIDs and hex hashes lower-cased, EVM hashes with
@@ -99,7 +99,7 @@ export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: numb
       if (ticketId !== undefined) {
         updateTicketClaim(ctx.db, ticketId, claim);
       } else {
-        ticketId = randomUUID();
+        ticketId = uuidv7();
         openTicket(ctx.db, { ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
         pending.set(m.record.transaction_id, ticketId);
       }
