@@ -13,7 +13,8 @@ import type { LedgerSource } from '../../../shared/ledger';
 export class FileError extends Error {}
 
 const HEAD_BYTES = 256 * 1024;
-const READ_CHUNK = 1024 * 1024;
+/** Small enough that a chunk's rows die young in V8 (larger chunks survive scavenges and bloat the old space). */
+const READ_CHUNK = 128 * 1024;
 export const SAMPLE_ROWS = 20;
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -23,7 +24,7 @@ export interface OpenedSource {
   size: number;
   /** The first bytes (all of them for a small file). */
   head: Buffer;
-  /** The bytes, from the start, in chunks of about 1 MiB. */
+  /** The bytes, from the start, in chunks of READ_CHUNK. */
   stream(): Readable;
 }
 

@@ -47,7 +47,7 @@ export class Staging {
     this.used[b] = 0;
   }
 
-  /** Every staged line in transaction_id order, one bucket in memory at a time. */
+  /** Every staged line in transaction_id order, one bucket in memory at a time (once: buckets are released as read). */
   *sorted(): Generator<string> {
     for (let b = 0; b < BUCKETS; b++) {
       const buf = this.buffers[b];
@@ -55,6 +55,7 @@ export class Staging {
       let text = buf.toString('utf8', 0, this.used[b]!);
       const file = this.dir === undefined ? undefined : join(this.dir, String(b));
       if (file !== undefined && existsSync(file)) text = readFileSync(file, 'utf8') + text;
+      this.buffers[b] = undefined;
       const lines = text.split('\n');
       lines.pop();
       lines.sort();
