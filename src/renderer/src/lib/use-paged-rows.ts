@@ -40,18 +40,19 @@ export function usePagedRows<T>(key: string, fetchPage: (page: number, pageSize:
       const tag = `${fullKey}|${page}`;
       if (inflight.current.has(tag)) return;
       inflight.current.add(tag);
-      fetchRef.current(page, pageSize).then(
-        (r) =>
-          setState((s) => {
-            if (keyRef.current !== fullKey) return s;
-            const base = s.key === fullKey ? s : { key: fullKey, pages: new Map<number, T[]>() };
-            return { key: fullKey, total: r.total, pages: new Map(base.pages).set(page, r.list) };
-          }),
-        (err: unknown) => {
-          inflight.current.delete(tag);
-          setState((s) => (keyRef.current !== fullKey ? s : { ...(s.key === fullKey ? s : { pages: new Map<number, T[]>() }), key: fullKey, error: errorText(err) }));
-        },
-      );
+      fetchRef.current(page, pageSize)
+        .then(
+          (r) =>
+            setState((s) => {
+              // An answer for filters the screen has since left is dropped; coming back asks again.
+              if (keyRef.current !== fullKey) return s;
+              const base = s.key === fullKey ? s : { key: fullKey, pages: new Map<number, T[]>() };
+              return { key: fullKey, total: r.total, pages: new Map(base.pages).set(page, r.list) };
+            }),
+          (err: unknown) =>
+            setState((s) => (keyRef.current !== fullKey ? s : { ...(s.key === fullKey ? s : { pages: new Map<number, T[]>() }), key: fullKey, error: errorText(err) })),
+        )
+        .finally(() => inflight.current.delete(tag));
     },
     [fullKey, pageSize],
   );

@@ -190,8 +190,8 @@ function Detail({ ticketId, onChanged }: { ticketId: string; onChanged: () => vo
         }}
       />
       <Comparison d={d} />
-      <section className="events">
-        <h3>History</h3>
+      <section className="events" aria-labelledby="ticket-history">
+        <h3 id="ticket-history">History</h3>
         <ol>
           {[...d.events].reverse().map((e, i) => (
             <li key={i}>

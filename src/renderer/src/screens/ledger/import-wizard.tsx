@@ -296,9 +296,17 @@ function PreviewStep() {
   const busy = w.busy === 'import';
   return (
     <div className="wizard-body">
-      <p className="lead" data-testid="preview-message">
-        {p.message}
-      </p>
+      {writes === 0 && p.rejected > 0 ? (
+        <div className="banner banner-bad" role="alert" data-testid="preview-message">
+          <strong>This file cannot be imported: every row has a problem</strong>
+          <span>{p.message}</span>
+          <span className="small">Correct the rows listed below (or the mapping) and choose the file again. The ledger has not been touched.</span>
+        </div>
+      ) : (
+        <p className="lead" data-testid="preview-message">
+          {p.message}
+        </p>
+      )}
       <ImportCounts report={p} />
       {p.wallets_created.length > 0 && (
         <p className="muted">

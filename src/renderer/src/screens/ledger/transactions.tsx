@@ -47,16 +47,16 @@ function toQuery(f: TxFilters) {
   };
 }
 
+// The transaction ID is in the detail (and searchable); the row keeps room for 18-decimal amounts.
 const columns: Column<TransactionRecord>[] = [
-  { key: 'created', header: 'Created (UTC)', width: '158px', render: (r) => <span className="num">{formatTime(r.created_at)}</span> },
-  { key: 'type', header: 'Type', width: '84px', render: (r) => <span className={r.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{r.type}</span> },
+  { key: 'created', header: 'Created (UTC)', width: '152px', render: (r) => <span className="num">{formatTime(r.created_at)}</span> },
+  { key: 'type', header: 'Type', width: '86px', render: (r) => <span className={r.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{r.type}</span> },
   { key: 'status', header: 'Status', width: '100px', render: (r) => <Badge>{r.status}</Badge> },
-  { key: 'chain', header: 'Chain', width: '84px', render: (r) => <span className="mono">{r.chain_id}</span> },
-  { key: 'token', header: 'Token', width: '108px', render: (r) => <span className="mono">{r.token_id}</span> },
-  { key: 'amount', header: 'Amount', width: '150px', align: 'right', render: (r) => <Amount value={r.amount} /> },
-  { key: 'to', header: 'To', width: 'minmax(124px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="address" value={r.to} head={6} tail={4} /> },
-  { key: 'hash', header: 'Hash', width: 'minmax(124px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="tx" value={r.hash} head={6} tail={4} /> },
-  { key: 'id', header: 'ID', width: '86px', render: (r) => <span className="mono muted" title={r.transaction_id}>{r.transaction_id.slice(0, 8)}</span> },
+  { key: 'chain', header: 'Chain', width: '112px', render: (r) => <span className="mono">{r.chain_id}</span> },
+  { key: 'token', header: 'Token', width: '124px', render: (r) => <span className="mono">{r.token_id}</span> },
+  { key: 'amount', header: 'Amount', width: '206px', align: 'right', render: (r) => <Amount value={r.amount} /> },
+  { key: 'to', header: 'To', width: 'minmax(116px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="address" value={r.to} head={6} tail={4} /> },
+  { key: 'hash', header: 'Hash', width: 'minmax(116px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="tx" value={r.hash} head={6} tail={4} /> },
 ];
 
 const FIELDS: [keyof TransactionRecord, string][] = [

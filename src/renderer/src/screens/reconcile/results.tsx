@@ -137,17 +137,16 @@ export function RunResults({ runId }: { runId: string }) {
                 <th scope="col" className="al-right">
                   #
                 </th>
-                <th scope="col">Outcome · identifier</th>
+                <th scope="col">Outcome · hash or ID</th>
                 {fields.map((f) => (
                   <th key={f} scope="col" className={AMOUNTS.has(f) ? 'al-right' : undefined}>
                     <span className="mono">{f}</span>
                   </th>
                 ))}
-                <th scope="col">Ticket</th>
               </tr>
               <tr className="legend-row">
                 <th colSpan={2} />
-                <th colSpan={fields.length + 1} className="legend">
+                <th colSpan={fields.length} className="legend">
                   Each cell: <span className="fclaimed">claimed in the books</span> above <span className="frecorded">recorded in the ledger</span>
                   {hidden.length > 0 && <> · not in the books, so not compared: {hidden.join(', ')}</>}
                 </th>
@@ -162,7 +161,24 @@ export function RunResults({ runId }: { runId: string }) {
                     <td className="al-right num">{it.idx + 1}</td>
                     <td className="ident">
                       <div>
-                        <Badge>{outcome}</Badge> <span className="muted small">{id.kind}</span>
+                        {it.ticket_id ? (
+                          <a
+                            className="badge-link"
+                            href={`#/tickets/ticket/${it.ticket_id}`}
+                            title={`Open ticket ${it.ticket_id}`}
+                            aria-label={`${outcome}: open ticket ${it.ticket_id.slice(0, 8)}`}
+                            onClick={(e) => {
+                              e.preventDefault();
+                              go({ screen: 'tickets', sub: 'ticket', id: it.ticket_id! });
+                            }}
+                          >
+                            <Badge>{outcome}</Badge>
+                            <span className="small">ticket ›</span>
+                          </a>
+                        ) : (
+                          <Badge>{outcome}</Badge>
+                        )}
+                        {id.kind !== 'hash' && <span className="muted small">{id.kind.replace('_id', ' ID')}</span>}
                       </div>
                       {id.kind === 'hash' && it.record ? (
                         <ExplorerLink chainId={it.record.chain_id} kind="tx" value={id.value} head={8} tail={6} />
@@ -177,18 +193,6 @@ export function RunResults({ runId }: { runId: string }) {
                         <FieldCell item={it} f={f} />
                       </td>
                     ))}
-                    <td>
-                      {it.ticket_id ? (
-                        <a className="mono" href={`#/tickets/ticket/${it.ticket_id}`} onClick={(e) => {
-                          e.preventDefault();
-                          go({ screen: 'tickets', sub: 'ticket', id: it.ticket_id! });
-                        }}>
-                          {shorten(it.ticket_id, 8, 0)}
-                        </a>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </td>
                   </tr>
                 );
               })}

@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importLedger } from './support/ledger';
+import { openScreen, samples, shot, useSession } from './support/session';
+
+const session = useSession();
+
+async function ledgerCount(page: import('@playwright/test').Page): Promise<string> {
+  await page.getByRole('tab', { name: 'Transactions' }).click();
+  await expect(page.getByTestId('tx-count')).not.toHaveText('…');
+  return (await page.getByTestId('tx-count').textContent()) ?? '';
+}
+
+test('start from the sample ledger', async () => {
+  const { page } = session();
+  await importLedger(page, join(samples, 'native-ledger.csv'), 30);
+  expect(await ledgerCount(page)).toBe('30 transactions');
+});
+
+test('a file that is not text is refused with the reason', async () => {
+  const { page, dataDir } = session();
+  const garbage = join(dataDir, 'statement.csv');
+  writeFileSync(garbage, Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x42, 0x89, 0x50, 0x4e, 0x47]));
+  await page.getByRole('tab', { name: 'Import', exact: true }).click();
+  await page.getByRole('button', { name: 'Import another file' }).click();
+  await page.getByTestId('file-input').setInputFiles(garbage);
+  const error = page.getByRole('alert');
+  await expect(error).toContainText('Could not read statement.csv');
+  await expect(error).toContainText('not text');
+  await shot(page, 'ledger-import-not-text');
+});
+
+test('a header that fits no format: nothing can be mapped, the preview says why', async () => {
+  const { page } = session();
+  await page.getByTestId('file-input').setInputFiles(join(samples, 'bad-header.csv'));
+  await expect(page.getByTestId('detected-preset')).toContainText('No preset matched');
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText(/transaction_id|column/);
+  await shot(page, 'ledger-import-bad-header');
+});
+
+test('rows with errors: each one listed with its row, column and reason, exportable; nothing imported', async () => {
+  const { page } = session();
+  await page.getByRole('button', { name: 'Choose another file' }).click();
+  await page.getByTestId('file-input').setInputFiles(join(samples, 'native-with-bad-rows.csv'));
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await expect(page.getByTestId('preview-message')).toContainText('5 rejected');
+  const rejected = page.getByRole('table', { name: 'Rejected rows' });
+  await expect(rejected.getByRole('row')).toHaveCount(6);
+  for (const row of ['5', '6', '7', '8', '9']) await expect(rejected.getByRole('row').filter({ has: page.getByRole('cell', { name: row, exact: true }) })).toHaveCount(1);
+  await expect(rejected).toContainText('12,5');
+  await shot(page, 'ledger-import-rejected');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export rejected rows (CSV)' }).click();
+  const file = await (await download).path();
+  const csv = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+  expect(csv[0]).toBe('row_number,column,reason');
+  expect(csv).toHaveLength(6);
+
+  // The accountant goes back instead of importing the 7 good rows.
+  await page.getByRole('button', { name: 'Back to the mapping' }).click();
+  await page.getByRole('button', { name: 'Choose another file' }).click();
+});
+
+test('a file whose every row is wrong cannot be imported, and the ledger is unchanged', async () => {
+  const { page, dataDir } = session();
+  const lines = readFileSync(join(samples, 'native-with-bad-rows.csv'), 'utf8').split(/\r?\n/);
+  const allBad = join(dataDir, 'all-bad.csv');
+  writeFileSync(allBad, [lines[0], ...lines.slice(5, 10)].join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles(allBad);
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await expect(page.getByTestId('preview-message')).toContainText('This file cannot be imported');
+  await expect(page.getByRole('button', { name: 'Nothing to import' })).toBeDisabled();
+  await shot(page, 'ledger-import-all-rejected');
+
+  expect(await ledgerCount(page)).toBe('30 transactions');
+  await page.getByRole('tab', { name: 'Import history' }).click();
+  await expect(page.getByRole('table', { name: 'Imports' }).getByRole('row')).toHaveCount(2);
+  await openScreen(page, 'Tickets');
+});

@@ -1,0 +1,91 @@
+import { expect, test } from '@playwright/test';
+import { join } from 'node:path';
+import { openScreen, samples, shot, useSession } from './support/session';
+
+const session = useSession();
+// A row of resources/samples/native-ledger.csv: 250.123456789012345678 BSC_USDT to a customer wallet.
+const HASH = '0x4869a019bc4c7329ecb41e27243d6897c89c417b55ec3e1dcb882b0abf8c38e6';
+
+test('an empty ledger says how to start', async () => {
+  const { page } = session();
+  await openScreen(page, 'Ledger');
+  await expect(page.getByText('The ledger is empty')).toBeVisible();
+  await shot(page, 'ledger-empty');
+});
+
+test('import the sample ledger: preset detected, columns mapped with samples, preview, import, report', async () => {
+  const { page } = session();
+  await page.getByRole('button', { name: 'Import a ledger file' }).first().click();
+  await expect(page.getByRole('button', { name: /Drop a ledger file here/ })).toBeVisible();
+  await shot(page, 'ledger-import-choose');
+
+  await page.getByTestId('file-input').setInputFiles(join(samples, 'native-ledger.csv'));
+  await expect(page.getByTestId('detected-preset')).toContainText('NPS ledger (native)');
+  await expect(page.getByLabel('Column for amount', { exact: true })).toHaveValue('amount');
+  await expect(page.locator('tr', { has: page.getByLabel('Column for amount', { exact: true }) })).toContainText('2.5E+3');
+  await shot(page, 'ledger-import-mapping');
+
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await expect(page.getByTestId('preview-message')).toContainText('30 would be added');
+  await shot(page, 'ledger-import-preview');
+
+  await page.getByRole('button', { name: 'Import 30 rows' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Import finished');
+  await expect(page.getByTestId('import-result')).toContainText('30 added');
+  await shot(page, 'ledger-import-report');
+});
+
+test('the transactions: 30 rows, exact amounts, filters', async () => {
+  const { page } = session();
+  await page.getByRole('button', { name: 'Show the transactions' }).click();
+  await expect(page.getByTestId('tx-count')).toHaveText('30 transactions');
+  const grid = page.getByRole('grid', { name: 'Transactions' });
+  await expect(grid).toContainText('TRON_USDT');
+  await shot(page, 'ledger-transactions');
+
+  await page.getByLabel('Chain', { exact: true }).selectOption('BSC_BNB');
+  await expect(page.getByTestId('tx-count')).toHaveText('5 transactions');
+  await page.getByLabel('Type', { exact: true }).selectOption('Withdrawal');
+  await expect(page.getByTestId('tx-count')).toHaveText('2 transactions');
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page.getByTestId('tx-count')).toHaveText('30 transactions');
+});
+
+test('find a transaction by its hash and open it, with its explorer link', async () => {
+  const { page } = session();
+  // 0x hashes are found whatever their case.
+  await page.getByLabel('Search by hash, transaction ID or request ID').fill(HASH.toUpperCase().replace('0X', '0x'));
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tx-count')).toHaveText('1 transaction');
+  const grid = page.getByRole('grid', { name: 'Transactions' });
+  await expect(grid.getByRole('row')).toHaveCount(2);
+  await expect(grid).toContainText('250.123456789012345678');
+
+  await grid.getByRole('row').nth(1).click();
+  await page.keyboard.press('Enter');
+  const detail = page.getByRole('complementary', { name: 'Transaction detail' });
+  await expect(detail).toContainText('9db00239-e310-4a24-a95b-cba544765e3f');
+  await expect(detail).toContainText('250.123456789012345678');
+  await expect(detail.getByRole('link', { name: HASH })).toHaveAttribute('href', `https://bscscan.com/tx/${HASH}`);
+  await shot(page, 'ledger-transaction-detail');
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+});
+
+test('the import is in the history, and importing the same file again changes nothing', async () => {
+  const { page } = session();
+  await page.getByRole('tab', { name: 'Import history' }).click();
+  const table = page.getByRole('table', { name: 'Imports' });
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await expect(table).toContainText('native-ledger.csv');
+
+  await page.getByRole('tab', { name: 'Import', exact: true }).click();
+  await page.getByRole('button', { name: 'Import another file' }).click();
+  await page.getByTestId('file-input').setInputFiles(join(samples, 'native-ledger.csv'));
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await expect(page.getByTestId('preview-message')).toContainText('30 unchanged');
+  await expect(page.getByRole('button', { name: 'Nothing to import' })).toBeDisabled();
+  await page.getByRole('tab', { name: 'Import history' }).click();
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await shot(page, 'ledger-import-history');
+});
