@@ -29,6 +29,8 @@ const HEADER_LABEL: Record<string, string> = {
  *   2004 the (key, nonce) pair was accepted before: checked last, so only a correctly signed
  *        request can use up a nonce, and recorded in the store, so a restart does not forget it.
  * The wallet check (2006) belongs to the handlers, which know the wallet a call names.
+ * No secret is ever compared here: the service holds public keys only, and the signature is
+ * checked by Ed25519 verification, not by comparing it with one computed here.
  */
 export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const windowMs = opts.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;

@@ -207,4 +207,26 @@ describe('the envelope on every failure', () => {
     expect(get.statusCode).toBe(405);
     expect(get.json()).toMatchObject({ status: 1005, data: null });
   });
+
+  test('a body over 5 MiB: 1003, before any credential is looked at', async () => {
+    const res = await app.inject({ method: 'POST', url: VERIFY, headers: { 'content-type': 'application/json' }, payload: `{"txs":["${'x'.repeat(5 * 1024 * 1024)}"]}` });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ status: 1003, data: null, msg: expect.stringMatching(/5 MiB/) });
+  });
+});
+
+describe('openapi.json', () => {
+  test('documents both signed routes with their security, the claim schema and their error codes', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/nps/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties: { txs: { maxItems: number; items: { properties: Record<string, unknown> } } } } }> }; responses: Record<string, { description: string }> }>>;
+    };
+    const verify = doc.paths[VERIFY]!.post!;
+    expect(verify.security).toHaveLength(1);
+    const txs = verify.requestBody!.content['application/json']!.schema.properties.txs;
+    expect(txs.maxItems).toBe(1000);
+    expect(Object.keys(txs.items.properties)).toEqual(expect.arrayContaining(['transaction_id', 'amount', 'amount_delta', 'time_type']));
+    expect(verify.responses['401']!.description).toMatch(/2004/);
+    expect(verify.responses['400']!.description).toMatch(/4001/);
+    expect(doc.paths['/nps/ticket']!.get!.responses['404']!.description).toMatch(/3003/);
+  });
 });
