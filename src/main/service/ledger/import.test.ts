@@ -314,6 +314,7 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     expect(indexes).toEqual(['sqlite_autoindex_transactions_1', 'transactions_chain_token_idx', 'transactions_created_idx', 'transactions_hash_idx', 'transactions_request_idx', 'transactions_wallet_created_idx']);
     expect(svc.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(svc.ctx.db.$client.pragma('temp_store', { simple: true })).toBe(2);
+    expect(svc.ctx.db.$client.pragma('cache_size', { simple: true })).toBe(-65536);
   });
 });
 

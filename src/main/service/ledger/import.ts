@@ -13,7 +13,7 @@ import type { CallMeta, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { UuidRows } from './ids';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
-import { applyStaged, loadCatalogue, planIndexRebuild, recordImport, withTempFiles, type ApplyResult } from './repository';
+import { applyStaged, loadCatalogue, planIndexRebuild, recordImport, withBulkSettings, type ApplyResult } from './repository';
 import { compileRowReader, F, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
 import { Staging } from './staging';
 import { detach } from './values';
@@ -240,7 +240,7 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
           rejections,
         );
       });
-      if (rebuild.length) withTempFiles(ctx.db, () => transaction());
+      if (rebuild.length) withBulkSettings(ctx.db, () => transaction());
       else transaction();
     }
     const report: Omit<ImportReport, 'message'> = {

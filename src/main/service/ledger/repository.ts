@@ -72,18 +72,25 @@ export function planIndexRebuild(db: Db, rows: number): IndexDef[] {
     .all() as IndexDef[];
 }
 
+/** Page cache for a bulk load: rows arrive in key order and indexes are sorted on disk, so a large cache buys nothing. */
+const BULK_CACHE_KIB = 16 * 1024;
+
 /**
- * Run fn with SQLite's temporary files (the sorter of an index build) on disk rather than in
- * memory, so rebuilding an index over millions of rows does not hold them all in RAM. The setting
- * cannot change inside a transaction, so this wraps it.
+ * Run a bulk load with SQLite's temporary files (the sorter of an index build) on disk and a
+ * small page cache, so rebuilding indexes over millions of rows does not hold them in memory.
+ * Neither setting may change inside a transaction, so this wraps it; both are restored.
  */
-export function withTempFiles<T>(db: Db, fn: () => T): T {
-  const before = db.$client.pragma('temp_store', { simple: true }) as number;
-  db.$client.pragma('temp_store = FILE');
+export function withBulkSettings<T>(db: Db, fn: () => T): T {
+  const sqlite = db.$client;
+  const tempStore = sqlite.pragma('temp_store', { simple: true }) as number;
+  const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;
+  sqlite.pragma('temp_store = FILE');
+  sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   try {
     return fn();
   } finally {
-    db.$client.pragma(`temp_store = ${before}`);
+    sqlite.pragma(`cache_size = ${cacheSize}`);
+    sqlite.pragma(`temp_store = ${tempStore}`);
   }
 }
 
