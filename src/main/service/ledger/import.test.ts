@@ -172,6 +172,15 @@ describe('native ledger', () => {
     expect((await record(id(1))).request_id).toBe('Zürich €');
   });
 
+  it('skips blank lines and rows of empty cells, counting them in row numbers', async () => {
+    const r = await importFile({ source: text([good(1), '', '   ', ',,,,,,,,,,,,,,,,,', good(2, { amount: 'x' }), 'x,,', ',,,', '']) });
+    expect(r).toMatchObject({ rows_total: 3, added: 1, rejected: 2 });
+    expect(r.rejections.map((x) => [x.row_number, x.column])).toEqual([
+      [5, 'amount'],
+      [6, '(row)'],
+    ]);
+  });
+
   it('reads a semicolon-separated file with its columns in another order', async () => {
     const fields = [...LEDGER_FIELDS].reverse();
     const values: Record<string, string> = { transaction_id: id(9), wallet_id: W, type: 'withdrawal', status: 'PENDING', amount: '1E-6', chain_id: 'TRON', token_id: 'TRON_USDT' };

@@ -132,7 +132,8 @@ async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader
         for (let k = 0; k < batch.length; k++) {
           const cells = batch[k]!;
           const rowNumber = first + k;
-          if (cells.length === 1 && cells[0] === '') continue;
+          // Blank lines, and the rows of empty cells spreadsheets leave at the end, are not rows.
+          if (cells[0]!.trim() === '' && cells.every((c) => c.trim() === '')) continue;
           rowsTotal++;
           if (isJson) {
             if (cells[0] === NOT_AN_OBJECT) {
