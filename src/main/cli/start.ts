@@ -24,6 +24,8 @@ export function findElectron(): { path: string } | { reason: string } {
   const found = locateElectron();
   if (found.path) return { path: found.path };
   if (!found.pkgDir) return { reason: 'the electron package is not installed' };
+  // Electron's own switch for "never fetch the binary" (offline machines, CI).
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return { reason: 'no Electron binary is installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set' };
   const version = (JSON.parse(readFileSync(join(found.pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
   const r = spawnSync(process.execPath, [join(found.pkgDir, 'install.js')], { encoding: 'utf8', timeout: 10 * 60_000 });
   const after = locateElectron();
