@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTransactionId, UuidRows } from './ids';
 import { guessDelimiter, JsonArraySplitter } from './source';
-import { CellError, readDecimal, readHash, readTime } from './values';
+import { CellError, isUuid, readDecimal, readHash, readTime } from './values';
 
 const dot = { decimal_separator: '.', thousands_separator: '' } as const;
 
@@ -79,6 +79,16 @@ describe('readHash', () => {
     expect(readHash('ab'.repeat(32), 'ETH')).toBeInstanceOf(CellError);
     expect(readHash('0x' + 'ab'.repeat(31), 'ETH')).toBeInstanceOf(CellError);
     expect(readHash('anything', 'OTHER')).toBe('anything');
+  });
+});
+
+describe('isUuid', () => {
+  it('accepts 8-4-4-4-12 hex digits in any case and nothing else', () => {
+    expect(isUuid('3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f')).toBe(true);
+    expect(isUuid('3F6C1D2E-8A4B-4C7D-9E2F-1A2B3C4D5E6F')).toBe(true);
+    for (const bad of ['3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6', '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6g', '3f6c1d2e8a4b-4c7d-9e2f-1a2b3c4d5e6f0', '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6\u0130', ' 3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f']) {
+      expect([bad, isUuid(bad)]).toEqual([bad, false]);
+    }
   });
 });
 
