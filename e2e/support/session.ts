@@ -1,9 +1,10 @@
-import { _electron, expect, test, type Browser, type BrowserContext, type ElectronApplication, type Page } from '@playwright/test';
+import { _electron, chromium, expect, test, type BrowserContext, type ElectronApplication, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { electronSqliteBinding, locateElectron, requireHere } from '../../src/main/cli/electron-locate';
+import { chromiumLaunchOptions } from './chromium';
 
 export const root = resolve(import.meta.dirname, '..', '..');
 export const electronMode = process.env.E2E_ELECTRON === '1';
@@ -48,11 +49,13 @@ function watchErrors(page: Page, errors: string[]): void {
   page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
 }
 
-async function browserSession(browser: Browser, dataDir: string): Promise<Session & { close(): Promise<void> }> {
+async function browserSession(dataDir: string): Promise<Session & { close(): Promise<void> }> {
   const log: string[] = [];
   // A real process, as a user starts it: `npm run nps -- serve --ui --port 0 --data-dir <tmp>`.
   const child = spawn(process.execPath, [tsxCli, 'src/main/cli.ts', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const [, url] = await waitForLine(child, /NPS Reconcile \(browser mode\): (\S+)/, 90_000, log);
+  // Launched here rather than taken from the `browser` fixture, so the Electron runs never need Chromium.
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url!).origin });
   const page = await context.newPage();
@@ -66,6 +69,7 @@ async function browserSession(browser: Browser, dataDir: string): Promise<Sessio
     errors,
     close: async () => {
       await context.close();
+      await browser.close();
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
@@ -97,10 +101,16 @@ export function useSession(): () => Session {
   let session: (Session & { close(): Promise<void> }) | undefined;
   let dataDir = '';
   test.describe.configure({ mode: 'serial' });
-  test.beforeAll(async ({ browser }) => {
+  test.beforeAll(async () => {
     test.setTimeout(120_000);
     dataDir = mkdtempSync(join(tmpdir(), 'nps-e2e-'));
-    session = electronMode ? await electronSession(dataDir) : await browserSession(browser, dataDir);
+    session = electronMode ? await electronSession(dataDir) : await browserSession(dataDir);
+  });
+  test.afterEach(async () => {
+    const info = test.info();
+    if (session && info.status !== info.expectedStatus) {
+      await info.attach('screen at failure', { body: await session.page.screenshot(), contentType: 'image/png' });
+    }
   });
   test.afterAll(async () => {
     const errors = session?.errors ?? [];

@@ -53,6 +53,7 @@ vi.mock('electron', () => ({
     },
   },
   shell: { openExternal },
+  dialog: { showErrorBox: () => undefined },
 }));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'nps-shell-'));

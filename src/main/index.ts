@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -121,7 +121,18 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.whenReady().then(async () => {
     lockDown();
-    const service = openService({ dataDir: process.env.NPS_DATA_DIR ?? app.getPath('userData'), ...configurePaths() });
+    const dataDir = process.env.NPS_DATA_DIR ?? app.getPath('userData');
+    let service: Service;
+    try {
+      service = openService({ dataDir, ...configurePaths() });
+    } catch (err) {
+      // Without the store there is nothing to show: say why (often better-sqlite3 not built for this Electron) and stop.
+      const reason = err instanceof Error ? err.message : String(err);
+      log(`cannot open the data in ${dataDir}: ${reason}`);
+      dialog.showErrorBox('NPS Reconcile cannot start', `The data folder ${dataDir} could not be opened:\n\n${reason}\n\nFrom a checkout, run npm run electron:rebuild.`);
+      app.exit(1);
+      return;
+    }
     reportRuntime(service.ctx, { mode: 'electron', version: app.getVersion() });
     bridgeIpc(service);
     const server = await startApiServer(service);
