@@ -17,6 +17,7 @@ const windows: { opts: { webPreferences: Record<string, unknown> }; file?: strin
 let headersHook: ((details: { responseHeaders: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void) | undefined;
 let permissionHook: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | undefined;
 const openExternal = vi.fn(async (_url: string) => undefined);
+const paths = new Map<string, string>([['userData', '/nonexistent/default-user-data']]);
 
 vi.mock('electron', () => ({
   app: {
@@ -24,7 +25,8 @@ vi.mock('electron', () => ({
     requestSingleInstanceLock: () => true,
     on: (name: string, fn: (...args: unknown[]) => void) => appListeners.set(name, fn),
     whenReady: () => Promise.resolve(),
-    getPath: () => process.env.NPS_DATA_DIR,
+    getPath: (name: string) => paths.get(name),
+    setPath: (name: string, value: string) => paths.set(name, value),
     getVersion: () => '9.8.7',
     quit: () => undefined,
   },

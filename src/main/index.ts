@@ -111,6 +111,9 @@ async function startApiServer(service: Service): Promise<RunningServer | undefin
   }
 }
 
+// A data folder of its own (tests, a second set of books) is a separate instance with its own lock.
+if (process.env.NPS_DATA_DIR) app.setPath('userData', process.env.NPS_DATA_DIR);
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
@@ -121,7 +124,7 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.whenReady().then(async () => {
     lockDown();
-    const dataDir = process.env.NPS_DATA_DIR ?? app.getPath('userData');
+    const dataDir = app.getPath('userData');
     let service: Service;
     try {
       service = openService({ dataDir, ...configurePaths() });
