@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,21 @@ describe('the /app/rpc door', () => {
     expect(res.headers['content-type']).toContain(PROGRESS_MEDIA_TYPE);
     const lines = res.body.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ status: 0, data: { is_valid: true, family: 'ETH' } });
+  });
+
+  it('reports the progress of a long job line by line before its answer', async () => {
+    const text = readFileSync(join(service.ctx.resourcesDir, 'samples', 'native-ledger.csv'), 'utf8');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/app/rpc/ledger-preview',
+      headers: { host, 'content-type': 'application/json', accept: PROGRESS_MEDIA_TYPE, 'x-nps-token': token },
+      payload: JSON.stringify({ source: { name: 'native-ledger.csv', text } }),
+    });
+    const lines = res.body.trim().split('\n').map((l) => JSON.parse(l));
+    const progress = lines.slice(0, -1);
+    expect(progress.length).toBeGreaterThan(0);
+    for (const p of progress) expect(p).toEqual({ progress: expect.objectContaining({ done: expect.any(Number) }) });
+    expect(lines.at(-1)).toMatchObject({ status: 0, msg: '', data: { dry_run: true, rows_total: 30, added: 30 } });
   });
 
   it('keeps the Host guard in front of the door', async () => {
