@@ -39,6 +39,9 @@ export function App() {
   useEffect(() => {
     loadChains();
     loadApp();
+    // The status in the nav follows the service: a stopped service shows within seconds.
+    const timer = window.setInterval(() => loadApp(true), 10_000);
+    return () => window.clearInterval(timer);
   }, [loadChains, loadApp]);
 
   // Alt+1..6 switches screens from anywhere, as the nav's shortcuts say.
