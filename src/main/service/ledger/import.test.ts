@@ -189,12 +189,23 @@ describe('native ledger', () => {
     expect(await record(id(9))).toMatchObject({ type: 'Withdrawal', status: 'Pending', amount: '0.000001' });
   });
 
-  it('rejects a transaction_id given twice in one file, pointing at the first row', async () => {
-    const r = await importFile({ source: text([good(1), good(2), good(1, { amount: '9' })]) });
-    expect(r).toMatchObject({ added: 2, rejected: 1 });
-    expect(r.rejections[0]).toMatchObject({ row_number: 3, column: 'transaction_id' });
-    expect(r.rejections[0]!.reason).toMatch(/data row 1/);
+  it('rejects a transaction_id given again in one file, pointing at its first row, which counts', async () => {
+    const lines = [good(1), good(2), good(1, { amount: '9' }), good(1, { amount: '0.5' }), good(3, { amount: 'x' }), good(2)];
+    const p = await preview({ source: text(lines) });
+    const r = await importFile({ source: text(lines) });
+    for (const report of [p, r]) {
+      expect(report).toMatchObject({ rows_total: 6, added: 2, rejected: 4 });
+      expect(report.rejections.map((x) => [x.row_number, x.column])).toEqual([
+        [3, 'transaction_id'],
+        [4, 'transaction_id'],
+        [5, 'amount'],
+        [6, 'transaction_id'],
+      ]);
+      expect(report.rejections[1]!.reason).toBe(`${id(1)} already appears on data row 1; a record may appear once per file`);
+      expect(report.rejections[3]!.reason).toMatch(/data row 2;/);
+    }
     expect((await record(id(1))).amount).toBe('1.5');
+    expect((await svc.invoke('import-get', { import_id: r.import_id! }, meta)).rejections).toEqual(r.rejections);
   });
 
   it('rejects rows that break the catalogue, the token decimals or the chain address form', async () => {

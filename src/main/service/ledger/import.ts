@@ -11,10 +11,9 @@ import {
 } from '../../../shared/ledger';
 import type { CallMeta, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import { UuidRows } from './ids';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
 import { applyStaged, loadCatalogue, planIndexRebuild, recordImport, withBulkSettings, type ApplyResult } from './repository';
-import { compileRowReader, F, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
+import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
 import { Staging } from './staging';
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
@@ -123,7 +122,6 @@ async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader
   const width = sniffed.headers.length;
   const isJson = sniffed.format === 'json';
   const rejections: Rejection[] = [];
-  const seen = new UuidRows();
   let rowsTotal = 0;
   let file: { sha256: string; bytes: number };
   try {
@@ -152,15 +150,6 @@ async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader
           const out = read(cells);
           if (out instanceof RowProblem) {
             rejections.push({ row_number: rowNumber, column: out.column, reason: detach(out.reason) });
-            continue;
-          }
-          const earlier = seen.addOrGet(out[F.transaction_id]!, rowNumber);
-          if (earlier !== 0) {
-            rejections.push({
-              row_number: rowNumber,
-              column: mapping.columns.transaction_id ?? 'transaction_id',
-              reason: detach(`${out[F.transaction_id]} already appears on data row ${earlier}; a record may appear once per file`),
-            });
             continue;
           }
           staging.add(rowNumber, out);
@@ -214,13 +203,22 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
     const now = ctx.now();
     let applied: ApplyResult = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [] };
     const write = !opts.dryRun && staging.lines > 0;
+    const idColumn = mapping.columns.transaction_id ?? 'transaction_id';
+    // A repeated transaction_id shows up as the staged rows are sorted; the first row of it counts.
+    const lines = () =>
+      staging.sorted((rowNumber, first, id) =>
+        rejections.push({ row_number: rowNumber, column: idColumn, reason: `${id} already appears on data row ${first}; a record may appear once per file` }),
+      );
+    const inRowOrder = () => rejections.sort((a, b) => a.row_number - b.row_number);
     if (opts.dryRun && staging.lines > 0) {
-      applied = applyStaged(ctx.db, { lines: staging.sorted(), rebuild: [], importId, now, dryRun: true });
+      applied = applyStaged(ctx.db, { lines: lines(), rebuild: [], importId, now, dryRun: true });
+      inRowOrder();
     }
     if (write) {
       const rebuild = planIndexRebuild(ctx.db, staging.lines);
       const transaction = ctx.db.$client.transaction(() => {
-        applied = applyStaged(ctx.db, { lines: staging.sorted(), rebuild, importId, now, dryRun: false });
+        applied = applyStaged(ctx.db, { lines: lines(), rebuild, importId, now, dryRun: false });
+        inRowOrder();
         recordImport(
           ctx.db,
           {

@@ -18,6 +18,15 @@ const BUFFER_BYTES = 64 * 1024;
 const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
 
+const ID_LENGTH = 36;
+
+function sameId(a: string, b: string): boolean {
+  for (let i = 0; i < ID_LENGTH; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
+}
+
+const rowOf = (line: string): number => Number(line.slice(line.lastIndexOf('\t') + 1));
+
 export class Staging {
   private readonly buffers: (Buffer | undefined)[] = new Array<Buffer | undefined>(BUCKETS);
   private readonly used = new Int32Array(BUCKETS);
@@ -47,8 +56,12 @@ export class Staging {
     this.used[b] = 0;
   }
 
-  /** Every staged line in transaction_id order, one bucket in memory at a time (once: buckets are released as read). */
-  *sorted(): Generator<string> {
+  /**
+   * Every staged line in transaction_id order, one bucket in memory at a time (once: buckets are
+   * released as read). Sorting puts the lines of a repeated id side by side: the one from the
+   * earliest row is kept, each other is handed to onRepeat instead.
+   */
+  *sorted(onRepeat: (rowNumber: number, firstRowNumber: number, id: string) => void): Generator<string> {
     for (let b = 0; b < BUCKETS; b++) {
       const buf = this.buffers[b];
       if (buf === undefined) continue;
@@ -59,7 +72,18 @@ export class Staging {
       const lines = text.split('\n');
       lines.pop();
       lines.sort();
-      yield* lines;
+      for (let i = 0; i < lines.length; ) {
+        let end = i + 1;
+        while (end < lines.length && sameId(lines[i]!, lines[end]!)) end++;
+        if (end === i + 1) yield lines[i]!;
+        else {
+          const group = lines.slice(i, end).sort((x, y) => rowOf(x) - rowOf(y));
+          yield group[0]!;
+          const first = rowOf(group[0]!);
+          for (const line of group.slice(1)) onRepeat(rowOf(line), first, line.slice(0, ID_LENGTH));
+        }
+        i = end;
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveTransactionId, UuidRows } from './ids';
+import { deriveTransactionId } from './ids';
 import { guessDelimiter, JsonArraySplitter } from './source';
 import { CellError, isUuid, readDecimal, readHash, readTime } from './values';
 
@@ -99,18 +99,6 @@ describe('derived transaction ids', () => {
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(deriveTransactionId(['w', 'ETH', '0xabd'])).not.toBe(a);
     expect(deriveTransactionId(['w', 'ETHX', '0xabc'])).not.toBe(a);
-  });
-});
-
-describe('UuidRows', () => {
-  it('answers the first row of a repeated id, across growth', () => {
-    const set = new UuidRows(4);
-    const ids = Array.from({ length: 5000 }, (_, i) => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`);
-    ids.forEach((id, i) => expect(set.addOrGet(id, i + 1)).toBe(0));
-    expect(set.size).toBe(5000);
-    expect(set.addOrGet(ids[0]!, 9999)).toBe(1);
-    expect(set.addOrGet(ids[4321]!, 9999)).toBe(4322);
-    expect(set.addOrGet('ffffffff-0000-4000-8000-000000000000', 10)).toBe(0);
   });
 });
 
