@@ -154,7 +154,7 @@ export function Pager({ page, pageSize, total, onPage, busy }: { page: number; p
   return (
     <nav className="pager" aria-label="Pages">
       <span className="pager-range">
-        {first > last ? `page ${page} is past the end` : `${formatCount(first)}–${formatCount(last)}`} of {formatCount(total)}
+        {total === 0 ? 'Nothing to show' : first > last ? `page ${page} is past the end of ${formatCount(total)}` : `${formatCount(first)}–${formatCount(last)} of ${formatCount(total)}`}
       </span>
       <button type="button" className="btn btn-small" disabled={busy || page <= 1} onClick={() => onPage(page - 1)} aria-label="Previous page">
         ‹ Prev
