@@ -255,16 +255,19 @@ const optionalMs = z
   })
   .meta({ type: 'integer', description: 'Unix milliseconds' });
 
-const optionalText = z.string().trim().min(1).optional();
+/** A filter left empty (a cleared search box, "all" in a select) is no filter. */
+const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional());
+const optionalText = blankIsAbsent(z.string().trim());
 
 export const TransactionListQuery = z.object({
   page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
   page_size: queryInt({ min: 1, max: 500, default: 50, description: 'rows per page' }),
-  wallet_id: Uuid.optional(),
+  wallet_id: blankIsAbsent(Uuid),
   chain_id: optionalText,
   token_id: optionalText,
-  type: LedgerType.optional(),
-  status: LedgerStatus.optional(),
+  type: blankIsAbsent(LedgerType),
+  status: blankIsAbsent(LedgerStatus),
   /** created_at >= from (Unix ms) */
   from: optionalMs,
   /** created_at < to (Unix ms) */

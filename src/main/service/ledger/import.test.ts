@@ -475,6 +475,8 @@ describe('transactions, wallets and imports lists', () => {
     await expectFilter({ from: mid }, (x) => x.created_at !== null && x.created_at >= mid);
     await expectFilter({ to: String(mid), wallet_id: CUSTOMERS }, (x) => x.created_at !== null && x.created_at < mid && x.wallet_id === CUSTOMERS);
     expect(await all({ chain_id: 'SOL' })).toEqual([]);
+    expect(await all({ chain_id: '', search: '  ', type: '', status: null, wallet_id: '' })).toHaveLength(rows.length);
+    await expect(all({ type: 'Transfer' })).rejects.toThrow(/type/);
   });
 
   it('searches by exact hash (0x hashes in any case), transaction_id or request_id', async () => {
