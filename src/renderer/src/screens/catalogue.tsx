@@ -48,6 +48,22 @@ function PageSize({ value, onChange, id }: { value: number; onChange: (n: number
   );
 }
 
+function ChainIdSelect({ id, value, onChange }: { id: string; value: string; onChange: (chainId: string) => void }) {
+  const chains = useReference((s) => s.chains.data);
+  return (
+    <Field label="Chain ID" htmlFor={id} hint="Exact match">
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any chain</option>
+        {(chains ?? []).map((c) => (
+          <option key={c.chain_id} value={c.chain_id}>
+            {c.chain_id}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 function ChainsTab() {
   const chains = useReference((s) => s.chains.data);
   const [chainId, setChainId] = useState('');
@@ -64,16 +80,7 @@ function ChainsTab() {
   return (
     <>
       <div className="filters">
-        <Field label="Chain ID" htmlFor="f-chain-id" hint="Exact match">
-          <select id="f-chain-id" value={chainId} onChange={(e) => reset(setChainId)(e.target.value)}>
-            <option value="">Any chain</option>
-            {(chains ?? []).map((c) => (
-              <option key={c.chain_id} value={c.chain_id}>
-                {c.chain_id}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ChainIdSelect id="f-chain-id" value={chainId} onChange={reset(setChainId)} />
         <Field label="Chain identifier" htmlFor="f-chain-identifier" hint="ETH covers every EVM chain">
           <select id="f-chain-identifier" value={identifier} onChange={(e) => reset(setIdentifier)(e.target.value)}>
             <option value="">Any identifier</option>
@@ -92,7 +99,6 @@ function ChainsTab() {
 }
 
 function TokensTab() {
-  const chains = useReference((s) => s.chains.data);
   const [chainId, setChainId] = useState('');
   const [tokenText, setTokenText] = useState('');
   const [tokenId, setTokenId] = useState('');
@@ -110,23 +116,14 @@ function TokensTab() {
           setPage(1);
         }}
       >
-        <Field label="Chain ID" htmlFor="f-token-chain" hint="Exact match">
-          <select
-            id="f-token-chain"
-            value={chainId}
-            onChange={(e) => {
-              setChainId(e.target.value);
-              setPage(1);
-            }}
-          >
-            <option value="">Any chain</option>
-            {(chains ?? []).map((c) => (
-              <option key={c.chain_id} value={c.chain_id}>
-                {c.chain_id}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ChainIdSelect
+          id="f-token-chain"
+          value={chainId}
+          onChange={(v) => {
+            setChainId(v);
+            setPage(1);
+          }}
+        />
         <Field label="Token ID" htmlFor="f-token-id" hint="Exact match, e.g. TRON_USDT; Enter to apply">
           <input id="f-token-id" className="mono" value={tokenText} placeholder="Any token" onChange={(e) => setTokenText(e.target.value)} spellCheck={false} />
         </Field>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ApiKey, KeyCreated } from '../../../shared/keys';
 import { call, errorText, transportKind } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
@@ -59,28 +59,70 @@ function scopeError(scope: Scope): string | undefined {
   return bad ? `${bad} is not a wallet ID (UUID).` : undefined;
 }
 
-const scopeValue = (s: Scope) => (s.all ? null : s.wallets);
+const scopeValue = (s: Scope) => {
+  const bad = scopeError(s);
+  if (bad) throw new Error(bad);
+  return s.all ? null : s.wallets;
+};
 
-function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
-  const [label, setLabel] = useState('');
-  const [scope, setScope] = useState<Scope>({ all: true });
+/** A dialog around one form: Cancel, a submit button that shows it is busy, and the failure under the fields. */
+function FormDialog(props: {
+  id: string;
+  title: string;
+  submitLabel: string;
+  busyLabel?: string;
+  canSubmit: boolean;
+  onClose: () => void;
+  action: () => Promise<void>;
+  children: ReactNode;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const [created, setCreated] = useState<KeyCreated>();
   const submit = async () => {
-    const bad = scopeError(scope);
-    if (bad) return setError(bad);
     setBusy(true);
     setError(undefined);
     try {
-      setCreated(await call('keys-create', { label, wallets: scopeValue(scope) }));
-      onCreated();
+      await props.action();
     } catch (err) {
       setError(errorText(err));
     } finally {
       setBusy(false);
     }
   };
+  return (
+    <Dialog
+      title={props.title}
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" form={props.id} className="btn btn-primary" disabled={busy || !props.canSubmit}>
+            {busy ? (props.busyLabel ?? props.submitLabel) : props.submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={props.id}
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        {props.children}
+        {error && <p className="error-text">{error}</p>}
+      </form>
+    </Dialog>
+  );
+}
+
+function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
+  const [label, setLabel] = useState('');
+  const [scope, setScope] = useState<Scope>({ all: true });
+  const [created, setCreated] = useState<KeyCreated>();
   if (created) {
     return (
       <Dialog
@@ -119,36 +161,24 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
     );
   }
   return (
-    <Dialog
+    <FormDialog
+      id="create-key"
       title="Create an API key"
+      submitLabel="Create key"
+      busyLabel="Creating…"
+      canSubmit={label.trim() !== ''}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="create-key" className="btn btn-primary" disabled={busy || !label.trim()}>
-            {busy ? 'Creating…' : 'Create key'}
-          </button>
-        </>
-      }
+      action={async () => {
+        setCreated(await call('keys-create', { label, wallets: scopeValue(scope) }));
+        onCreated();
+      }}
     >
-      <form
-        id="create-key"
-        className="form-grid"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <p className="muted">The service makes an Ed25519 key pair, keeps the public key and shows you the secret once.</p>
-        <Field label="Label" htmlFor="key-label" hint="Who or what uses the key, e.g. “Month-end script”">
-          <input id="key-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus maxLength={100} />
-        </Field>
-        <ScopeEditor value={scope} onChange={setScope} />
-        {error && <p className="error-text">{error}</p>}
-      </form>
-    </Dialog>
+      <p className="muted">The service makes an Ed25519 key pair, keeps the public key and shows you the secret once.</p>
+      <Field label="Label" htmlFor="key-label" hint="Who or what uses the key, e.g. “Month-end script”">
+        <input id="key-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus maxLength={100} />
+      </Field>
+      <ScopeEditor value={scope} onChange={setScope} />
+    </FormDialog>
   );
 }
 
@@ -156,109 +186,53 @@ function AddKeyDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () =
   const [label, setLabel] = useState('');
   const [publicKey, setPublicKey] = useState('');
   const [scope, setScope] = useState<Scope>({ all: true });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    const bad = scopeError(scope);
-    if (bad) return setError(bad);
-    setBusy(true);
-    setError(undefined);
-    try {
-      await call('keys-add', { label, public_key: publicKey.trim(), wallets: scopeValue(scope) });
-      onAdded();
-      onClose();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <FormDialog
+      id="add-key"
       title="Add a public key"
+      submitLabel="Add key"
+      busyLabel="Adding…"
+      canSubmit={label.trim() !== '' && publicKey.trim() !== ''}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="add-key" className="btn btn-primary" disabled={busy || !label.trim() || !publicKey.trim()}>
-            {busy ? 'Adding…' : 'Add key'}
-          </button>
-        </>
-      }
+      action={async () => {
+        await call('keys-add', { label, public_key: publicKey.trim(), wallets: scopeValue(scope) });
+        onAdded();
+        onClose();
+      }}
     >
-      <form
-        id="add-key"
-        className="form-grid"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <p className="muted">For a key pair made elsewhere (for example by an existing Cobo WaaS 2.0 client): only the public key comes here.</p>
-        <Field label="Label" htmlFor="add-label">
-          <input id="add-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus maxLength={100} />
-        </Field>
-        <Field label="Ed25519 public key" htmlFor="add-public" hint="64 hex digits">
-          <input id="add-public" className="mono" value={publicKey} onChange={(e) => setPublicKey(e.target.value)} spellCheck={false} autoComplete="off" />
-        </Field>
-        <ScopeEditor value={scope} onChange={setScope} />
-        {error && <p className="error-text">{error}</p>}
-      </form>
-    </Dialog>
+      <p className="muted">For a key pair made elsewhere (for example by an existing Cobo WaaS 2.0 client): only the public key comes here.</p>
+      <Field label="Label" htmlFor="add-label">
+        <input id="add-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus maxLength={100} />
+      </Field>
+      <Field label="Ed25519 public key" htmlFor="add-public" hint="64 hex digits">
+        <input id="add-public" className="mono" value={publicKey} onChange={(e) => setPublicKey(e.target.value)} spellCheck={false} autoComplete="off" />
+      </Field>
+      <ScopeEditor value={scope} onChange={setScope} />
+    </FormDialog>
   );
 }
 
 function ScopeDialog({ apiKey, onClose, onSaved }: { apiKey: ApiKey; onClose: () => void; onSaved: () => void }) {
   const [scope, setScope] = useState<Scope>(apiKey.wallets === null ? { all: true } : { all: false, wallets: apiKey.wallets });
   const [label, setLabel] = useState(apiKey.label);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    const bad = scopeError(scope);
-    if (bad) return setError(bad);
-    setBusy(true);
-    try {
-      await call('keys-update', { api_key: apiKey.api_key, label, wallets: scopeValue(scope) });
-      onSaved();
-      onClose();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <FormDialog
+      id="edit-key"
       title={`Edit “${apiKey.label}”`}
+      submitLabel="Save"
+      canSubmit={label.trim() !== ''}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="edit-key" className="btn btn-primary" disabled={busy || !label.trim()}>
-            Save
-          </button>
-        </>
-      }
+      action={async () => {
+        await call('keys-update', { api_key: apiKey.api_key, label, wallets: scopeValue(scope) });
+        onSaved();
+        onClose();
+      }}
     >
-      <form
-        id="edit-key"
-        className="form-grid"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <Field label="Label" htmlFor="edit-label">
-          <input id="edit-label" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={100} />
-        </Field>
-        <ScopeEditor value={scope} onChange={setScope} />
-        {error && <p className="error-text">{error}</p>}
-      </form>
-    </Dialog>
+      <Field label="Label" htmlFor="edit-label">
+        <input id="edit-label" value={label} onChange={(e) => setLabel(e.target.value)} maxLength={100} />
+      </Field>
+      <ScopeEditor value={scope} onChange={setScope} />
+    </FormDialog>
   );
 }
 

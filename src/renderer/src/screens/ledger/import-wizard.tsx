@@ -1,6 +1,7 @@
 import { LEDGER_FIELDS, MAPPING_EXTRA_INPUTS, REQUIRED_FIELDS, type ImportReport, type MappingConstant, type MappingInput, type RowUpdate } from '../../../../shared/ledger';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { FileDrop } from '../../components/file-drop';
+import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
 import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
 import { formatBytes, formatCount } from '../../lib/format';
 import { useReference } from '../../stores/reference';
@@ -66,14 +67,6 @@ function ChooseStep() {
       {error && <ErrorBox title={`Could not read ${file?.name ?? 'the file'}`} message={error} />}
     </div>
   );
-}
-
-function sampleOf(sample: Record<string, string>[], header: string | undefined): string[] {
-  if (!header) return [];
-  return sample
-    .map((r) => r[header] ?? '')
-    .filter((v) => v !== '')
-    .slice(0, 3);
 }
 
 function MapStep() {
@@ -163,40 +156,16 @@ function MapStep() {
                     {FIELD_HELP[f] && <div className="muted small">{FIELD_HELP[f]}</div>}
                   </th>
                   <td>
-                    <select aria-label={`Column for ${f}`} value={header ?? ''} onChange={(e) => w.setColumn(f, e.target.value)} disabled={busy}>
-                      <option value="">— not mapped —</option>
-                      {detect.headers.map((h) => (
-                        <option key={h} value={h}>
-                          {h}
-                        </option>
-                      ))}
-                    </select>
+                    <ColumnSelect field={f} headers={detect.headers} value={header} emptyLabel="— not mapped —" disabled={busy} onChange={(h) => w.setColumn(f, h)} />
                   </td>
                   <td>
                     {CONSTANT_FIELDS.has(f) ? (
-                      <input
-                        aria-label={`Constant for ${f}`}
-                        className="mono"
-                        value={constants[f as MappingConstant] ?? ''}
-                        onChange={(e) => w.setConstant(f as MappingConstant, e.target.value)}
-                        placeholder="—"
-                        disabled={busy}
-                      />
+                      <ConstantInput field={f} value={constants[f as MappingConstant]} disabled={busy} onChange={(v) => w.setConstant(f as MappingConstant, v)} />
                     ) : (
                       <span className="muted">—</span>
                     )}
                   </td>
-                  <td className="samples">
-                    {samples.length ? (
-                      samples.map((v, i) => (
-                        <span key={i} className="sample mono" title={v}>
-                          {v}
-                        </span>
-                      ))
-                    ) : (
-                      <span className="muted">{header ? 'empty in the first rows' : ''}</span>
-                    )}
-                  </td>
+                  <SampleCell samples={samples} whenEmpty={header ? 'empty in the first rows' : undefined} />
                 </tr>
               );
             })}

@@ -1,5 +1,6 @@
 import { DEFAULT_AMOUNT_DELTA, DEFAULT_TIME_DELTA, FLAG_FIELDS, IDENTIFIER_FIELDS, TIME_TYPES, type TimeType, type VerifyField } from '../../../../shared/reconcile';
 import { FileDrop } from '../../components/file-drop';
+import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
 import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
 import { formatBytes, formatCount } from '../../lib/format';
 import { useReference } from '../../stores/reference';
@@ -18,14 +19,6 @@ const HELP: Partial<Record<VerifyField, string>> = {
   amount_actual: 'compared within the amount tolerance',
   to: 'case-insensitive on EVM chains',
 };
-
-function sampleOf(sample: Record<string, string>[], header: string | undefined): string[] {
-  if (!header) return [];
-  return sample
-    .map((r) => r[header] ?? '')
-    .filter((v) => v !== '')
-    .slice(0, 3);
-}
 
 export function NewRun() {
   const w = useRunWizard();
@@ -99,25 +92,12 @@ export function NewRun() {
                         {HELP[f] && <div className="muted small">{HELP[f]}</div>}
                       </th>
                       <td>
-                        <select aria-label={`Column for ${f}`} value={header ?? ''} onChange={(e) => w.setColumn(f, e.target.value)} disabled={running}>
-                          <option value="">— not compared —</option>
-                          {d.headers.map((h) => (
-                            <option key={h} value={h}>
-                              {h}
-                            </option>
-                          ))}
-                        </select>
+                        <ColumnSelect field={f} headers={d.headers} value={header} emptyLabel="— not compared —" disabled={running} onChange={(h) => w.setColumn(f, h)} />
                       </td>
                       <td>
-                        <input aria-label={`Constant for ${f}`} className="mono" value={constants[f] ?? ''} onChange={(e) => w.setConstant(f, e.target.value)} placeholder="—" disabled={running} />
+                        <ConstantInput field={f} value={constants[f]} disabled={running} onChange={(v) => w.setConstant(f, v)} />
                       </td>
-                      <td className="samples">
-                        {samples.map((v, i) => (
-                          <span key={i} className="sample mono" title={v}>
-                            {v}
-                          </span>
-                        ))}
-                      </td>
+                      <SampleCell samples={samples} />
                     </tr>
                   );
                 })}
