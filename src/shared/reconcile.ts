@@ -68,16 +68,71 @@ export interface ItemIssue {
   message: string;
 }
 
-const TEXT_FIELDS = ['request_id', 'transaction_id', 'hash', 'chain_id', 'token_id', 'to'] as const;
-const AMOUNT_FIELDS = ['amount', 'fee', 'amount_actual'] as const;
 const wordsOf = <T extends string>(words: readonly T[]) => new Map(words.map((w) => [w.toLowerCase(), w]));
-const TYPE_WORDS = wordsOf(LEDGER_TYPES);
-const STATUS_WORDS = wordsOf(LEDGER_STATUSES);
-const TIME_TYPE_WORDS = wordsOf(TIME_TYPES);
 
-function readWord<T extends string>(v: unknown, words: Map<string, T>): T | undefined {
-  return typeof v === 'string' ? words.get(v.toLowerCase()) : undefined;
+/**
+ * One field of a claim: how it is read and how openapi.json describes it. The table below is the
+ * only statement of the item's field rules: readVerifyItem checks it and the JSON Schema is made
+ * from it, so the two cannot drift.
+ */
+type ItemField =
+  | { name: 'request_id' | 'transaction_id' | 'hash' | 'chain_id' | 'token_id' | 'to'; kind: 'text'; description: string }
+  | { name: 'type' | 'status' | 'time_type'; kind: 'word'; words: readonly string[]; description: string }
+  | { name: 'amount' | 'fee' | 'amount_actual' | 'amount_delta'; kind: 'amount'; nonNegative?: true; description: string }
+  | { name: 'time' | 'time_delta'; kind: 'integer'; min: number; max?: number; unit?: string; description: string };
+
+/** In the order the fields are checked: the first problem answers. */
+const ITEM_FIELDS: readonly ItemField[] = [
+  { name: 'request_id', kind: 'text', description: 'Your reference of the transaction' },
+  { name: 'transaction_id', kind: 'text', description: "The service's transaction ID (UUID); looked up first" },
+  { name: 'hash', kind: 'text', description: 'On-chain hash; looked up (with chain_id when given) when no transaction_id is given' },
+  { name: 'chain_id', kind: 'text', description: 'Compared exactly, e.g. ETH, TRON' },
+  { name: 'token_id', kind: 'text', description: 'Compared exactly, e.g. TRON_USDT' },
+  { name: 'to', kind: 'text', description: 'Destination address: case-insensitive on EVM chains, exact elsewhere' },
+  { name: 'type', kind: 'word', words: LEDGER_TYPES, description: 'Case-insensitive' },
+  { name: 'status', kind: 'word', words: LEDGER_STATUSES, description: 'Case-insensitive' },
+  { name: 'amount', kind: 'amount', description: 'Compared exactly within amount_delta' },
+  { name: 'fee', kind: 'amount', description: 'Compared exactly within amount_delta' },
+  { name: 'amount_actual', kind: 'amount', description: 'Compared exactly within amount_delta' },
+  { name: 'amount_delta', kind: 'amount', nonNegative: true, description: `Tolerance for amount, fee, amount_actual, >= 0; default ${DEFAULT_AMOUNT_DELTA}` },
+  { name: 'time', kind: 'integer', min: 0, max: MAX_UNIX_SECONDS, unit: 'Unix seconds', description: 'Unix seconds of the moment time_type names' },
+  { name: 'time_type', kind: 'word', words: TIME_TYPES, description: 'Which recorded moment time is; default Created' },
+  { name: 'time_delta', kind: 'integer', min: 0, description: `Tolerance for time in seconds; default ${DEFAULT_TIME_DELTA}` },
+];
+
+/** What readVerifyItem needs of a field, worked out once: the lower-cased words, the message. */
+interface FieldReader {
+  name: ItemField['name'];
+  kind: ItemField['kind'];
+  words?: Map<string, string>;
+  min: number;
+  max: number;
+  nonNegative: boolean;
+  message: string;
 }
+
+function messageOf(f: ItemField): string {
+  switch (f.kind) {
+    case 'text':
+      return 'must be a string';
+    case 'word':
+      return `must be one of ${f.words.join(', ')}`;
+    case 'amount':
+      return 'must be a number or a decimal string';
+    case 'integer':
+      return f.max === undefined ? `must be an integer >= ${f.min}` : `must be an integer from ${f.min} to ${f.max}${f.unit ? ` (${f.unit})` : ''}`;
+  }
+}
+
+const FIELD_READERS: readonly FieldReader[] = ITEM_FIELDS.map((f) => ({
+  name: f.name,
+  kind: f.kind,
+  words: f.kind === 'word' ? wordsOf(f.words) : undefined,
+  min: f.kind === 'integer' ? f.min : 0,
+  max: f.kind === 'integer' ? (f.max ?? Number.MAX_SAFE_INTEGER) : 0,
+  nonNegative: f.kind === 'amount' && f.nonNegative === true,
+  message: messageOf(f),
+}));
 
 function readInteger(v: unknown, min: number, max: number): number | undefined {
   const digits = isExactNumber(v) ? v.value : typeof v === 'number' ? String(v) : undefined;
@@ -86,94 +141,77 @@ function readInteger(v: unknown, min: number, max: number): number | undefined {
 }
 
 /**
- * Read one claim by SPEC.md's item rules, the first problem answering: each field's type in
- * order, then at least one identifier, a Deposit's identifiers, at least one field to compare.
- * null and "" count as absent for every field. Unknown fields are ignored. Written by hand, not as
- * a schema, because a request holds a thousand of these and the check must cost microseconds.
+ * Read one claim by SPEC.md's item rules, the first problem answering: each field of ITEM_FIELDS
+ * in order, then at least one identifier, a Deposit's identifiers, at least one field to compare.
+ * null and "" count as absent for every field. Unknown fields are ignored. A loop over the table,
+ * not a schema, because a request holds a thousand of these and the check must cost microseconds.
  */
 export function readVerifyItem(raw: unknown): VerifyItem | ItemIssue {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || isExactNumber(raw)) return { path: [], message: 'must be an object' };
   const o = raw as Record<string, unknown>;
-  const given = (k: string) => o[k] !== undefined && o[k] !== null && o[k] !== '';
-  const item: Partial<VerifyItem> = {};
-  for (const f of TEXT_FIELDS) {
-    if (!given(f)) continue;
-    if (typeof o[f] !== 'string') return { path: [f], message: 'must be a string' };
-    item[f] = o[f] as string;
+  const item: Record<string, string | number> = {};
+  for (const f of FIELD_READERS) {
+    const v = o[f.name];
+    if (v === undefined || v === null || v === '') continue;
+    let read: string | number | undefined;
+    switch (f.kind) {
+      case 'text':
+        read = typeof v === 'string' ? v : undefined;
+        break;
+      case 'word':
+        read = typeof v === 'string' ? f.words!.get(v.toLowerCase()) : undefined;
+        break;
+      case 'amount': {
+        const digits = numberText(v);
+        read = digits === undefined ? undefined : toPlainDecimal(digits);
+        if (read !== undefined && f.nonNegative && read.startsWith('-')) return { path: [f.name], message: 'must be a number >= 0' };
+        break;
+      }
+      case 'integer':
+        read = readInteger(v, f.min, f.max);
+        break;
+    }
+    if (read === undefined) return { path: [f.name], message: f.message };
+    item[f.name] = read;
   }
-  if (given('type')) {
-    item.type = readWord(o.type, TYPE_WORDS);
-    if (item.type === undefined) return { path: ['type'], message: `must be one of ${LEDGER_TYPES.join(', ')}` };
-  }
-  if (given('status')) {
-    item.status = readWord(o.status, STATUS_WORDS);
-    if (item.status === undefined) return { path: ['status'], message: `must be one of ${LEDGER_STATUSES.join(', ')}` };
-  }
-  for (const f of [...AMOUNT_FIELDS, 'amount_delta'] as const) {
-    if (!given(f)) continue;
-    const digits = numberText(o[f]);
-    const plain = digits === undefined ? undefined : toPlainDecimal(digits);
-    if (plain === undefined) return { path: [f], message: 'must be a number or a decimal string' };
-    if (f === 'amount_delta' && plain.startsWith('-')) return { path: [f], message: 'must be a number >= 0' };
-    item[f] = plain;
-  }
-  if (given('time')) {
-    item.time = readInteger(o.time, 0, MAX_UNIX_SECONDS);
-    if (item.time === undefined) return { path: ['time'], message: `must be an integer from 0 to ${MAX_UNIX_SECONDS} (Unix seconds)` };
-  }
-  if (given('time_type')) {
-    item.time_type = readWord(o.time_type, TIME_TYPE_WORDS);
-    if (item.time_type === undefined) return { path: ['time_type'], message: `must be one of ${TIME_TYPES.join(', ')}` };
-  }
-  if (given('time_delta')) {
-    item.time_delta = readInteger(o.time_delta, 0, Number.MAX_SAFE_INTEGER);
-    if (item.time_delta === undefined) return { path: ['time_delta'], message: 'must be an integer >= 0' };
-  }
-  if (item.request_id === undefined && item.transaction_id === undefined && item.hash === undefined) {
+  const claim = item as Partial<VerifyItem>;
+  if (claim.request_id === undefined && claim.transaction_id === undefined && claim.hash === undefined) {
     return { path: [], message: 'needs at least one of request_id, transaction_id, hash' };
   }
-  if (item.type === 'Deposit' && item.transaction_id === undefined && item.hash === undefined) {
+  if (claim.type === 'Deposit' && claim.transaction_id === undefined && claim.hash === undefined) {
     return { path: ['request_id'], message: 'cannot be the only identifier of a Deposit; give transaction_id or hash' };
   }
-  if (FLAG_FIELDS.every((f) => item[f] === undefined)) {
+  if (FLAG_FIELDS.every((f) => claim[f] === undefined)) {
     return { path: [], message: `needs at least one field to compare (${FLAG_FIELDS.join(', ')})` };
   }
-  item.amount_delta ??= DEFAULT_AMOUNT_DELTA;
-  item.time_type ??= 'Created';
-  item.time_delta ??= DEFAULT_TIME_DELTA;
-  return item as VerifyItem;
+  claim.amount_delta ??= DEFAULT_AMOUNT_DELTA;
+  claim.time_type ??= 'Created';
+  claim.time_delta ??= DEFAULT_TIME_DELTA;
+  return claim as VerifyItem;
 }
 
 export const isItemIssue = (r: VerifyItem | ItemIssue): r is ItemIssue => 'message' in r;
 
-const textProp = (description: string) => ({ type: ['string', 'null'], description });
-const amountProp = (description: string) => ({ type: ['number', 'string', 'null'], description });
+function jsonSchemaOf(f: ItemField): Record<string, unknown> {
+  switch (f.kind) {
+    case 'text':
+      return { type: ['string', 'null'], description: f.description };
+    case 'word':
+      return { type: ['string', 'null'], enum: [...f.words, null], description: f.description };
+    case 'amount':
+      return { type: ['number', 'string', 'null'], ...(f.nonNegative ? { minimum: 0 } : {}), description: f.description };
+    case 'integer':
+      return { type: ['integer', 'null'], minimum: f.min, ...(f.max !== undefined ? { maximum: f.max } : {}), description: f.description };
+  }
+}
 
-/** The claim's JSON Schema, for openapi.json: the rules themselves are readVerifyItem's. */
-const VERIFY_ITEM_JSON_SCHEMA = {
+/** The claim's JSON Schema, for openapi.json, made from the same table readVerifyItem reads by. */
+export const VERIFY_ITEM_JSON_SCHEMA = {
   type: 'object',
   description:
     'At least one of request_id, transaction_id, hash (a Deposit needs transaction_id or hash) and at least one field to compare. null and "" count as absent.',
-  properties: {
-    request_id: textProp('Your reference of the transaction'),
-    transaction_id: textProp('The service\'s transaction ID (UUID); looked up first'),
-    hash: textProp('On-chain hash; looked up (with chain_id when given) when no transaction_id is given'),
-    chain_id: textProp('Compared exactly, e.g. ETH, TRON'),
-    token_id: textProp('Compared exactly, e.g. TRON_USDT'),
-    to: textProp('Destination address: case-insensitive on EVM chains, exact elsewhere'),
-    type: { type: ['string', 'null'], enum: [...LEDGER_TYPES, null], description: 'Case-insensitive' },
-    status: { type: ['string', 'null'], enum: [...LEDGER_STATUSES, null], description: 'Case-insensitive' },
-    amount: amountProp('Compared exactly within amount_delta'),
-    fee: amountProp('Compared exactly within amount_delta'),
-    amount_actual: amountProp('Compared exactly within amount_delta'),
-    amount_delta: amountProp(`Tolerance for amount, fee, amount_actual, >= 0; default ${DEFAULT_AMOUNT_DELTA}`),
-    time: { type: ['integer', 'null'], minimum: 0, maximum: MAX_UNIX_SECONDS, description: 'Unix seconds of the moment time_type names' },
-    time_type: { type: ['string', 'null'], enum: [...TIME_TYPES, null], description: 'Which recorded moment time is; default Created' },
-    time_delta: { type: ['integer', 'null'], minimum: 0, description: `Tolerance for time in seconds; default ${DEFAULT_TIME_DELTA}` },
-  },
+  properties: Object.fromEntries(ITEM_FIELDS.map((f) => [f.name, jsonSchemaOf(f)])),
 };
-
-
 
 export const Shape = z.enum(['A', 'B'], { error: 'must be A or B' });
 export type Shape = z.infer<typeof Shape>;
