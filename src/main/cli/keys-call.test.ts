@@ -47,6 +47,14 @@ describe('npm run nps -- keys / call', () => {
     const list = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
     expect(JSON.parse(list.out)).toMatchObject([{ api_key: key, label: 'books robot', wallets: null, revoked_at: null, last_used_at: expect.any(Number) }]);
 
+    const updated = await nps(['keys', 'update', key, '--label', 'month-end robot', '--wallets', '11111111-1111-4111-8111-111111111111', '--data-dir', svc.dataDir]);
+    expect(updated.code).toBe(0);
+    const relabelled = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
+    expect(JSON.parse(relabelled.out)).toMatchObject([{ api_key: key, label: 'month-end robot', wallets: ['11111111-1111-4111-8111-111111111111'] }]);
+    const nothing = await nps(['keys', 'update', key, '--data-dir', svc.dataDir]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.err.trim()).toBe('keys update: give --label, --wallets or both');
+
     expect((await nps(['keys', 'revoke', key, '--data-dir', svc.dataDir])).code).toBe(0);
     const refused = await nps(['call', 'GET', `/nps/ticket?wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`, '--secret', secret, '--base', server.url]);
     expect(refused.code).toBe(1);

@@ -6,6 +6,8 @@ export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2]
 npm run nps -- keys add --public-key HEX --label L [--wallets W1,W2] [--data-dir D]
   Register a key made elsewhere (its 32-byte public key in hex).
 npm run nps -- keys list [--json] [--data-dir D]
+npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
+  Relabel a key or change the wallets it may act on.
 npm run nps -- keys revoke KEY [--data-dir D]
   --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
 
@@ -61,6 +63,17 @@ export async function keysCommand(args: string[]): Promise<void> {
         const keys = await service.invoke('keys-list', {}, cli);
         if (values.json) out(JSON.stringify(keys, null, 2));
         else out(keys.length === 0 ? 'No API keys yet: npm run nps -- keys create --label NAME' : keys.map(describeKey).join('\n'));
+        return;
+      }
+      case 'update': {
+        if (rest.length !== 1) throw new UsageError('keys update: give the API key to change');
+        if (values.label === undefined && values.wallets === undefined) throw new UsageError('keys update: give --label, --wallets or both');
+        const k = await service.invoke(
+          'keys-update',
+          { api_key: rest[0], ...(values.label !== undefined ? { label: values.label } : {}), ...(values.wallets !== undefined ? { wallets: walletsFlag(values.wallets) } : {}) },
+          cli,
+        );
+        out(`Updated API key ${k.api_key} ${JSON.stringify(k.label)}: ${scope(k)}.`);
         return;
       }
       case 'revoke': {
