@@ -135,17 +135,23 @@ export const verificationRuns = sqliteTable('verification_runs', {
   created_at: integer('created_at').notNull(),
 }, (t) => [index('verification_runs_created_idx').on(t.created_at)]);
 
-export const verificationResults = sqliteTable('verification_results', {
+/**
+ * A run's items in chunks of up to 1000 (one per verification batch): the claims as sent and
+ * their outcomes as two JSON documents, so storing a batch writes one row, not a thousand.
+ */
+export const verificationChunks = sqliteTable('verification_chunks', {
   run_id: text('run_id').notNull().references(() => verificationRuns.run_id, { onDelete: 'cascade' }),
-  idx: integer('idx').notNull(),
-  /** The item as the caller sent it (JSON). */
-  claimed: text('claimed').notNull(),
-  transaction_id: text('transaction_id'),
-  result: integer('result', { mode: 'boolean' }).notNull(),
-  /** Per-field flags (JSON). */
-  flags: text('flags').notNull(),
-  ticket_id: text('ticket_id'),
-}, (t) => [primaryKey({ columns: [t.run_id, t.idx] })]);
+  /** idx of the chunk's first item; the items that follow are first_idx + 1, + 2, ... */
+  first_idx: integer('first_idx').notNull(),
+  item_count: integer('item_count').notNull(),
+  matched: integer('matched').notNull(),
+  mismatched: integer('mismatched').notNull(),
+  not_found: integer('not_found').notNull(),
+  /** JSON array: each item as the caller sent it. */
+  claims: text('claims').notNull(),
+  /** JSON array, one per item: [transaction_id or null, result 0/1, [false flags], ticket_id or null]. */
+  outcomes: text('outcomes').notNull(),
+}, (t) => [primaryKey({ columns: [t.run_id, t.first_idx] })]);
 
 export const tickets = sqliteTable('tickets', {
   ticket_id: text('ticket_id').primaryKey(),

@@ -9,7 +9,7 @@ import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
 import { recordShapeA, recordShapeB } from './match';
-import { findWallet, getRun, insertRun, listRunItems, listRuns, parseFlags } from './repository';
+import { findWallet, flagsOf, getRun, insertRun, listRunItems, listRuns } from './repository';
 import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from './verify';
 
 const BOOKS_CHUNK = 1000;
@@ -154,17 +154,17 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
     'run-get': ({ run_id, page, page_size, filter }) => {
       const run: RunSummary | undefined = getRun(ctx.db, run_id);
       if (!run) throw new ServiceError(ErrorCodes.INVALID_PARAM, `run_id: no run ${run_id}`);
-      const items = listRunItems(ctx.db, run_id, filter, page, page_size);
+      const items = listRunItems(ctx.db, run_id, filter, page, page_size, (text) => parseClaimed(text) as unknown as unknown[]);
       return {
         ...run,
         items: {
           ...items,
           list: items.list.map((r) => ({
             idx: r.idx,
-            claimed: parseClaimed(r.claimed),
+            claimed: r.claimed as Record<string, unknown>,
             record: r.record,
-            flags: parseFlags(r.flags),
-            result: r.result === 1,
+            flags: flagsOf(r.falseFlags),
+            result: r.result,
             ticket_id: r.ticket_id,
           })),
         },

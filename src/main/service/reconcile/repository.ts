@@ -89,31 +89,30 @@ export function insertRun(db: Db, run: RunRow): void {
   ).run(run.run_id, run.source, run.api_key, run.label, run.wallet_id, run.shape, run.options, run.created_at);
 }
 
-export interface ResultRow {
-  idx: number;
-  claimed: string;
-  transaction_id: string | null;
-  result: boolean;
-  /** The false flags, see flagsJson. */
-  flags: string;
-  ticket_id: string | null;
+export interface ChunkRow {
+  first_idx: number;
+  item_count: number;
+  matched: number;
+  mismatched: number;
+  not_found: number;
+  /** JSON array of the claims as sent. */
+  claims: string;
+  /** JSON array of [transaction_id | null, result 0/1, [false flags], ticket_id | null], see outcomeJson. */
+  outcomes: string;
 }
 
-/** Store a chunk of results and add its counts to the run's; the caller holds the transaction. */
-export function insertResults(db: Db, runId: string, rows: readonly ResultRow[]): void {
-  const insert = stmt(db, 'INSERT INTO verification_results (run_id, idx, claimed, transaction_id, result, flags, ticket_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  let matched = 0;
-  let notFound = 0;
-  for (const r of rows) {
-    insert.run(runId, r.idx, r.claimed, r.transaction_id, r.result ? 1 : 0, r.flags, r.ticket_id);
-    if (r.result) matched++;
-    else if (r.transaction_id === null) notFound++;
-  }
+/** Store a chunk of results as one row and add its counts to the run's; the caller holds the transaction. */
+export function insertChunk(db: Db, runId: string, c: ChunkRow): void {
+  stmt(
+    db,
+    `INSERT INTO verification_chunks (run_id, first_idx, item_count, matched, mismatched, not_found, claims, outcomes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(runId, c.first_idx, c.item_count, c.matched, c.mismatched, c.not_found, c.claims, c.outcomes);
   stmt(
     db,
     `UPDATE verification_runs SET item_count = item_count + ?, matched = matched + ?, mismatched = mismatched + ?, not_found = not_found + ?
      WHERE run_id = ?`,
-  ).run(rows.length, matched, rows.length - matched - notFound, notFound, runId);
+  ).run(c.item_count, c.matched, c.mismatched, c.not_found, runId);
 }
 
 const RUN_COLUMNS = 'run_id, source, label, api_key, wallet_id, shape, item_count, matched, mismatched, not_found, created_at';
@@ -133,57 +132,78 @@ export function listRuns(db: Db, page: number, pageSize: number): Page<RunSummar
 
 export type RunItemFilter = 'all' | 'matched' | 'mismatched' | 'not_found';
 
-const FILTER_SQL: Record<RunItemFilter, string> = {
-  all: '',
-  matched: 'AND r.result = 1',
-  mismatched: 'AND r.result = 0 AND r.transaction_id IS NOT NULL',
-  not_found: 'AND r.transaction_id IS NULL',
-};
+/** One item's outcome as stored in a chunk's `outcomes`. */
+type StoredOutcome = [transactionId: string | null, result: 0 | 1, falseFlags: FlagField[], ticketId: string | null];
 
 export interface RunItemRow {
   idx: number;
-  claimed: string;
-  flags: string;
-  result: number;
+  claimed: unknown;
+  falseFlags: FlagField[];
+  result: boolean;
   ticket_id: string | null;
   record: TransactionRecord | null;
 }
 
-type JoinedRow = Omit<RunItemRow, 'record'> & { [K in keyof TransactionRecord as `rec_${K}`]: TransactionRecord[K] | null } & { found: number };
+const inFilter = (filter: RunItemFilter, o: StoredOutcome): boolean =>
+  filter === 'all' || (filter === 'matched' ? o[1] === 1 : filter === 'not_found' ? o[0] === null : o[1] === 0 && o[0] !== null);
 
-const JOINED_COLUMNS = RECORD_COLUMNS.split(',')
-  .map((c) => c.trim())
-  .map((c) => `${c} AS "rec_${c.replace(/^t\./, '').replace(/"/g, '')}"`)
-  .join(', ');
+type ChunkCounts = Pick<ChunkRow, 'first_idx' | 'item_count' | 'matched' | 'mismatched' | 'not_found'>;
+const countIn = (filter: RunItemFilter, c: ChunkCounts): number => (filter === 'all' ? c.item_count : c[filter]);
 
-/** A page of a run's items, each with the record as it stands in the ledger now. */
-export function listRunItems(db: Db, runId: string, filter: RunItemFilter, page: number, pageSize: number): Page<RunItemRow> {
-  const total = stmt<[string], { n: number }>(db, `SELECT count(*) AS n FROM verification_results r WHERE r.run_id = ? ${FILTER_SQL[filter]}`).get(runId)!.n;
-  const rows = stmt<[string, number, number], JoinedRow>(
+/**
+ * A page of a run's items, each with the record as it stands in the ledger now. The chunks' counts
+ * say which chunks hold the page, so only those are read and parsed, however long the run.
+ * `parseClaims` reads a chunk's claims document (numbers keep their digits).
+ */
+export function listRunItems(db: Db, runId: string, filter: RunItemFilter, page: number, pageSize: number, parseClaims: (text: string) => unknown[]): Page<RunItemRow> {
+  const chunks = stmt<[string], ChunkCounts>(
     db,
-    `SELECT r.idx, r.claimed, r.flags, r.result, r.ticket_id, t.transaction_id IS NOT NULL AS found, ${JOINED_COLUMNS}
-     FROM verification_results r LEFT JOIN transactions t ON t.transaction_id = r.transaction_id
-     WHERE r.run_id = ? ${FILTER_SQL[filter]} ORDER BY r.idx LIMIT ? OFFSET ?`,
-  ).all(runId, pageSize, (page - 1) * pageSize);
-  const list = rows.map((row) => {
-    const record: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(row)) if (k.startsWith('rec_')) record[k.slice(4)] = v;
-    return {
-      idx: row.idx,
-      claimed: row.claimed,
-      flags: row.flags,
-      result: row.result,
-      ticket_id: row.ticket_id,
-      record: row.found ? (record as TransactionRecord) : null,
-    };
-  });
+    'SELECT first_idx, item_count, matched, mismatched, not_found FROM verification_chunks WHERE run_id = ? ORDER BY first_idx',
+  ).all(runId);
+  const total = chunks.reduce((n, c) => n + countIn(filter, c), 0);
+  const list: RunItemRow[] = [];
+  const ids: (string | null)[] = [];
+  let skip = (page - 1) * pageSize;
+  const read = stmt<[string, number], { claims: string; outcomes: string }>(db, 'SELECT claims, outcomes FROM verification_chunks WHERE run_id = ? AND first_idx = ?');
+  for (const c of chunks) {
+    if (list.length >= pageSize) break;
+    const n = countIn(filter, c);
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const doc = read.get(runId, c.first_idx)!;
+    const outcomes = JSON.parse(doc.outcomes) as StoredOutcome[];
+    const claims = parseClaims(doc.claims);
+    for (let i = 0; i < outcomes.length && list.length < pageSize; i++) {
+      const o = outcomes[i]!;
+      if (!inFilter(filter, o)) continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      list.push({ idx: c.first_idx + i, claimed: claims[i], falseFlags: o[2], result: o[1] === 1, ticket_id: o[3], record: null });
+      ids.push(o[0]);
+    }
+  }
+  const records = new Map(recordsWhereIn(db, 'transaction_id', ids.filter((id) => id !== null)).map((r) => [r.transaction_id, r]));
+  list.forEach((r, i) => (r.record = ids[i] === null ? null : (records.get(ids[i]!) ?? null)));
   return { list, total, page, page_size: pageSize };
 }
 
-/** Flags as stored: the JSON list of the false ones ("[]" for a match), a few bytes a result. */
-export const flagsJson = (flags: Flags): string => JSON.stringify(FLAG_FIELDS.filter((f) => !flags[f]));
+const ALL_FALSE_JSON = JSON.stringify(FLAG_FIELDS);
 
-export function parseFlags(text: string): Flags {
-  const falseOnes = new Set(JSON.parse(text) as FlagField[]);
+/**
+ * One item's outcome as a chunk stores it: [transaction_id or null, result 0/1, the false flags
+ * (a few bytes for a match), ticket_id or null].
+ */
+export function outcomeJson(transactionId: string | null, result: boolean, flags: Flags, ticketId: string | null): string {
+  const falseFlags = result ? '[]' : transactionId === null ? ALL_FALSE_JSON : JSON.stringify(FLAG_FIELDS.filter((f) => !flags[f]));
+  return `[${transactionId === null ? 'null' : JSON.stringify(transactionId)},${result ? 1 : 0},${falseFlags},${ticketId === null ? 'null' : JSON.stringify(ticketId)}]`;
+}
+
+/** Flags from the stored list of the false ones. */
+export function flagsOf(falseFlags: readonly FlagField[]): Flags {
+  const falseOnes = new Set(falseFlags);
   return Object.fromEntries(FLAG_FIELDS.map((f) => [f, !falseOnes.has(f)])) as Flags;
 }

@@ -5,7 +5,7 @@ import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
 import { openTicket, pendingTicketIds, updateTicketClaim } from '../tickets/repository';
 import { abnormalFields, describeMismatch, identifierKey, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
-import { evmChainIds, flagsJson, insertResults, insertRun, recordsWhereIn, type RunRow } from './repository';
+import { evmChainIds, insertChunk, insertRun, outcomeJson, recordsWhereIn, type RunRow } from './repository';
 
 /*
  * The one verification core: the signed API and the books runs both come through verifyChunk, a
@@ -105,18 +105,27 @@ export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: numb
       }
       return { ...m, ticket_id: ticketId };
     });
-    insertResults(
-      ctx.db,
-      scope.run_id,
-      outcomes.map((o, i) => ({
-        idx: firstIdx + i,
-        claimed: claims[i]!.claimed,
-        transaction_id: o.record?.transaction_id ?? null,
-        result: o.result,
-        flags: flagsJson(o.flags),
-        ticket_id: o.ticket_id,
-      })),
-    );
+    let claimsDoc = '';
+    let outcomesDoc = '';
+    let matched = 0;
+    let notFound = 0;
+    for (let i = 0; i < outcomes.length; i++) {
+      const o = outcomes[i]!;
+      if (o.result) matched++;
+      else if (o.record === null) notFound++;
+      const sep = i === 0 ? '' : ',';
+      claimsDoc += sep + claims[i]!.claimed;
+      outcomesDoc += sep + outcomeJson(o.record?.transaction_id ?? null, o.result, o.flags, o.ticket_id);
+    }
+    insertChunk(ctx.db, scope.run_id, {
+      first_idx: firstIdx,
+      item_count: outcomes.length,
+      matched,
+      mismatched: outcomes.length - matched - notFound,
+      not_found: notFound,
+      claims: `[${claimsDoc}]`,
+      outcomes: `[${outcomesDoc}]`,
+    });
     return outcomes;
   });
 }
