@@ -2,6 +2,7 @@ import { ErrorCodes } from '../../../shared/errors';
 import { isExactNumber } from '../../../shared/primitives';
 import { isItemIssue, MAX_BATCH, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
+import { SOURCE_TEXT, type WithSource } from '../http/json-body';
 import { fieldPath, invalidParam, ServiceError } from '../errors';
 import { getKey } from '../keys/repository';
 import { parseClaimed } from '../tickets/handlers';
@@ -15,10 +16,17 @@ import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from '
 const BOOKS_CHUNK = 1000;
 
 /**
- * The claim as sent, as JSON text: every number keeps its source digits (the body parser keeps
- * them as exact numbers). Written out by hand: JSON.stringify with a replacer costs several times more.
+ * The claim as sent, as JSON text: the text the body parser kept when it came over HTTP, else
+ * written out with every number keeping its source digits (the parsers keep them as exact
+ * numbers). Written out by hand: JSON.stringify with a replacer costs several times more.
  */
 export function claimedJson(v: unknown): string {
+  const sent = typeof v === 'object' && v !== null ? (v as WithSource)[SOURCE_TEXT] : undefined;
+  if (sent !== undefined) return sent;
+  return writeClaimed(v);
+}
+
+function writeClaimed(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'string':
@@ -29,12 +37,12 @@ export function claimedJson(v: unknown): string {
       return Number.isFinite(v) ? String(v) : 'null';
     case 'object': {
       if (isExactNumber(v)) return v.value;
-      if (Array.isArray(v)) return `[${v.map(claimedJson).join(',')}]`;
+      if (Array.isArray(v)) return `[${v.map(writeClaimed).join(',')}]`;
       const o = v as Record<string, unknown>;
       let out = '';
       for (const k in o) {
         if (o[k] === undefined) continue;
-        out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${claimedJson(o[k])}`;
+        out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${writeClaimed(o[k])}`;
       }
       return `{${out}}`;
     }
