@@ -69,10 +69,9 @@ function resolveWallet(ctx: ServiceContext, walletId: string | undefined, scope:
 const scopeOf = (meta: CallMeta): ReadonlySet<string> | null => (meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null);
 
 function shapeResult(o: Outcome, shape: 'A' | 'B'): VerifyResultA | VerifyResultB {
-  const base = { result: o.result, flags: o.flags };
   return shape === 'A'
-    ? { ...base, tx: o.record && recordShapeA(o.record), ticket_id: o.ticket_id }
-    : { ...base, data: o.record && recordShapeB(o.record), ticket_id: o.ticket_id };
+    ? { result: o.result, flags: o.flags, tx: o.record && recordShapeA(o.record), ticket_id: o.ticket_id }
+    : { result: o.result, flags: o.flags, data: o.record && recordShapeB(o.record), ticket_id: o.ticket_id };
 }
 
 /** POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`), then the check. */

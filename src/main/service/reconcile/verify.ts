@@ -85,7 +85,8 @@ export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: numb
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
   const candidates = candidatesOf(ctx, items);
-  const matches = items.map((item, i) => matchClaim(item, candidates[i]!.filter((r) => inScope(scope, r)), isEvm));
+  const scoped = scope.wallet_id !== null || scope.wallets !== null;
+  const matches = items.map((item, i) => matchClaim(item, scoped ? candidates[i]!.filter((r) => inScope(scope, r)) : candidates[i]!, isEvm));
 
   return inTransaction(ctx.db, () => {
     if (createRun) insertRun(ctx.db, createRun);
@@ -93,7 +94,7 @@ export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: numb
     const mismatched = matches.filter((m) => m.record !== null && !m.result).map((m) => m.record!.transaction_id);
     const pending = pendingTicketIds(ctx.db, mismatched);
     const outcomes = matches.map((m, i): Outcome => {
-      if (m.record === null || m.result) return { ...m, ticket_id: null };
+      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null };
       const claim = { abnormals: abnormalFields(m.flags).join(','), desc: describeMismatch(items[i]!, m.record, m.flags), claimed: claims[i]!.claimed, run_id: scope.run_id, actor: scope.actor, at: now };
       let ticketId = pending.get(m.record.transaction_id);
       if (ticketId !== undefined) {
@@ -103,7 +104,7 @@ export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: numb
         openTicket(ctx.db, { ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
         pending.set(m.record.transaction_id, ticketId);
       }
-      return { ...m, ticket_id: ticketId };
+      return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId };
     });
     let claimsDoc = '';
     let outcomesDoc = '';
