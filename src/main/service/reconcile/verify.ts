@@ -3,7 +3,7 @@ import type { Flags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
 import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
-import { openTicket, pendingTicketIds, updateTicketClaim } from '../tickets/repository';
+import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
 import { abnormalFields, describeMismatch, identifierKey, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
 import { evmChainIds, insertChunk, insertRun, outcomeJson, recordsWhereIn, type RunRow } from './repository';
 
@@ -93,19 +93,25 @@ export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: numb
     const now = ctx.now();
     const mismatched = matches.filter((m) => m.record !== null && !m.result).map((m) => m.record!.transaction_id);
     const pending = pendingTicketIds(ctx.db, mismatched);
+    // New tickets are written together first; updates follow in claim order, so a second
+    // mismatch about a transaction in this batch lands on the ticket the first one opened.
+    const opened: NewTicket[] = [];
+    const updates: [string, TicketClaim][] = [];
     const outcomes = matches.map((m, i): Outcome => {
       if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null };
       const claim = { abnormals: abnormalFields(m.flags).join(','), desc: describeMismatch(items[i]!, m.record, m.flags), claimed: claims[i]!.claimed, run_id: scope.run_id, actor: scope.actor, at: now };
       let ticketId = pending.get(m.record.transaction_id);
       if (ticketId !== undefined) {
-        updateTicketClaim(ctx.db, ticketId, claim);
+        updates.push([ticketId, claim]);
       } else {
         ticketId = uuidv7();
-        openTicket(ctx.db, { ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
+        opened.push({ ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
         pending.set(m.record.transaction_id, ticketId);
       }
       return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId };
     });
+    openTickets(ctx.db, opened);
+    for (const [ticketId, claim] of updates) updateTicketClaim(ctx.db, ticketId, claim);
     let claimsDoc = '';
     let outcomesDoc = '';
     let matched = 0;

@@ -41,14 +41,26 @@ function addEvent(db: Db, ticketId: string, e: { kind: TicketEvent['kind']; from
   );
 }
 
-/** A new Pending ticket; its first event keeps what the claim said. The caller holds the transaction. */
-export function openTicket(db: Db, t: TicketClaim & { ticket_id: string; wallet_id: string; transaction_id: string }): void {
+export type NewTicket = TicketClaim & { ticket_id: string; wallet_id: string; transaction_id: string };
+
+/**
+ * New Pending tickets, each with its first event keeping what the claim said; two statements
+ * for the whole list (a batch of claims opens a few hundred). The caller holds the transaction.
+ */
+export function openTickets(db: Db, list: readonly NewTicket[]): void {
+  if (list.length === 0) return;
+  const doc = JSON.stringify(list.map((t) => [t.ticket_id, t.wallet_id, t.transaction_id, t.abnormals, t.desc, t.claimed, t.run_id, t.at, t.actor]));
   stmt(
     db,
     `INSERT INTO tickets (ticket_id, wallet_id, transaction_id, status, abnormals, "desc", claimed, run_id, created_at, updated_at)
-     VALUES (?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?)`,
-  ).run(t.ticket_id, t.wallet_id, t.transaction_id, t.abnormals, t.desc, t.claimed, t.run_id, t.at, t.at);
-  addEvent(db, t.ticket_id, { kind: 'opened', from: null, to: 'Pending', note: t.desc, actor: t.actor, at: t.at });
+     SELECT value ->> 0, value ->> 1, value ->> 2, 'Pending', value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 7
+     FROM json_each(?) ORDER BY key`,
+  ).run(doc);
+  stmt(
+    db,
+    `INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at)
+     SELECT value ->> 0, 'opened', NULL, 'Pending', value ->> 4, value ->> 8, value ->> 7 FROM json_each(?) ORDER BY key`,
+  ).run(doc);
 }
 
 /** A newer mismatching claim about the same transaction replaces what the Pending ticket says. */
