@@ -13,7 +13,11 @@ export default defineConfig({
   main: {
     plugins: [copyMigrations()],
     build: {
-      rollupOptions: { input: { index: resolve('src/main/index.ts') }, external: ['better-sqlite3'] },
+      // The ledger import's writer runs on a worker thread: an entry of its own, found beside index.js.
+      rollupOptions: {
+        input: { index: resolve('src/main/index.ts'), 'ledger-import-worker': resolve('src/main/service/ledger/import-worker.ts') },
+        external: ['better-sqlite3'],
+      },
     },
   },
   preload: {

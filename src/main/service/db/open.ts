@@ -18,10 +18,16 @@ export interface OpenDbOptions {
 export const defaultMigrationsFolder = (): string =>
   process.env.NPS_MIGRATIONS_DIR ?? fileURLToPath(new URL('./migrations', import.meta.url));
 
+const bindings = new WeakMap<Database.Database, string | undefined>();
+
+/** The better-sqlite3 build a connection was opened with, for a second connection to the same store (a worker thread's). */
+export const nativeBindingOf = (sqlite: Database.Database): string | undefined => bindings.get(sqlite);
+
 /** Open the store, set the pragmas the service relies on, and bring the schema up to date. */
 export function openDb(opts: OpenDbOptions): Db {
   const nativeBinding = opts.nativeBinding ?? process.env.NPS_SQLITE_BINDING;
   const sqlite = new Database(opts.file, nativeBinding ? { nativeBinding } : {});
+  bindings.set(sqlite, nativeBinding);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -12,11 +12,13 @@ import {
 import type { CallMeta, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
-import { applyStaged, loadCatalogue, planIndexRebuild, recordImport, withBulkSettings, type ApplyResult } from './repository';
+import { nativeBindingOf } from '../db/open';
+import { loadCatalogue } from './repository';
 import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
-import { Staging } from './staging';
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
+import { LocalWriter, WORKER_MIN_BYTES, WorkerWriter, type RowWriter } from './writer-host';
+import type { WriterStats } from './writer';
 
 export interface ImportOptions {
   source: LedgerSource;
@@ -26,6 +28,8 @@ export interface ImportOptions {
   walletAddress?: string;
   dryRun: boolean;
   onProgress?: CallMeta['onProgress'];
+  /** From this file size on the rows are written on a worker thread (tests lower it). */
+  workerMinBytes?: number;
 }
 
 const fileFailure = (name: string, reason: string) => new ServiceError(ErrorCodes.INVALID_PARAM, `${name}: ${reason}; nothing was imported`);
@@ -117,8 +121,33 @@ interface Staged {
   sha256: string;
 }
 
-/** Read every row, check it, and stage the valid ones; a repeated transaction_id is rejected. */
-async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader, mapping: Mapping, staging: Staging, onProgress: ImportOptions['onProgress']): Promise<Staged> {
+/** Characters of valid rows handed to the writer at a time. */
+const BATCH_CHARS = 256 * 1024;
+
+/** Valid rows as lines `values... \t row_number \n` (values contain no tab or line break), handed to the writer in batches. */
+class Batcher {
+  private lines: string[] = [];
+  private chars = 0;
+
+  constructor(private readonly writer: RowWriter) {}
+
+  add(rowNumber: number, values: string[]): void {
+    const line = `${values.join('\t')}\t${rowNumber}\n`;
+    this.lines.push(line);
+    this.chars += line.length;
+    if (this.chars >= BATCH_CHARS) this.flush();
+  }
+
+  flush(): void {
+    if (this.chars === 0) return;
+    this.writer.add(this.lines.join(''));
+    this.lines = [];
+    this.chars = 0;
+  }
+}
+
+/** Read every row, check it, and hand the valid ones to the writer. */
+async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader, staging: Batcher, writer: RowWriter, onProgress: ImportOptions['onProgress']): Promise<Staged> {
   const width = sniffed.headers.length;
   const isJson = sniffed.format === 'json';
   const rejections: Rejection[] = [];
@@ -156,7 +185,12 @@ async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader
         }
       },
       progress: (bytes) => onProgress?.({ done: rowsTotal, bytes, totalBytes: opened.size }),
+      wait: () => {
+        staging.flush();
+        return writer.wait();
+      },
     });
+    staging.flush();
   } catch (err) {
     if (err instanceof FileError) throw fileFailure(opened.name, err.message);
     throw err;
@@ -194,72 +228,68 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   const walletAddress = opts.walletAddress ?? inferWalletAddress(mapping, sniffed.headers, sniffed.sample);
   const read = compile(ctx, sniffed, mapping, opts.walletId, walletAddress, fileName);
 
-  const staging = new Staging();
+  const importId = randomUUID();
+  const idColumn = mapping.columns.transaction_id ?? 'transaction_id';
+  const writerOpts = { importId, now: ctx.now(), idColumn };
+  // A large file is written on a thread of its own while it is read; the rows it is expected to
+  // bring decide whether the secondary indexes are rebuilt rather than kept up to date.
+  const writer: RowWriter =
+    opened.size >= (opts.workerMinBytes ?? WORKER_MIN_BYTES)
+      ? await WorkerWriter.start(ctx.db.$client.name, nativeBindingOf(ctx.db.$client), { ...writerOpts, expectedRows: sniffed.rowEstimate ?? 0 })
+      : new LocalWriter(ctx.db.$client, writerOpts);
+  let rowsTotal: number;
+  let rejections: Rejection[];
+  let sha256: string;
+  const staging = new Batcher(writer);
   try {
-    const { rowsTotal, rejections, sha256 } = await stageRows(opened, sniffed, read, mapping, staging, opts.onProgress);
-    opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
-
-    const importId = randomUUID();
-    const now = ctx.now();
-    let applied: ApplyResult = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [] };
-    const write = !opts.dryRun && staging.lines > 0;
-    const idColumn = mapping.columns.transaction_id ?? 'transaction_id';
-    // A repeated transaction_id shows up as the staged rows are sorted; the first row of it counts.
-    const lines = () =>
-      staging.sorted((rowNumber, first, id) =>
-        rejections.push({ row_number: rowNumber, column: idColumn, reason: `${id} already appears on data row ${first}; a record may appear once per file` }),
-      );
-    const inRowOrder = () => rejections.sort((a, b) => a.row_number - b.row_number);
-    if (opts.dryRun && staging.lines > 0) {
-      applied = applyStaged(ctx.db, { lines: lines(), rebuild: [], importId, now, dryRun: true });
-      inRowOrder();
-    }
-    if (write) {
-      const rebuild = planIndexRebuild(ctx.db, staging.lines);
-      const transaction = ctx.db.$client.transaction(() => {
-        applied = applyStaged(ctx.db, { lines: lines(), rebuild, importId, now, dryRun: false });
-        inRowOrder();
-        recordImport(
-          ctx.db,
-          {
-            import_id: importId,
-            file_name: fileName,
-            file_sha256: sha256,
-            file_size: opened.size,
-            format: sniffed.format,
-            preset,
-            rows_total: rowsTotal,
-            added: applied.added,
-            updated: applied.updated,
-            unchanged: applied.unchanged,
-            rejected: rejections.length,
-            started_at: startedAt,
-            finished_at: ctx.now(),
-          },
-          rejections,
-        );
-      });
-      if (rebuild.length) withBulkSettings(ctx.db, () => transaction());
-      else transaction();
-    }
-    const report: Omit<ImportReport, 'message'> = {
-      import_id: write ? importId : null,
-      dry_run: opts.dryRun,
-      file_name: fileName,
-      preset,
-      format: sniffed.format,
-      rows_total: rowsTotal,
-      added: applied.added,
-      updated: applied.updated,
-      unchanged: applied.unchanged,
-      rejected: rejections.length,
-      rejections,
-      updates: applied.updates,
-      wallets_created: applied.walletsCreated,
-      duration_ms: Math.round(performance.now() - t0),
-    };
-    return { ...report, message: summaryMessage(report, unmappedColumns(sniffed.headers, mapping)) };
-  } finally {
-    staging.dispose();
+    ({ rowsTotal, rejections, sha256 } = await stageRows(opened, sniffed, read, staging, writer, opts.onProgress));
+  } catch (err) {
+    await writer.abort();
+    throw err;
   }
+  opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
+
+  // A preview runs the same writes and rolls them back: it reports exactly what the import would do.
+  let write = false;
+  const applied: WriterStats = await writer.complete((applied) => {
+    rejections.push(...applied.repeats);
+    rejections.sort((a, b) => a.row_number - b.row_number);
+    write = !opts.dryRun && applied.added + applied.updated + applied.unchanged > 0;
+    if (!write) return null;
+    return {
+      summary: {
+        import_id: importId,
+        file_name: fileName,
+        file_sha256: sha256,
+        file_size: opened.size,
+        format: sniffed.format,
+        preset,
+        rows_total: rowsTotal,
+        added: applied.added,
+        updated: applied.updated,
+        unchanged: applied.unchanged,
+        rejected: rejections.length,
+        started_at: startedAt,
+        finished_at: ctx.now(),
+      },
+      rejections,
+    };
+  });
+  const report: Omit<ImportReport, 'message'> = {
+    import_id: write ? importId : null,
+    dry_run: opts.dryRun,
+    file_name: fileName,
+    preset,
+    format: sniffed.format,
+    rows_total: rowsTotal,
+    added: applied.added,
+    updated: applied.updated,
+    unchanged: applied.unchanged,
+    rejected: rejections.length,
+    rejections,
+    updates: applied.updates,
+    wallets_created: applied.walletsCreated,
+    duration_ms: Math.round(performance.now() - t0),
+  };
+  return { ...report, message: summaryMessage(report, unmappedColumns(sniffed.headers, mapping)) };
 }

@@ -95,12 +95,23 @@ class Decode extends Transform {
   constructor(
     private readonly encoding: Encoding,
     private readonly onBytes?: (bytes: number) => void,
+    private readonly wait?: () => Promise<void> | undefined,
   ) {
     super({ readableObjectMode: true });
     this.decoder = new TextDecoder(encoding, { fatal: true });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: string) => void): void {
+    // Wait after decoding, not before: a chunk held across the wait outlives young-generation
+    // collections and piles up, a megabyte each, until a full one.
+    this.decode(chunk, (err) => {
+      const waiting = err ? undefined : this.wait?.();
+      if (waiting === undefined) done(err);
+      else waiting.then(() => done(), done);
+    });
+  }
+
+  private decode(chunk: Buffer, done: (err?: Error | null, data?: string) => void): void {
     this.hash.update(chunk);
     this.bytes += chunk.length;
     for (let at = 0; at < chunk.length; at += PARSE_PIECE) {
@@ -186,6 +197,8 @@ export function sniff(opened: OpenedSource): Sniffed {
   const delimiter = guessDelimiter(lineEnd < 0 ? text : text.slice(0, lineEnd));
   const parsed = Papa.parse<string[]>(text, { delimiter, preview: SAMPLE_ROWS + 2, skipEmptyLines: 'greedy' });
   const rows = parsed.data;
+  // The estimate counts the bytes of the rows read after the header line, not of the whole head.
+  const measured = { text: text.slice(Math.max(0, lineEnd), parsed.meta.cursor), rows: rows.length - 1, exact: whole && !parsed.meta.truncated };
   if (!whole && rows.length > 1) rows.pop();
   const headers = rows[0] ?? [];
   if (headers.length < 2 || headers.every((h) => h.trim() === '')) {
@@ -194,11 +207,12 @@ export function sniff(opened: OpenedSource): Sniffed {
   const dupes = headers.filter((h, i) => h.trim() !== '' && headers.findIndex((x) => x.trim() === h.trim()) !== i);
   if (dupes.length) throw new FileError(`the header names a column twice: ${[...new Set(dupes)].join(', ')}`);
   const sample = rows.slice(1, SAMPLE_ROWS + 1);
-  return { format: 'csv', encoding, delimiter, headers, sample, rowEstimate: estimate(text, rows.length - 1, whole, opened, encoding) };
+  return { format: 'csv', encoding, delimiter, headers, sample, rowEstimate: estimate(measured.text, measured.rows, measured.exact, opened, encoding) };
 }
 
-function estimate(text: string, rows: number, whole: boolean, opened: OpenedSource, encoding: Encoding): number | null {
-  if (whole) return rows;
+/** Rows in the file: exact when all of it was read, else from the bytes per row of the rows read. */
+function estimate(text: string, rows: number, exact: boolean, opened: OpenedSource, encoding: Encoding): number | null {
+  if (exact) return rows;
   if (rows <= 0) return null;
   const bytes = encoding === 'utf-8' ? Buffer.byteLength(text) : text.length * 2;
   return Math.round((opened.size / bytes) * rows);
@@ -311,12 +325,14 @@ export interface RowSink {
   /** Rows of cells, each with its 1-based data row number; called synchronously per chunk. */
   rows(batch: string[][], firstRowNumber: number): void;
   progress(bytes: number): void;
+  /** Before each chunk of the file: resolves when the rows may come (undefined: at once); a rejection ends the reading with it. */
+  wait?(): Promise<void> | undefined;
 }
 
 /** Stream every data row (header excluded) of the file into sink; resolves with the file's SHA-256. */
 export async function streamRows(opened: OpenedSource, sniffed: Sniffed, sink: RowSink): Promise<{ sha256: string; bytes: number }> {
   const input = opened.stream();
-  const decode = new Decode(sniffed.encoding, (b) => sink.progress(b));
+  const decode = new Decode(sniffed.encoding, (b) => sink.progress(b), sink.wait && (() => sink.wait!()));
   const text = input.pipe(decode);
   const failed = new Promise<never>((_, reject) => {
     input.on('error', (err) => reject(new FileError(`cannot read the file: ${err.message}`)));

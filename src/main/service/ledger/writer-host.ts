@@ -1,0 +1,232 @@
+import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId, Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerInit } from './import-worker';
+import { LedgerWriter, type ImportRecord, type WriterOptions, type WriterStats } from './writer';
+
+/*
+ * Where an import's rows are written. A small file: on the service's own connection, all at once
+ * when the file has been read (one synchronous transaction of a few milliseconds). A large one: on
+ * a worker thread with its own connection, batch by batch while the file is still being read, so
+ * reading and checking on this thread overlaps with writing on the other, and the service's thread
+ * is never held by the write.
+ */
+
+export interface RowWriter {
+  /** A batch of lines (see writer.ts). */
+  add(text: string): void;
+  /** Resolves when the writer takes more (undefined: at once); rejects when the write failed. */
+  wait(): Promise<void> | undefined;
+  /** Every row is in: what the import did; then keep it (decide returns what to record) or roll it back (null). */
+  complete(decide: (stats: WriterStats) => ImportRecord | null): Promise<WriterStats>;
+  /** The file failed: leave the store as it was. */
+  abort(): Promise<void>;
+}
+
+/** From this size on, a file is written on a worker thread (starting one costs tens of milliseconds). */
+export const WORKER_MIN_BYTES = 1024 * 1024;
+
+export class LocalWriter implements RowWriter {
+  private batches: string[] = [];
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly opts: Omit<WriterOptions, 'expectedRows'>,
+  ) {}
+
+  add(text: string): void {
+    this.batches.push(text);
+  }
+
+  wait(): undefined {
+    return undefined;
+  }
+
+  complete(decide: (stats: WriterStats) => ImportRecord | null): Promise<WriterStats> {
+    const texts = this.batches;
+    this.batches = [];
+    const expectedRows = texts.reduce((n, t) => n + countLines(t), 0);
+    // Synchronous from BEGIN to COMMIT: no other call of the service runs inside the transaction.
+    const writer = new LedgerWriter(this.sqlite, { ...this.opts, expectedRows });
+    writer.begin();
+    try {
+      for (const t of texts) writer.add(t);
+      const stats = writer.finish();
+      const record = decide(stats);
+      if (record) writer.commit(record);
+      else writer.rollback();
+      return Promise.resolve(stats);
+    } catch (err) {
+      writer.rollback();
+      throw err;
+    }
+  }
+
+  abort(): Promise<void> {
+    this.batches = [];
+    return Promise.resolve();
+  }
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Batches in flight before the reader waits: enough to keep the writer busy, few enough to bound memory. */
+const MAX_IN_FLIGHT = 6;
+
+const here = import.meta.url;
+/** The worker's file in the build: electron-vite bundles it as an entry of its own beside the main one. */
+const BUNDLED_WORKER = 'ledger-import-worker.js';
+
+let devWorker: URL | undefined;
+
+/**
+ * Run from source (tsx, vitest), the worker is bundled once with esbuild into node_modules/.cache:
+ * a worker that loaded the TypeScript through tsx would carry tsx's loader and its hooks thread
+ * (about 40 MB more while it runs).
+ */
+async function devWorkerFile(): Promise<URL> {
+  if (devWorker) return devWorker;
+  // Named through a variable: the build must not bundle esbuild, which only runs from source.
+  const name = 'esbuild';
+  const esbuild = (await import(name)) as typeof import('esbuild');
+  const out = await esbuild.build({
+    entryPoints: [fileURLToPath(new URL('./import-worker.ts', here))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = out.outputFiles[0]!.contents;
+  const dir = join(dirname(createRequire(here).resolve('better-sqlite3/package.json')), '..', '.cache', 'nps');
+  const file = join(dir, `ledger-import-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${threadId}`;
+    writeFileSync(tmp, code);
+    renameSync(tmp, file);
+  }
+  devWorker = pathToFileURL(file);
+  return devWorker;
+}
+
+async function startWorker(init: WorkerInit): Promise<Worker> {
+  const file = here.endsWith('.ts') ? await devWorkerFile() : new URL(BUNDLED_WORKER, here);
+  // A small young generation: the thread's garbage is the rows of one batch at a time, and it runs
+  // beside the reader's heap at its peak.
+  return new Worker(file, { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+}
+
+export class WorkerWriter implements RowWriter {
+  private inFlight = 0;
+  private failure: Error | undefined;
+  private waiting: { resolve: () => void; reject: (e: Error) => void } | undefined;
+  private pending: { resolve: (m: FromWorker) => void; reject: (e: Error) => void } | undefined;
+  private ended = false;
+
+  static async start(file: string, nativeBinding: string | undefined, opts: WriterOptions): Promise<WorkerWriter> {
+    return new WorkerWriter(await startWorker({ file, nativeBinding, writer: opts }));
+  }
+
+  private constructor(private readonly worker: Worker) {
+    this.worker.on('message', (m: FromWorker) => this.onMessage(m));
+    this.worker.on('error', (err) => this.onFailure(err));
+    this.worker.on('exit', () => {
+      this.ended = true;
+      this.onFailure(new Error('the import thread ended before the import did'));
+    });
+  }
+
+  private onMessage(m: FromWorker): void {
+    if (m.type === 'ack') {
+      this.inFlight--;
+      const w = this.waiting;
+      this.waiting = undefined;
+      w?.resolve();
+      return;
+    }
+    if (m.type === 'begun') return;
+    if (m.type === 'error') {
+      const err = Object.assign(new Error(m.message), m.code === undefined ? {} : { code: m.code });
+      err.name = m.name;
+      this.onFailure(err);
+      void this.worker.terminate();
+      return;
+    }
+    const p = this.pending;
+    this.pending = undefined;
+    p?.resolve(m);
+  }
+
+  private onFailure(err: Error): void {
+    this.failure ??= err;
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.reject(this.failure);
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(this.failure);
+  }
+
+  private post(m: ToWorker): void {
+    this.worker.postMessage(m);
+  }
+
+  private request(m: ToWorker): Promise<FromWorker> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.post(m);
+    });
+  }
+
+  add(text: string): void {
+    if (this.failure) return;
+    this.inFlight++;
+    this.post({ type: 'rows', text });
+  }
+
+  wait(): Promise<void> | undefined {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.inFlight < MAX_IN_FLIGHT) return undefined;
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  async complete(decide: (stats: WriterStats) => ImportRecord | null): Promise<WriterStats> {
+    try {
+      const finished = await this.request({ type: 'finish' });
+      if (finished.type !== 'finished') throw new Error(`unexpected ${finished.type} from the import thread`);
+      const record = decide(finished.stats);
+      await this.request(record ? { type: 'commit', record } : { type: 'rollback' });
+      return finished.stats;
+    } finally {
+      await this.end();
+    }
+  }
+
+  async abort(): Promise<void> {
+    try {
+      if (!this.failure) await this.request({ type: 'rollback' });
+    } finally {
+      await this.end();
+    }
+  }
+
+  private async end(): Promise<void> {
+    if (!this.ended) {
+      this.ended = true;
+      await this.worker.terminate();
+    }
+  }
+}

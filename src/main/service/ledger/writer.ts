@@ -1,0 +1,242 @@
+import type Database from 'better-sqlite3';
+import type { ImportSummary, Rejection, RowUpdate } from '../../../shared/ledger';
+import { LEDGER_FIELDS, MAX_REPORTED_UPDATES } from '../../../shared/ledger';
+import { detach } from './values';
+
+/*
+ * The write of an import, over one SQLite connection: the service's own (small files, in one
+ * synchronous go) or a worker thread's (large files, batch by batch while the file is still being
+ * read). The transaction opens before the first row and stays open until the import is recorded;
+ * a failure, a preview or a file without a valid row rolls it back, so the store changes all at
+ * once or not at all.
+ *
+ * Rows arrive in file order, as lines `values... \t row_number \n` (values in LEDGER_FIELDS order,
+ * '' = not recorded). A new row gets rowid = (highest rowid before the import) + row_number: rows
+ * still append to the table, and a later row with the same transaction_id finds the row number it
+ * repeats in the rowid it collides with. A repeat of a record that existed before is found in a
+ * temporary table of the existing rows this import has met.
+ */
+
+const q = (name: string) => `"${name}"`;
+const N = LEDGER_FIELDS.length;
+const RECORD_COLUMNS = LEDGER_FIELDS.map(q).join(', ');
+const TIME_FIELDS = new Set(['created_at', 'confirmed_at', 'completed_at']);
+const IS_TIME = LEDGER_FIELDS.map((f) => TIME_FIELDS.has(f));
+const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
+
+export interface IndexDef {
+  name: string;
+  sql: string;
+}
+
+/**
+ * Below this many rows, or when the store already holds as many as the import brings, the
+ * secondary indexes are kept up to date row by row; above it they are dropped and rebuilt (one
+ * sort each instead of a random B-tree insert per row and index), inside the same transaction.
+ */
+const REBUILD_MIN_ROWS = 50_000;
+
+export interface WriterOptions {
+  importId: string;
+  now: number;
+  /** Rows the file is expected to bring (exact, or estimated from its first rows). */
+  expectedRows: number;
+  /** The file's name for transaction_id, for the rejection of a repeat. */
+  idColumn: string;
+}
+
+export interface WriterStats {
+  added: number;
+  updated: number;
+  unchanged: number;
+  updates: RowUpdate[];
+  walletsCreated: string[];
+  /** Rows that repeat a transaction_id of an earlier row. */
+  repeats: Rejection[];
+}
+
+/** What to record when the import is kept: its summary and every rejection, in row order. */
+export interface ImportRecord {
+  summary: ImportSummary;
+  rejections: Rejection[];
+}
+
+export class LedgerWriter {
+  private readonly sqlite: Database.Database;
+  private readonly opts: WriterOptions;
+  private base = 0;
+  private rebuild: IndexDef[] = [];
+  private knownWallets = new Set<string>();
+  private readonly stats: WriterStats = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [], repeats: [] };
+  private readonly params: (string | number | null)[] = new Array<string | number | null>(N + 1);
+  private statements!: ReturnType<LedgerWriter['prepare']>;
+
+  constructor(sqlite: Database.Database, opts: WriterOptions) {
+    this.sqlite = sqlite;
+    this.opts = opts;
+  }
+
+  /** Open the transaction (taking the write lock), and drop the secondary indexes for a bulk load. */
+  begin(): void {
+    const sqlite = this.sqlite;
+    sqlite.exec('BEGIN IMMEDIATE');
+    try {
+      this.base = (sqlite.prepare('SELECT max(rowid) FROM transactions').pluck().get() as number | null) ?? 0;
+      this.knownWallets = new Set((sqlite.prepare('SELECT wallet_id FROM wallets').pluck().all() as string[]).map((w) => w.toLowerCase()));
+      sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS ledger_import_seen (rowid INTEGER PRIMARY KEY, row_number INTEGER NOT NULL)');
+      this.rebuild = this.planIndexRebuild();
+      for (const index of this.rebuild) sqlite.exec(`DROP INDEX ${q(index.name)}`);
+      this.statements = this.prepare();
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
+  }
+
+  private planIndexRebuild(): IndexDef[] {
+    const rows = this.opts.expectedRows;
+    if (rows < REBUILD_MIN_ROWS) return [];
+    const existing = this.sqlite.prepare('SELECT count(*) FROM transactions').pluck().get() as number;
+    if (existing >= rows) return [];
+    return this.sqlite
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
+      .all() as IndexDef[];
+  }
+
+  private prepare() {
+    const sqlite = this.sqlite;
+    // The import's id and time are the same on every row: literals, not parameters bound per row.
+    const importId = `'${this.opts.importId.replace(/'/g, "''")}'`;
+    const now = String(Math.trunc(this.opts.now));
+    return {
+      insertTx: sqlite.prepare(
+        `INSERT INTO transactions (rowid, ${RECORD_COLUMNS}, import_id, updated_at) VALUES (${'?, '.repeat(N)}?, ${importId}, ${now}) ON CONFLICT(transaction_id) DO NOTHING`,
+      ),
+      selectTx: sqlite.prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions WHERE transaction_id = ?`).raw(true),
+      updateTx: sqlite.prepare(
+        `UPDATE transactions SET ${LEDGER_FIELDS.slice(1)
+          .map((f) => `${q(f)} = ?`)
+          .join(', ')}, import_id = ${importId}, updated_at = ${now} WHERE rowid = ?`,
+      ),
+      insertWallet: sqlite.prepare(`INSERT INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, '', ${now}, ${now}) ON CONFLICT(wallet_id) DO NOTHING`),
+      seenGet: sqlite.prepare('SELECT row_number FROM temp.ledger_import_seen WHERE rowid = ?').pluck(),
+      seenPut: sqlite.prepare('INSERT INTO temp.ledger_import_seen (rowid, row_number) VALUES (?, ?)'),
+    };
+  }
+
+  /** Apply a batch of lines (see the top of this file); text ends with a line break. */
+  add(text: string): void {
+    const { insertTx, selectTx } = this.statements;
+    const params = this.params;
+    const stats = this.stats;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+      const cells = text.slice(start, end).split('\t');
+      const rowNumber = Number(cells[N]);
+      params[0] = this.base + rowNumber;
+      for (let i = 0; i < N; i++) {
+        const v = cells[i]!;
+        params[i + 1] = v === '' ? null : IS_TIME[i] ? Number(v) : v;
+      }
+      const id = cells[0]!;
+      let existing: (string | number | null)[] | undefined;
+      if (!this.knownWallets.has(cells[WALLET]!)) {
+        // A row that repeats an earlier one must not create its wallet: look before creating it.
+        existing = selectTx.get(id) as (string | number | null)[] | undefined;
+        if (existing !== undefined && this.repeats(existing, rowNumber, id)) continue;
+        this.createWallet(cells[WALLET]!);
+        if (existing === undefined) {
+          insertTx.run(params);
+          stats.added++;
+          continue;
+        }
+      } else {
+        if (insertTx.run(params).changes === 1) {
+          stats.added++;
+          continue;
+        }
+        existing = selectTx.get(id) as (string | number | null)[];
+        if (this.repeats(existing, rowNumber, id)) continue;
+      }
+      this.compare(existing, cells, rowNumber);
+    }
+  }
+
+  private createWallet(wallet: string): void {
+    const w = detach(wallet);
+    this.knownWallets.add(w);
+    this.stats.walletsCreated.push(w);
+    this.statements.insertWallet.run(w);
+  }
+
+  /** Whether this row repeats an earlier row of the file (then it is rejected, pointing at that row). */
+  private repeats(existing: (string | number | null)[], rowNumber: number, id: string): boolean {
+    const rowid = existing[0] as number;
+    let first: number | undefined;
+    if (rowid > this.base) first = rowid - this.base;
+    else {
+      first = this.statements.seenGet.get(rowid) as number | undefined;
+      if (first === undefined) this.statements.seenPut.run(rowid, rowNumber);
+    }
+    if (first === undefined) return false;
+    this.stats.repeats.push({ row_number: rowNumber, column: this.opts.idColumn, reason: `${id} already appears on data row ${first}; a record may appear once per file` });
+    return true;
+  }
+
+  /** A record that existed before: unchanged, or updated with the fields that differ named. */
+  private compare(existing: (string | number | null)[], cells: string[], rowNumber: number): void {
+    const params = this.params;
+    const stats = this.stats;
+    let changed: string[] | undefined;
+    for (let i = 1; i < N; i++) {
+      if (existing[i + 1] !== params[i + 1]) (changed ??= []).push(LEDGER_FIELDS[i]!);
+    }
+    if (changed === undefined) {
+      stats.unchanged++;
+      return;
+    }
+    stats.updated++;
+    stats.updates.push({ row_number: rowNumber, transaction_id: detach(cells[0]!), fields: changed });
+    if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
+    this.statements.updateTx.run(...params.slice(2), existing[0]);
+  }
+
+  /** Every row is in: rebuild the dropped indexes and say what the import did. */
+  finish(): WriterStats {
+    for (const index of this.rebuild) this.sqlite.exec(index.sql);
+    this.rebuild = [];
+    keepFirstUpdates(this.stats.updates);
+    this.stats.walletsCreated.sort();
+    return this.stats;
+  }
+
+  /** Record the import and commit. */
+  commit(record: ImportRecord): void {
+    recordImport(this.sqlite, record.summary, record.rejections);
+    this.sqlite.exec('DROP TABLE temp.ledger_import_seen');
+    this.sqlite.exec('COMMIT');
+  }
+
+  /** Leave the store as it was (a failure, a preview, or a file without a valid row). */
+  rollback(): void {
+    // The temporary table was created inside the transaction: it goes with it.
+    if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+  }
+}
+
+/** Rows arrive in file order, but the report lists the updates of the lowest row numbers whatever the order. */
+function keepFirstUpdates(updates: RowUpdate[]): void {
+  updates.sort((a, b) => a.row_number - b.row_number);
+  if (updates.length > MAX_REPORTED_UPDATES) updates.length = MAX_REPORTED_UPDATES;
+}
+
+export function recordImport(sqlite: Database.Database, summary: ImportSummary, rejections: Rejection[]): void {
+  sqlite
+    .prepare(
+      `INSERT INTO imports (import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at)
+       VALUES (@import_id, @file_name, @file_sha256, @file_size, @format, @preset, @rows_total, @added, @updated, @unchanged, @rejected, @started_at, @finished_at)`,
+    )
+    .run(summary);
+  const insert = sqlite.prepare('INSERT INTO import_rejections (import_id, row_number, "column", reason) VALUES (?, ?, ?, ?)');
+  for (const r of rejections) insert.run(summary.import_id, r.row_number, r.column, r.reason);
+}
