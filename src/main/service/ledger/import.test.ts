@@ -260,24 +260,29 @@ describe('native ledger', () => {
   it('a file written on a worker thread reports repeats, updates, wallets and previews as one written on the service connection', async () => {
     await importFile({ source: text([good(1), good(2)]) });
     const before = dump();
+    // Rows 48 and 49 repeat a row added and a record known before, after many rows between.
     const lines = [good(1), good(2, { status: 'Failed' }), good(1, { amount: '9' }), good(3, { wallet_id: TREASURY }), good(3), good(2), good(4, { amount: 'x' })];
+    lines.push(...Array.from({ length: 40 }, (_, i) => good(100 + i)), good(101, { amount: '7' }), good(1));
     const run = (dryRun: boolean, workerMinBytes?: number) => runImport(svc.ctx, { source: text(lines), dryRun, workerMinBytes });
     const strip = (x: ImportReport) => ({ ...x, dry_run: undefined, import_id: undefined, duration_ms: undefined, message: undefined });
     const local = await run(true);
     const threaded = await run(true, 0);
     expect(dump()).toBe(before);
     expect(strip(threaded)).toEqual(strip(local));
-    expect(threaded).toMatchObject({ rows_total: 7, added: 1, updated: 1, unchanged: 1, rejected: 4, wallets_created: [TREASURY] });
+    expect(threaded).toMatchObject({ rows_total: 49, added: 41, updated: 1, unchanged: 1, rejected: 6, wallets_created: [TREASURY] });
     expect(threaded.rejections.map((x) => [x.row_number, x.reason.match(/data row (\d+)/)?.[1] ?? x.column])).toEqual([
       [3, '1'],
       [5, '4'],
       [6, '2'],
       [7, 'amount'],
+      [48, '9'],
+      [49, '1'],
     ]);
     const r = await run(false, 0);
     expect(strip(r)).toEqual(strip(local));
     expect(await record(id(2))).toMatchObject({ status: 'Failed', import_id: r.import_id });
     expect((await record(id(3))).wallet_id).toBe(TREASURY);
+    expect((await record(id(101))).amount).toBe('101.5');
     expect((await svc.invoke('import-get', { import_id: r.import_id! }, meta)).rejections).toEqual(r.rejections);
   });
 

@@ -121,28 +121,38 @@ interface Staged {
   sha256: string;
 }
 
-/** Characters of valid rows handed to the writer at a time. */
-const BATCH_CHARS = 256 * 1024;
+/**
+ * Bytes of valid rows handed to the writer at a time: the batch's text must stay below V8's
+ * large-object size (128 KiB), or each one lives until a full collection.
+ */
+const BATCH_BYTES = 64 * 1024;
 
-/** Valid rows as lines `values... \t row_number \n` (values contain no tab or line break), handed to the writer in batches. */
+/**
+ * Valid rows as lines `values... \t row_number \n` (values contain no tab or line break), written
+ * into one byte buffer outside the JS heap and handed to the writer as text when it fills: no row
+ * outlives a young-generation collection on the reader's heap while its batch fills.
+ */
 class Batcher {
-  private lines: string[] = [];
-  private chars = 0;
+  private buf = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  private used = 0;
 
   constructor(private readonly writer: RowWriter) {}
 
   add(rowNumber: number, values: string[]): void {
     const line = `${values.join('\t')}\t${rowNumber}\n`;
-    this.lines.push(line);
-    this.chars += line.length;
-    if (this.chars >= BATCH_CHARS) this.flush();
+    // UTF-8 needs at most 3 bytes per UTF-16 unit: checking that bound spares measuring every line.
+    const bound = line.length * 3;
+    if (this.used + bound > this.buf.length) {
+      this.flush();
+      if (bound > this.buf.length) this.buf = Buffer.allocUnsafeSlow(bound);
+    }
+    this.used += this.buf.write(line, this.used);
   }
 
   flush(): void {
-    if (this.chars === 0) return;
-    this.writer.add(this.lines.join(''));
-    this.lines = [];
-    this.chars = 0;
+    if (this.used === 0) return;
+    this.writer.add(this.buf.toString('utf8', 0, this.used));
+    this.used = 0;
   }
 }
 

@@ -79,7 +79,7 @@ function countLines(text: string): number {
 }
 
 /** Batches in flight before the reader waits: enough to keep the writer busy, few enough to bound memory. */
-const MAX_IN_FLIGHT = 6;
+const MAX_IN_FLIGHT = 8;
 
 const here = import.meta.url;
 /** The worker's file in the build: electron-vite bundles it as an entry of its own beside the main one. */
