@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { TransactionRecord } from '../src/shared/ledger';
 import { openService } from '../src/main/service/index';
 import { signedHeaders } from '../src/main/service/keys/sign';
-import { generateLedger } from './generate-ledger';
+import { generateLedger, prng } from './generate-ledger';
 
 /*
  * npm run bench:verify [-- --rows 1000000 --requests 100 --items 1000 --concurrency 1 --seed 1 --keep --profile]
@@ -38,18 +38,6 @@ const requests = Number(values.requests);
 const perRequest = Number(values.items);
 const concurrency = Number(values.concurrency);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-/** mulberry32, as the generator uses: the same seed gives the same claims. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'match' | 'mismatch' | 'missing';
 

@@ -1,24 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempService } from '../test-support';
-import { buildServer } from './server';
+import { describe, expect, it } from 'vitest';
+import { routeTestApp } from './route.test-support';
 
-let service: ReturnType<typeof tempService>;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  service = tempService();
-  app = buildServer(service);
-  await app.ready();
-});
-afterAll(async () => {
-  await app.close();
-  service.dispose();
-});
+const { app } = routeTestApp();
 
 const post = async (payload: string | Buffer, contentType = 'application/json') => {
   const headers = { host: '127.0.0.1', 'content-type': contentType };
-  const res = await app.inject({ method: 'POST', url: '/nps/address/verify', headers, payload });
+  const res = await app().inject({ method: 'POST', url: '/nps/address/verify', headers, payload });
   return { http: res.statusCode, body: res.json() };
 };
 const verify = (address: unknown, chain_id: unknown) => post(JSON.stringify({ address, chain_id }));
@@ -113,7 +100,7 @@ describe('POST /nps/address/verify', () => {
   });
 
   it('wrong method: 405 with 1005', async () => {
-    const res = await app.inject({ method: 'GET', url: '/nps/address/verify', headers: { host: 'localhost' } });
+    const res = await app().inject({ method: 'GET', url: '/nps/address/verify', headers: { host: 'localhost' } });
     expect(res.statusCode).toBe(405);
     expect(res.json()).toMatchObject({ status: 1005, data: null });
   });

@@ -1,23 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempService } from '../test-support';
-import { buildServer } from './server';
+import { describe, expect, it } from 'vitest';
+import { routeTestApp } from './route.test-support';
 
-let service: ReturnType<typeof tempService>;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  service = tempService();
-  app = buildServer(service);
-  await app.ready();
-});
-afterAll(async () => {
-  await app.close();
-  service.dispose();
-});
+const { app } = routeTestApp();
 
 const get = async (url: string) => {
-  const res = await app.inject({ method: 'GET', url, headers: { host: '127.0.0.1:8730' } });
+  const res = await app().inject({ method: 'GET', url, headers: { host: '127.0.0.1:8730' } });
   return { http: res.statusCode, type: res.headers['content-type'], body: res.json() };
 };
 
@@ -145,36 +132,36 @@ describe('every path answers in the envelope', () => {
   });
 
   it('known path with the wrong method: 1005 with 405 and Allow', async () => {
-    const res = await app.inject({ method: 'POST', url: '/nps/chains', headers: { host: 'localhost' } });
+    const res = await app().inject({ method: 'POST', url: '/nps/chains', headers: { host: 'localhost' } });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET');
     expect(res.json()).toMatchObject({ status: 1005, data: null });
   });
 
   it('sends no CORS grant, even when asked', async () => {
-    const res = await app.inject({ method: 'OPTIONS', url: '/nps/chains', headers: { host: 'localhost', origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    const res = await app().inject({ method: 'OPTIONS', url: '/nps/chains', headers: { host: 'localhost', origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.json().status).toBe(1005);
-    const get = await app.inject({ method: 'GET', url: '/nps/chains', headers: { host: 'localhost', origin: 'https://evil.example' } });
+    const get = await app().inject({ method: 'GET', url: '/nps/chains', headers: { host: 'localhost', origin: 'https://evil.example' } });
     expect(get.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it.each(['evil.example', 'evil.example:8730', '127.0.0.1.nip.io', '10.0.0.1'])('refuses Host %s', async (host) => {
-    const res = await app.inject({ method: 'GET', url: '/nps/chains', headers: { host } });
+    const res = await app().inject({ method: 'GET', url: '/nps/chains', headers: { host } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ status: 1002, data: null });
     expect(res.json().msg).toMatch(/^Host: /);
   });
 
   it.each(['127.0.0.1', '127.0.0.1:8730', 'localhost', 'LOCALHOST:1', '[::1]', '[::1]:8730'])('accepts Host %s', async (host) => {
-    const res = await app.inject({ method: 'GET', url: '/nps/chains', headers: { host } });
+    const res = await app().inject({ method: 'GET', url: '/nps/chains', headers: { host } });
     expect(res.json().status).toBe(0);
   });
 });
 
 describe('GET /nps/openapi.json', () => {
   it('documents every /nps route from the validating schemas', async () => {
-    const res = await app.inject({ method: 'GET', url: '/nps/openapi.json', headers: { host: 'localhost' } });
+    const res = await app().inject({ method: 'GET', url: '/nps/openapi.json', headers: { host: 'localhost' } });
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/nps/chains', '/nps/tokens', '/nps/address/verify']));
