@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { LedgerWriter, type ImportRecord, type WriterOptions } from './writer';
+import { LedgerWriter, type ImportRecord, type WriterOptions } from './import-repository';
 
 /*
  * The write of a large import, on a thread and a connection of its own (see writer-host.ts): the

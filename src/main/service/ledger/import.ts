@@ -18,7 +18,7 @@ import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type RowRea
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 import { LocalWriter, WORKER_MIN_BYTES, WorkerWriter, type RowWriter } from './writer-host';
-import type { WriterStats } from './writer';
+import type { WriterStats } from './import-repository';
 
 export interface ImportOptions {
   source: LedgerSource;

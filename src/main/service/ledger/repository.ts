@@ -4,7 +4,7 @@ import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import type { CatalogueView } from './rows';
 
-/* SQL of the ledger: the catalogue as the importer needs it, and the lists (the import's writes: writer.ts). */
+/* SQL of the ledger: the catalogue as the importer needs it, and the lists (the import's writes: import-repository.ts). */
 
 const q = (name: string) => `"${name}"`;
 const RECORD_COLUMNS = LEDGER_FIELDS.map(q).join(', ');

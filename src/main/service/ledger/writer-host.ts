@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId, Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerInit } from './import-worker';
-import { LedgerWriter, type ImportRecord, type WriterOptions, type WriterStats } from './writer';
+import { LedgerWriter, type ImportRecord, type WriterOptions, type WriterStats } from './import-repository';
 
 /*
  * Where an import's rows are written. A small file: on the service's own connection, all at once
@@ -17,7 +17,7 @@ import { LedgerWriter, type ImportRecord, type WriterOptions, type WriterStats }
  */
 
 export interface RowWriter {
-  /** A batch of lines (see writer.ts). */
+  /** A batch of lines (see import-repository.ts). */
   add(text: string): void;
   /** Resolves when the writer takes more (undefined: at once); rejects when the write failed. */
   wait(): Promise<void> | undefined;

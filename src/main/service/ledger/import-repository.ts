@@ -4,7 +4,7 @@ import { LEDGER_FIELDS, MAX_REPORTED_UPDATES } from '../../../shared/ledger';
 import { detach } from './values';
 
 /*
- * The write of an import, over one SQLite connection: the service's own (small files, in one
+ * The import's repository: its write, over one SQLite connection: the service's own (small files, in one
  * synchronous go) or a worker thread's (large files, batch by batch while the file is still being
  * read). The transaction opens before the first row and stays open until the import is recorded;
  * a failure, a preview or a file without a valid row rolls it back, so the store changes all at
