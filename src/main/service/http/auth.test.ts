@@ -256,6 +256,22 @@ describe('rate limiting', () => {
     expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]) }, other)).body.status).toBe(0);
   });
 
+  test("requests under a key's header but signed with another secret are charged to the address, not to that key", async () => {
+    await app.close();
+    app = buildServer(svc, { log: () => {}, rateLimit: { max: 3, windowMs: 60_000 } });
+    const other = (await svc.invoke('keys-create', { label: 'other', wallets: null }, { actor: 'cli' })).api_secret;
+    for (let i = 0; i < 3; i++) {
+      clock += 1;
+      // Signed with another secret under this key's header: refused as a bad signature, charged to the address.
+      const forged = await call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': apiKey } }, other);
+      expectError(forged, 2005, 401, /does not verify/);
+    }
+    clock += 1;
+    expectError(await call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': apiKey } }, other), 4002, 429, /rate limited/);
+    clock += 1;
+    expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]) })).body.status).toBe(0);
+  });
+
   test('unsigned routes are limited per client address', async () => {
     await app.close();
     app = buildServer(svc, { log: () => {}, rateLimit: { max: 2, windowMs: 60_000 } });

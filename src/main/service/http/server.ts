@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../../shared/errors';
@@ -23,7 +23,7 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Signed routes: the nonce window (default 60 s). */
   auth?: AuthOptions;
-  /** Per API key (or per client address when unsigned) on /nps; false turns it off. Default 1200 a minute. */
+  /** Per authenticated API key (per client address for unsigned requests and failed authentication) on /nps; false turns it off. Default 1200 a minute. */
   rateLimit?: RateLimitOptions | false;
   /** Browser mode: serve the built renderer at / and the handler map at /app/rpc, guarded by the token. */
   ui?: UiOptions;
@@ -55,15 +55,24 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     }
   });
 
-  if (opts.rateLimit !== false) {
-    const limit = createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  // Signed routes are charged to their key only once the request is shown to come from it: a
+  // bucket keyed on the unchecked header would let any local process drain another key's
+  // bucket. The rest, and signed requests that fail authentication, are charged to the address.
+  const limit = opts.rateLimit === false ? null : createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const charge = (reply: FastifyReply, caller: string): void => {
+    const waitMs = limit?.(caller) ?? 0;
+    if (waitMs === 0) return;
+    reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+    throw new ServiceError(ErrorCodes.RATE_LIMITED, `rate limited: too many requests; retry in ${Math.ceil(waitMs / 1000)} s`);
+  };
+  const signedUrls = new Set(npsRoutes.filter((r) => r.signed).map((r) => r.url));
+  if (limit) {
     app.addHook('onRequest', async (req, reply) => {
-      if (!req.url.startsWith('/nps')) return;
-      const key = req.headers['biz-api-key'];
-      const waitMs = limit(typeof key === 'string' && key !== '' ? `key:${key.toLowerCase()}` : `ip:${req.ip}`);
-      if (waitMs > 0) {
-        reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
-        return sendError(reply, ErrorCodes.RATE_LIMITED, `rate limited: too many requests; retry in ${Math.ceil(waitMs / 1000)} s`);
+      if (!req.url.startsWith('/nps') || (req.routeOptions.url !== undefined && signedUrls.has(req.routeOptions.url))) return;
+      try {
+        charge(reply, `ip:${req.ip}`);
+      } catch (err) {
+        return sendError(reply, (err as ServiceError).code, (err as ServiceError).message);
       }
     });
   }
@@ -76,7 +85,18 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
       method: route.method,
       url: route.url,
       handler: async (req, reply) => {
-        const meta: CallMeta = { actor: 'api', ...(route.signed ? authenticate(req) : {}) };
+        const meta: CallMeta = { actor: 'api' };
+        if (route.signed) {
+          let caller: Pick<CallMeta, 'apiKey' | 'walletScope'>;
+          try {
+            caller = authenticate(req);
+          } catch (err) {
+            charge(reply, `ip:${req.ip}`);
+            throw err;
+          }
+          charge(reply, `key:${caller.apiKey}`);
+          Object.assign(meta, caller);
+        }
         if (route.body && !isJsonContentType(req.headers['content-type'])) {
           throw new ServiceError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
         }
