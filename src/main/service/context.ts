@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
+import type { WriteGate } from './write-gate';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
 export interface ServiceContext {
@@ -8,6 +9,8 @@ export interface ServiceContext {
   dataDir: string;
   resourcesDir: string;
   now: () => number;
+  /** Held by an import writing on its own thread; the service's writes wait for it. */
+  writes: WriteGate;
 }
 
 /** Who is calling, and how to report progress of a long job. */

@@ -14,6 +14,16 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * SQLite's "database is locked" after the busy timeout: another process (a command-line import
+ * beside the app, say) holds the store's write lock. Said as such, not as an unexplained internal
+ * error; nothing was written.
+ */
+export function storeBusy(err: unknown): ServiceError | undefined {
+  if ((err as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') return undefined;
+  return new ServiceError(ErrorCodes.INTERNAL, 'the store is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished');
+}
+
 export const invalidParam = (field: string, reason: string) => new ServiceError(ErrorCodes.INVALID_PARAM, `${field}: ${reason}`);
 
 /** Path of a zod issue as the caller wrote it: txs[3].amount */

@@ -16,8 +16,44 @@ export function createHandlers(ctx: ServiceContext): Handlers {
   const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx), keysHandlers(ctx), reconcileHandlers(ctx), ticketsHandlers(ctx), ledgerHandlers(ctx));
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
+  for (const name of Object.keys(handlers) as HandlerName[]) {
+    if (READ_ONLY.has(name)) continue;
+    const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
+    (handlers as Record<string, unknown>)[name] = async (input: unknown, meta: CallMeta) => {
+      await ctx.writes.idle();
+      return fn(input, meta);
+    };
+  }
   return handlers;
 }
+
+/**
+ * Handlers that only read. Every other one may write, so it first waits (without blocking the
+ * thread) while an import holds the write lock: see write-gate.ts. A reader missing here only
+ * waits when it need not; a writer missing here would block the thread.
+ */
+const READ_ONLY: ReadonlySet<HandlerName> = new Set<HandlerName>([
+  'address-check',
+  'address-verify',
+  'app-explorer-link',
+  'app-info',
+  'catalogue-chains-list',
+  'catalogue-tokens-list',
+  'import-get',
+  'imports-list',
+  'keys-list',
+  'ledger-detect',
+  'ledger-presets-list',
+  'reconcile-books-detect',
+  'run-get',
+  'runs-list',
+  'ticket-get',
+  'ticket-lookup',
+  'tickets-list',
+  'transaction-get',
+  'transactions-list',
+  'wallets-list',
+]);
 
 export const isHandlerName = (name: string): name is HandlerName => Object.hasOwn(contract, name);
 

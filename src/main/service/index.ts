@@ -6,6 +6,7 @@ import type { CallMeta, ServiceContext } from './context';
 import { openDb } from './db/open';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
+import { WriteGate } from './write-gate';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -34,6 +35,7 @@ export function openService(opts: ServiceOptions): Service {
     dataDir: opts.dataDir,
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
+    writes: new WriteGate(),
   };
   try {
     seedFromResources(ctx);

@@ -1,7 +1,7 @@
 import type { Envelope } from '../../../shared/bridge';
 import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
-import { ServiceError } from '../errors';
+import { ServiceError, storeBusy } from '../errors';
 import { invokeHandler, isHandlerName, type Handlers } from '../handlers';
 
 /**
@@ -17,7 +17,8 @@ export async function callForWindow(handlers: Handlers, name: unknown, input: un
     const data = await invokeHandler(handlers, name, input ?? {}, meta);
     return { status: ErrorCodes.OK, data, msg: '' };
   } catch (err) {
-    if (err instanceof ServiceError) return { status: err.code, data: null, msg: err.message };
+    const known = err instanceof ServiceError ? err : storeBusy(err);
+    if (known) return { status: known.code, data: null, msg: known.message };
     log(`internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return { status: ErrorCodes.INTERNAL, data: null, msg: 'internal error; the service log has the details' };
   }

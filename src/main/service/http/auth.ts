@@ -34,10 +34,10 @@ const HEADER_LABEL: Record<string, string> = {
  */
 export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const windowMs = opts.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;
-  const { db, now } = { db: service.ctx.db, now: service.ctx.now };
+  const { db, now, writes } = service.ctx;
   let lastPrune = -Infinity;
 
-  return (req: FastifyRequest): Pick<CallMeta, 'apiKey' | 'walletScope'> => {
+  return async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'>> => {
     const values: Record<string, string> = {};
     const missing: string[] = [];
     for (const name of [HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE]) {
@@ -76,6 +76,9 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
       throw new ServiceError(ErrorCodes.AUTH_BAD_SIGNATURE, 'Biz-Api-Signature: does not verify for METHOD|PATH|NONCE|QUERY|BODY of this request');
     }
 
+    // Using the nonce is a write: while an import holds the write lock it waits (write-gate.ts).
+    // The nonce's time was checked on arrival, so the wait cannot make it stale.
+    await writes.idle();
     if (t - lastPrune >= windowMs) {
       pruneNonces(db, t);
       lastPrune = t;

@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
-import { parseInput, ServiceError } from '../errors';
+import { parseInput, ServiceError, storeBusy } from '../errors';
 import type { Service } from '../index';
 import { createAuthenticator, type AuthOptions } from './auth';
 import { sendError, sendOk } from './envelope';
@@ -89,7 +89,7 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
         if (route.signed) {
           let caller: Pick<CallMeta, 'apiKey' | 'walletScope'>;
           try {
-            caller = authenticate(req);
+            caller = await authenticate(req);
           } catch (err) {
             charge(reply, `ip:${req.ip}`);
             throw err;
@@ -127,6 +127,8 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
 
   app.setErrorHandler(async (err: FastifyError | ServiceError, req, reply) => {
     if (err instanceof ServiceError) return sendError(reply, err.code, err.message);
+    const busy = storeBusy(err);
+    if (busy) return sendError(reply, busy.code, busy.message);
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, ErrorCodes.BODY_TOO_LARGE, `body: larger than the ${BODY_LIMIT / 1024 / 1024} MiB limit`);

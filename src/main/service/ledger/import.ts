@@ -243,10 +243,34 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   const writerOpts = { importId, now: ctx.now(), idColumn };
   // A large file is written on a thread of its own while it is read; the rows it is expected to
   // bring decide whether the secondary indexes are rebuilt rather than kept up to date.
-  const writer: RowWriter =
-    opened.size >= (opts.workerMinBytes ?? WORKER_MIN_BYTES)
+  // While the thread holds the write lock, the service's own writes wait for it (write-gate.ts).
+  const onThread = opened.size >= (opts.workerMinBytes ?? WORKER_MIN_BYTES);
+  const release = onThread ? await ctx.writes.acquire() : undefined;
+  try {
+    const writer: RowWriter = onThread
       ? await WorkerWriter.start(ctx.db.$client.name, nativeBindingOf(ctx.db.$client), { ...writerOpts, expectedRows: sniffed.rowEstimate ?? 0 })
       : new LocalWriter(ctx.db.$client, writerOpts);
+    return await writeRows(ctx, opts, { opened, sniffed, read, writer, onThread, importId, startedAt, t0, preset, mapping });
+  } finally {
+    release?.();
+  }
+}
+
+interface Prepared {
+  opened: OpenedSource;
+  sniffed: Sniffed;
+  read: RowReader;
+  writer: RowWriter;
+  onThread: boolean;
+  importId: string;
+  startedAt: number;
+  t0: number;
+  preset: string;
+  mapping: Mapping;
+}
+
+async function writeRows(ctx: ServiceContext, opts: ImportOptions, { opened, sniffed, read, writer, onThread, importId, startedAt, t0, preset, mapping }: Prepared): Promise<ImportReport> {
+  const fileName = opened.name;
   let rowsTotal: number;
   let rejections: Rejection[];
   let sha256: string;
@@ -259,6 +283,8 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   }
   opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
 
+  // A small file's write is synchronous on this thread: not while a large import holds the lock.
+  if (!onThread) await ctx.writes.idle();
   // A preview runs the same writes and rolls them back: it reports exactly what the import would do.
   let write = false;
   const applied: WriterStats = await writer.complete((applied) => {

@@ -128,6 +128,7 @@ export async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: 
   let chunk: Claim[] = [];
   const flush = async () => {
     if (chunk.length === 0) return;
+    await ctx.writes.idle();
     verifyChunk(ctx, runScope, done, chunk);
     done += chunk.length;
     chunk = [];
