@@ -50,6 +50,9 @@ try {
   // The sorter of an index build spills to temporary files, not memory.
   sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   sqlite.pragma('temp_store = FILE');
+  // Copying the import from the write-ahead log into the database waits until it is committed
+  // and reported (below): the commit itself does not do it.
+  sqlite.pragma('wal_autocheckpoint = 0');
   writer = new LedgerWriter(sqlite, init.writer);
   writer.begin();
   send({ type: 'begun' });
@@ -68,6 +71,23 @@ function fail(err: unknown): void {
   send({ type: 'error', name: e.name ?? 'Error', message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined });
 }
 
+/**
+ * After the commit has been reported: copy the import from the write-ahead log into the database
+ * (about 0.8 s per million rows), off the service's thread and outside the import's time. PASSIVE:
+ * it takes no lock the service's writes need, and stops short where a reader still needs the log.
+ * If the process exits first, the log is complete and the next checkpoint does it.
+ */
+function checkpointAndEnd(): void {
+  try {
+    sqlite?.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Only housekeeping: the import is committed whatever happens here.
+  } finally {
+    close();
+    port.close();
+  }
+}
+
 port.on('message', (m: ToWorker) => {
   if (writer === undefined) return;
   try {
@@ -82,8 +102,8 @@ port.on('message', (m: ToWorker) => {
       case 'commit':
         writer.commit(m.record);
         writer = undefined;
-        close();
         send({ type: 'done' });
+        checkpointAndEnd();
         break;
       case 'rollback':
         close();

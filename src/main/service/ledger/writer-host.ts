@@ -209,6 +209,11 @@ export class WorkerWriter implements RowWriter {
       if (finished.type !== 'finished') throw new Error(`unexpected ${finished.type} from the import thread`);
       const record = decide(finished.stats);
       await this.request(record ? { type: 'commit', record } : { type: 'rollback' });
+      if (record) {
+        // Committed: the thread checkpoints and ends by itself, and must not keep the process alive.
+        this.ended = true;
+        this.worker.unref();
+      }
       return finished.stats;
     } finally {
       await this.end();
