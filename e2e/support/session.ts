@@ -126,9 +126,17 @@ export function useSession(): () => Session {
 
 const shotsDir = join(root, 'docs', 'screenshots');
 
-/** A picture of the screen as the accountant sees it, for docs/screenshots (browser mode; Electron's go to test-results). */
+/**
+ * A picture of the screen as the accountant sees it, into test-results/screenshots; with
+ * NPS_UPDATE_SCREENSHOTS=1 (`npm run screenshots`, browser mode) into docs/screenshots, so an
+ * ordinary test run does not rewrite the documentation's pictures (they carry times and ports).
+ */
 export async function shot(page: Page, name: string): Promise<void> {
-  const dir = electronMode ? join(root, 'test-results', 'electron-screenshots') : shotsDir;
+  const dir = electronMode
+    ? join(root, 'test-results', 'electron-screenshots')
+    : process.env.NPS_UPDATE_SCREENSHOTS === '1'
+      ? shotsDir
+      : join(root, 'test-results', 'screenshots');
   mkdirSync(dir, { recursive: true });
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled', caret: 'hide' });
