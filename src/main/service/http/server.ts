@@ -67,13 +67,10 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
   };
   const signedUrls = new Set(npsRoutes.filter((r) => r.signed).map((r) => r.url));
   if (limit) {
+    // A refusal thrown here reaches the error handler below, like the routes' own.
     app.addHook('onRequest', async (req, reply) => {
       if (!req.url.startsWith('/nps') || (req.routeOptions.url !== undefined && signedUrls.has(req.routeOptions.url))) return;
-      try {
-        charge(reply, `ip:${req.ip}`);
-      } catch (err) {
-        return sendError(reply, (err as ServiceError).code, (err as ServiceError).message);
-      }
+      charge(reply, `ip:${req.ip}`);
     });
   }
 
