@@ -15,7 +15,7 @@ const nativeAndMain = (from) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'src/main/service/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'src/main/service/db/migrations/**', 'test-results/**', 'playwright-report/**', 'tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -44,23 +44,21 @@ function addEvent(db: Db, ticketId: string, e: { kind: TicketEvent['kind']; from
 export type NewTicket = TicketClaim & { ticket_id: string; wallet_id: string; transaction_id: string };
 
 /**
- * New Pending tickets, each with its first event keeping what the claim said; two statements
- * for the whole list (a batch of claims opens a few hundred). The caller holds the transaction.
+ * New Pending tickets, each with its first event keeping what the claim said. One prepared INSERT
+ * a row: for the few hundred a batch of claims opens, cheaper than one INSERT ... SELECT over a
+ * JSON document (which reads each field back out of the JSON, measured at twice the time).
+ * The caller holds the transaction.
  */
 export function openTickets(db: Db, list: readonly NewTicket[]): void {
   if (list.length === 0) return;
-  const doc = JSON.stringify(list.map((t) => [t.ticket_id, t.wallet_id, t.transaction_id, t.abnormals, t.desc, t.claimed, t.run_id, t.at, t.actor]));
-  stmt(
+  const ticket = stmt(
     db,
     `INSERT INTO tickets (ticket_id, wallet_id, transaction_id, status, abnormals, "desc", claimed, run_id, created_at, updated_at)
-     SELECT value ->> 0, value ->> 1, value ->> 2, 'Pending', value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 7
-     FROM json_each(?) ORDER BY key`,
-  ).run(doc);
-  stmt(
-    db,
-    `INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at)
-     SELECT value ->> 0, 'opened', NULL, 'Pending', value ->> 4, value ->> 8, value ->> 7 FROM json_each(?) ORDER BY key`,
-  ).run(doc);
+     VALUES (?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const t of list) ticket.run(t.ticket_id, t.wallet_id, t.transaction_id, t.abnormals, t.desc, t.claimed, t.run_id, t.at, t.at);
+  const opened = stmt(db, "INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at) VALUES (?, 'opened', NULL, 'Pending', ?, ?, ?)");
+  for (const t of list) opened.run(t.ticket_id, t.desc, t.actor, t.at);
 }
 
 /** A newer mismatching claim about the same transaction replaces what the Pending ticket says. */
