@@ -13,9 +13,14 @@ export default defineConfig({
   main: {
     plugins: [copyMigrations()],
     build: {
-      // The ledger import's writer runs on a worker thread: an entry of its own, found beside index.js.
+      // Worker threads (the ledger import's writer, the verification's lookups): entries of their
+      // own, found beside index.js (src/main/service/threads.ts).
       rollupOptions: {
-        input: { index: resolve('src/main/index.ts'), 'ledger-import-worker': resolve('src/main/service/ledger/import-worker.ts') },
+        input: {
+          index: resolve('src/main/index.ts'),
+          'ledger-import-worker': resolve('src/main/service/ledger/import-worker.ts'),
+          'reconcile-lookup-worker': resolve('src/main/service/reconcile/lookup-worker.ts'),
+        },
         external: ['better-sqlite3'],
       },
     },

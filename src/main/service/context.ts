@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
+import type { RecordLookups } from './reconcile/lookups';
 import type { WriteGate } from './write-gate';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
@@ -11,6 +12,8 @@ export interface ServiceContext {
   now: () => number;
   /** Held by an import writing on its own thread; the service's writes wait for it. */
   writes: WriteGate;
+  /** Ledger lookups of a verification, split between this thread and a lookup thread. */
+  lookups: RecordLookups;
 }
 
 /** Who is calling, and how to report progress of a long job. */

@@ -6,6 +6,7 @@ import type { CallMeta, ServiceContext } from './context';
 import { openDb } from './db/open';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
+import { RecordLookups } from './reconcile/lookups';
 import { WriteGate } from './write-gate';
 
 export interface ServiceOptions {
@@ -36,6 +37,7 @@ export function openService(opts: ServiceOptions): Service {
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
     writes: new WriteGate(),
+    lookups: new RecordLookups(db),
   };
   try {
     seedFromResources(ctx);
@@ -44,7 +46,10 @@ export function openService(opts: ServiceOptions): Service {
       ctx,
       handlers,
       invoke: (name, input, meta) => invokeHandler(handlers, name, input, meta),
-      close: () => db.$client.close(),
+      close: () => {
+        ctx.lookups.close();
+        db.$client.close();
+      },
     };
   } catch (err) {
     db.$client.close();

@@ -1,10 +1,6 @@
 import type Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { threadId, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { workerModule } from '../threads';
 import type { FromWorker, ToWorker, WorkerInit } from './import-worker';
 import { LedgerWriter, type ImportRecord, type WriterOptions, type WriterStats } from './import-repository';
 
@@ -81,46 +77,8 @@ function countLines(text: string): number {
 /** Batches in flight before the reader waits: enough to keep the writer busy, few enough to bound memory. */
 const MAX_IN_FLIGHT = 8;
 
-const here = import.meta.url;
-/** The worker's file in the build: electron-vite bundles it as an entry of its own beside the main one. */
-const BUNDLED_WORKER = 'ledger-import-worker.js';
-
-let devWorker: URL | undefined;
-
-/**
- * Run from source (tsx, vitest), the worker is bundled once with esbuild into node_modules/.cache:
- * a worker that loaded the TypeScript through tsx would carry tsx's loader and its hooks thread
- * (about 40 MB more while it runs).
- */
-async function devWorkerFile(): Promise<URL> {
-  if (devWorker) return devWorker;
-  // Named through a variable: the build must not bundle esbuild, which only runs from source.
-  const name = 'esbuild';
-  const esbuild = (await import(name)) as typeof import('esbuild');
-  const out = await esbuild.build({
-    entryPoints: [fileURLToPath(new URL('./import-worker.ts', here))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    write: false,
-    logLevel: 'silent',
-  });
-  const code = out.outputFiles[0]!.contents;
-  const dir = join(dirname(createRequire(here).resolve('better-sqlite3/package.json')), '..', '.cache', 'nps');
-  const file = join(dir, `ledger-import-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-  if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${threadId}`;
-    writeFileSync(tmp, code);
-    renameSync(tmp, file);
-  }
-  devWorker = pathToFileURL(file);
-  return devWorker;
-}
-
 async function startWorker(init: WorkerInit): Promise<Worker> {
-  const file = here.endsWith('.ts') ? await devWorkerFile() : new URL(BUNDLED_WORKER, here);
+  const file = await workerModule('./import-worker.ts', import.meta.url, 'ledger-import-worker');
   // A small young generation: the thread's garbage is the rows of one batch at a time, and it runs
   // beside the reader's heap at its peak.
   return new Worker(file, { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 8 } });

@@ -75,7 +75,7 @@ function shapeResult(o: Outcome, shape: 'A' | 'B'): VerifyResultA | VerifyResult
 }
 
 /** POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`), then the check. */
-export function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): (VerifyResultA | VerifyResultB)[] {
+export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): Promise<(VerifyResultA | VerifyResultB)[]> {
   if (input.txs.length > MAX_BATCH) {
     throw new ServiceError(ErrorCodes.BATCH_TOO_LARGE, `txs: ${input.txs.length} transactions given; at most ${MAX_BATCH} per request`);
   }
@@ -88,7 +88,7 @@ export function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMet
   });
   const runId = newRunId();
   const label = meta.apiKey ? (getKey(ctx.db, meta.apiKey)?.label ?? '') : '';
-  const outcomes = verifyChunk(ctx, { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(meta) }, 0, claims, {
+  const outcomes = await verifyChunk(ctx, { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(meta) }, 0, claims, {
     run_id: runId,
     source: meta.actor,
     api_key: meta.apiKey ?? null,
@@ -128,8 +128,7 @@ export async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: 
   let chunk: Claim[] = [];
   const flush = async () => {
     if (chunk.length === 0) return;
-    await ctx.writes.idle();
-    verifyChunk(ctx, runScope, done, chunk);
+    await verifyChunk(ctx, runScope, done, chunk);
     done += chunk.length;
     chunk = [];
     meta.onProgress?.({ done, total: Math.max(total - rejectedCount, done) });

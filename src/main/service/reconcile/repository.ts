@@ -3,6 +3,7 @@ import type { Page } from '../../../shared/primitives';
 import { FLAG_FIELDS, type FlagField, type Flags, type RunSummary, type Shape } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { RECORD_COLUMNS, recordsWhereInSql, type LookupColumn } from './record-sql';
 
 /*
  * The reconciliation store: reads the ledger (`transactions`, never written here), writes
@@ -10,23 +11,20 @@ import { stmt } from '../db/statements';
  * request of 1000 claims costs a few index probes per claim and one statement per identifier kind.
  */
 
-const RECORD_COLUMNS = `t.transaction_id, t.wallet_id, t.request_id, t.type, t.status, t.amount, t."to", t.fee_ratio, t.fee_fixed,
-  t.fee, t.er, t.amount_actual, t.hash, t.chain_id, t.token_id, t.created_at, t.confirmed_at, t.completed_at, t.import_id, t.updated_at`;
+const BY_COLUMN: Record<LookupColumn, string> = {
+  transaction_id: recordsWhereInSql('transaction_id'),
+  hash: recordsWhereInSql('hash'),
+  request_id: recordsWhereInSql('request_id'),
+};
 
-const BY_COLUMN = {
-  transaction_id: `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id IN (SELECT value FROM json_each(?))`,
-  hash: `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.hash IN (SELECT value FROM json_each(?))`,
-  request_id: `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.request_id IN (SELECT value FROM json_each(?))`,
-} as const;
-
-type RecordRow = [
+export type RecordRow = [
   string, string, string | null, TransactionRecord['type'], TransactionRecord['status'], string, string | null, string | null, string | null,
   string | null, string | null, string | null, string | null, string, string, number | null, number | null, number | null, string | null, number,
 ];
 
 // Rows come back as arrays and are built with one object literal: cheaper than better-sqlite3's
 // generic row objects when a request reads a thousand records.
-const fromRow = (r: RecordRow): TransactionRecord => ({
+export const fromRow = (r: RecordRow): TransactionRecord => ({
   transaction_id: r[0],
   wallet_id: r[1],
   request_id: r[2],
@@ -50,7 +48,7 @@ const fromRow = (r: RecordRow): TransactionRecord => ({
 });
 
 /** Records whose column holds one of the values (each value once; duplicates are harmless). */
-export function recordsWhereIn(db: Db, column: keyof typeof BY_COLUMN, values: Iterable<string>): TransactionRecord[] {
+export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<string>): TransactionRecord[] {
   const list = [...new Set(values)];
   if (list.length === 0) return [];
   return (stmt<[string], RecordRow>(db, BY_COLUMN[column]).raw(true).all(JSON.stringify(list)) as unknown as RecordRow[]).map(fromRow);

@@ -5,7 +5,7 @@ import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
 import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
 import { abnormalFields, describeMismatch, identifierKey, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
-import { evmChainIds, insertChunk, insertRun, outcomeJson, recordsWhereIn, type RunRow } from './repository';
+import { evmChainIds, insertChunk, insertRun, outcomeJson, type RunRow } from './repository';
 
 /*
  * The one verification core: the signed API and the books runs both come through verifyChunk, a
@@ -60,14 +60,28 @@ function groupBy(by: Identifier, records: TransactionRecord[]): Map<string, Tran
   return out;
 }
 
-/** Every record each claim's lookup identifier points at, in one statement per identifier kind. */
-function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): TransactionRecord[][] {
+/** Every record each claim's lookup identifier points at: one statement per identifier kind (on two threads for a large batch). */
+async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<TransactionRecord[][]> {
   const keys = items.map(lookupKey);
-  const wanted: Record<Identifier, string[]> = { transaction_id: [], hash: [], request_id: [] };
-  for (const k of keys) wanted[k.by].push(...spellings(k.by, k.value));
+  const wanted: Record<Identifier, Set<string>> = { transaction_id: new Set(), hash: new Set(), request_id: new Set() };
+  for (const k of keys) for (const v of spellings(k.by, k.value)) wanted[k.by].add(v);
+  const records = await ctx.lookups.find({ transaction_id: [...wanted.transaction_id], hash: [...wanted.hash], request_id: [...wanted.request_id] });
   const found = {} as Record<Identifier, Map<string, TransactionRecord[]>>;
-  for (const by of ['transaction_id', 'hash', 'request_id'] as const) found[by] = groupBy(by, recordsWhereIn(ctx.db, by, wanted[by]));
+  for (const by of ['transaction_id', 'hash', 'request_id'] as const) found[by] = groupBy(by, records[by]);
   return keys.map((k) => found[k.by].get(identifierKey(k.by, k.value)) ?? []);
+}
+
+/**
+ * The candidates of each claim, read when no import holds the write lock (this batch's write must
+ * not wait on one) and, if an import took it while the lookups ran, read again after it: the
+ * import may have changed what was found.
+ */
+async function settledCandidates(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<TransactionRecord[][]> {
+  for (;;) {
+    await ctx.writes.idle();
+    const candidates = await candidatesOf(ctx, items);
+    if (!ctx.writes.busy) return candidates;
+  }
 }
 
 function inScope(scope: RunScope, record: TransactionRecord): boolean {
@@ -80,11 +94,12 @@ function inScope(scope: RunScope, record: TransactionRecord): boolean {
  * `createRun` is given), and a ticket opened or updated for each record that does not match.
  * The whole batch is one transaction: it lands entirely or not at all.
  */
-export function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: number, claims: readonly Claim[], createRun?: RunRow): Outcome[] {
+export async function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: number, claims: readonly Claim[], createRun?: RunRow): Promise<Outcome[]> {
   const items = claims.map((c) => c.item);
+  const candidates = await settledCandidates(ctx, items);
+  // From here to the commit nothing waits: no other call of the service runs in between.
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
-  const candidates = candidatesOf(ctx, items);
   const scoped = scope.wallet_id !== null || scope.wallets !== null;
   const matches = items.map((item, i) => matchClaim(item, scoped ? candidates[i]!.filter((r) => inScope(scope, r)) : candidates[i]!, isEvm));
 

@@ -1,0 +1,45 @@
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { recordsWhereInJsonSql, type LookupColumn } from './record-sql';
+
+/*
+ * The lookup thread: reads ledger records for verifications on a connection of its own, in
+ * parallel with the service's thread, which looks up the other part of the same batch meanwhile
+ * (lookups.ts). It only reads: WAL lets it read beside the service's writes, and each query sees
+ * every transaction committed before it started.
+ */
+
+export interface LookupInit {
+  file: string;
+  nativeBinding?: string;
+}
+
+/** Each query: the column and a JSON array of values. */
+export type LookupRequest = { id: number; queries: [LookupColumn, string][] };
+/** Per query, the records found as one JSON array of rows (record-sql.ts). */
+export type LookupReply = { id: number; rows: string[] } | { id: number; error: string };
+
+const port = parentPort!;
+const init = workerData as LookupInit;
+
+const sqlite = new Database(init.file, init.nativeBinding ? { nativeBinding: init.nativeBinding } : {});
+sqlite.pragma('query_only = ON');
+sqlite.pragma('busy_timeout = 5000');
+// As the service's connection: records are read straight from the mapped file.
+sqlite.pragma('mmap_size = 2147483648');
+const statements = new Map<LookupColumn, Database.Statement<[string], string>>();
+const statement = (column: LookupColumn) => {
+  let s = statements.get(column);
+  if (!s) statements.set(column, (s = sqlite.prepare<[string], string>(recordsWhereInJsonSql(column)).pluck()));
+  return s;
+};
+
+port.on('message', (m: LookupRequest) => {
+  let reply: LookupReply;
+  try {
+    reply = { id: m.id, rows: m.queries.map(([column, values]) => statement(column).get(values)!) };
+  } catch (err) {
+    reply = { id: m.id, error: err instanceof Error ? err.message : String(err) };
+  }
+  port.postMessage(reply);
+});

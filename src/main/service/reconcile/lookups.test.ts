@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { TransactionRecord } from '../../../shared/ledger';
+import { generateLedger } from '../../../../bench/generate-ledger';
+import { tempService } from '../test-support';
+import { RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
+import { recordsWhereIn } from './repository';
+
+/*
+ * A verification's lookups split between the service's thread and the lookup thread must find
+ * exactly what the service's thread alone finds, see every commit made before they start, and
+ * keep answering when the thread is gone.
+ */
+
+const svc = tempService();
+let wanted: Wanted;
+
+const byId = (list: TransactionRecord[]) => [...list].sort((a, b) => a.transaction_id.localeCompare(b.transaction_id));
+const alone = (w: Wanted): Found => ({
+  transaction_id: recordsWhereIn(svc.ctx.db, 'transaction_id', w.transaction_id),
+  hash: recordsWhereIn(svc.ctx.db, 'hash', w.hash),
+  request_id: recordsWhereIn(svc.ctx.db, 'request_id', w.request_id),
+});
+const expectSame = (a: Found, b: Found) => {
+  for (const column of ['transaction_id', 'hash', 'request_id'] as const) expect(byId(a[column])).toEqual(byId(b[column]));
+};
+
+beforeAll(async () => {
+  const file = join(svc.dataDir, 'ledger.csv');
+  await generateLedger(file, 2000, { seed: 5, wallets: 3 });
+  const report = await svc.invoke('ledger-import', { source: { path: file } }, { actor: 'cli' });
+  expect(report.added).toBe(2000);
+  const rows = svc.ctx.db.$client.prepare('SELECT transaction_id, hash, request_id FROM transactions ORDER BY rowid LIMIT 900').all() as Pick<TransactionRecord, 'transaction_id' | 'hash' | 'request_id'>[];
+  const missing = (i: number) => `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  wanted = {
+    transaction_id: [...rows.slice(0, 300).map((r) => r.transaction_id), missing(1), missing(2)],
+    hash: rows.slice(300, 600).flatMap((r) => (r.hash === null ? [] : [r.hash])),
+    request_id: [...rows.slice(600).flatMap((r) => (r.request_id === null ? [] : [r.request_id])), 'no-such-request'],
+  };
+});
+afterAll(() => svc.dispose());
+
+describe('record lookups on two threads', () => {
+  test('a large batch split between the threads finds exactly what one thread finds', async () => {
+    expect(await svc.ctx.lookups.ready()).toBe(true);
+    expect(wanted.transaction_id.length + wanted.hash.length + wanted.request_id.length).toBeGreaterThan(SPLIT_MIN_VALUES);
+    const found = await svc.ctx.lookups.find(wanted);
+    expect(found.transaction_id).toHaveLength(300);
+    expect(found.hash.length).toBeGreaterThan(250);
+    expectSame(found, alone(wanted));
+  });
+
+  test('the lookup thread sees what the service committed just before', async () => {
+    const id = wanted.transaction_id[250]!;
+    svc.ctx.db.$client.prepare("UPDATE transactions SET amount = '123.456' WHERE transaction_id = ?").run(id);
+    const found = await svc.ctx.lookups.find(wanted);
+    // The second half of the list is the thread's.
+    expect(found.transaction_id.find((r) => r.transaction_id === id)?.amount).toBe('123.456');
+    expectSame(found, alone(wanted));
+  });
+
+  test('with the thread closed (or never started, for a store in memory), every lookup runs here with the same results', async () => {
+    const lookups = new RecordLookups(svc.ctx.db);
+    expect(await lookups.ready()).toBe(true);
+    lookups.close();
+    expect(await lookups.ready()).toBe(false);
+    expectSame(await lookups.find(wanted), alone(wanted));
+  });
+});
