@@ -16,8 +16,8 @@ export interface LookupInit {
 
 /** Each query: the column and a JSON array of values. */
 export type LookupRequest = { id: number; queries: [LookupColumn, string][] };
-/** Per query, the records found as one JSON array of rows (record-sql.ts). */
-export type LookupReply = { id: number; rows: string[] } | { id: number; error: string };
+/** Per query, the records found as one JSON array of rows (record-sql.ts); `ms`: the time the queries took here. */
+export type LookupReply = { id: number; rows: string[]; ms: number } | { id: number; error: string };
 
 const port = parentPort!;
 const init = workerData as LookupInit;
@@ -37,7 +37,9 @@ const statement = (column: LookupColumn) => {
 port.on('message', (m: LookupRequest) => {
   let reply: LookupReply;
   try {
-    reply = { id: m.id, rows: m.queries.map(([column, values]) => statement(column).get(values)!) };
+    const start = performance.now();
+    const rows = m.queries.map(([column, values]) => statement(column).get(values)!);
+    reply = { id: m.id, rows, ms: performance.now() - start };
   } catch (err) {
     reply = { id: m.id, error: err instanceof Error ? err.message : String(err) };
   }

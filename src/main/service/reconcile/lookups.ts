@@ -9,15 +9,20 @@ import { fromRow, recordsWhereIn, type RecordRow } from './repository';
 
 /*
  * Record lookups of a verification batch, on two cores. The service's thread looks up the first
- * half of each identifier list while the lookup thread (lookup-worker.ts, its own connection)
- * looks up the second half: a batch of 1000 claims spends about 5 ms reading records, and this
- * takes about 2 ms off it (docs/benchmarks.md). The thread starts with the first large batch and
- * lives as long as the service; until it is up, or if it ever fails, every lookup runs on the
- * service's thread, with the same results.
+ * part of each identifier list while the lookup thread (lookup-worker.ts, its own connection)
+ * looks up the rest: a batch of 1000 claims spends about 5 ms reading records on one thread.
+ * The parts are sized so both threads finish together: each side's time per value is measured
+ * batch by batch (the thread's is higher: it builds JSON, and the service's thread turns that into
+ * values afterwards). The thread starts when the API starts listening or with the first large
+ * batch, and lives as long as the service; until it is up, or if it ever fails, every lookup runs
+ * on the service's thread, with the same results.
  */
 
 /** Below this many values in a batch, the thread's round trip costs more than it saves. */
 export const SPLIT_MIN_VALUES = 64;
+
+/** Weight of the latest batch in the running estimates of each side's time per value. */
+const RATE_WEIGHT = 0.2;
 
 export type Wanted = Record<LookupColumn, readonly string[]>;
 export type Found = Record<LookupColumn, TransactionRecord[]>;
@@ -28,7 +33,18 @@ export class RecordLookups {
   private failed = false;
   private closed = false;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (rows: string[]) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (reply: { rows: string[]; ms: number }) => void; reject: (err: Error) => void }>();
+  /** Running estimates of milliseconds a value: here (query and values), on the thread (query and JSON). */
+  private readonly msPerValue = { here: 0.006, thread: 0.008 };
+
+  /**
+   * The part of a batch's values the thread takes, so that both sides finish together (reading
+   * the thread's JSON afterwards costs this thread less than a fifth of looking the values up).
+   */
+  get threadShare(): number {
+    const { here, thread } = this.msPerValue;
+    return Math.min(0.9, Math.max(0.1, here / (here + thread)));
+  }
 
   /** `db`: the service's connection; a store in memory cannot be shared, so it never splits. */
   constructor(private readonly db: Db) {}
@@ -40,29 +56,41 @@ export class RecordLookups {
     if (!worker) return this.local(wanted);
     const mine: Record<LookupColumn, readonly string[]> = { transaction_id: [], hash: [], request_id: [] };
     const theirs: [LookupColumn, string][] = [];
+    const share = this.threadShare;
+    let theirCount = 0;
     for (const column of COLUMNS) {
       const values = wanted[column];
-      const half = Math.ceil(values.length / 2);
-      mine[column] = values.slice(0, half);
-      if (half < values.length) theirs.push([column, JSON.stringify(values.slice(half))]);
+      const cut = Math.round(values.length * (1 - share));
+      mine[column] = values.slice(0, cut);
+      if (cut < values.length) {
+        theirs.push([column, JSON.stringify(values.slice(cut))]);
+        theirCount += values.length - cut;
+      }
     }
     const remote = this.ask(worker, theirs);
     // Handled below; until then, a failure must not count as unhandled.
     remote.catch(() => undefined);
+    const start = performance.now();
     const found = this.local(mine);
-    let rows: string[];
+    this.learn('here', performance.now() - start, total - theirCount);
+    let reply: { rows: string[]; ms: number };
     try {
-      rows = await remote;
+      reply = await remote;
     } catch {
-      // The thread failed: look up its half here, as if it had never started.
+      // The thread failed: look up its part here, as if it had never started.
       const rest = this.local(Object.fromEntries(theirs.map(([c, v]) => [c, JSON.parse(v) as string[]])) as Partial<Wanted>);
       for (const column of COLUMNS) found[column].push(...rest[column]);
       return found;
     }
     theirs.forEach(([column], i) => {
-      for (const r of JSON.parse(rows[i]!) as RecordRow[]) found[column].push(fromRow(r));
+      for (const r of JSON.parse(reply.rows[i]!) as RecordRow[]) found[column].push(fromRow(r));
     });
+    this.learn('thread', reply.ms, theirCount);
     return found;
+  }
+
+  private learn(side: keyof RecordLookups['msPerValue'], ms: number, values: number): void {
+    if (values > 0) this.msPerValue[side] += RATE_WEIGHT * (ms / values - this.msPerValue[side]);
   }
 
   /**
@@ -92,8 +120,8 @@ export class RecordLookups {
     };
   }
 
-  private ask(worker: Worker, queries: [LookupColumn, string][]): Promise<string[]> {
-    if (queries.length === 0) return Promise.resolve([]);
+  private ask(worker: Worker, queries: [LookupColumn, string][]): Promise<{ rows: string[]; ms: number }> {
+    if (queries.length === 0) return Promise.resolve({ rows: [], ms: 0 });
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.track(worker, id, resolve, reject);
@@ -102,16 +130,16 @@ export class RecordLookups {
   }
 
   /** While an answer is awaited, the thread keeps the process alive (a CLI run awaiting it must not exit). */
-  private track(worker: Worker, id: number, resolve: (rows: string[]) => void, reject: (err: Error) => void): void {
+  private track(worker: Worker, id: number, resolve: (reply: { rows: string[]; ms: number }) => void, reject: (err: Error) => void): void {
     if (this.pending.size === 0) worker.ref();
     const settle = () => {
       this.pending.delete(id);
       if (this.pending.size === 0) worker.unref();
     };
     this.pending.set(id, {
-      resolve: (rows) => {
+      resolve: (reply) => {
         settle();
-        resolve(rows);
+        resolve(reply);
       },
       reject: (err) => {
         settle();
@@ -142,7 +170,7 @@ export class RecordLookups {
       worker.on('message', (m: LookupReply) => {
         const p = this.pending.get(m.id);
         if ('error' in m) p?.reject(new Error(m.error));
-        else p?.resolve(m.rows);
+        else p?.resolve(m);
       });
       worker.on('error', (err) => this.fail(err));
       worker.on('exit', () => this.fail(new Error('the lookup thread ended')));

@@ -35,7 +35,11 @@ export const isCaseless = (by: Identifier, value: string): boolean =>
  * ledger keeps TRON hashes bare while tools often prefix them).
  */
 export function identifierKey(by: Identifier, value: string): string {
-  if (!isCaseless(by, value)) return value;
+  return isCaseless(by, value) ? caselessKey(by, value) : value;
+}
+
+/** identifierKey of a value known to be caseless. */
+export function caselessKey(by: Identifier, value: string): string {
   const lower = value.toLowerCase();
   return by === 'hash' && lower.startsWith('0x') ? lower.slice(2) : lower;
 }

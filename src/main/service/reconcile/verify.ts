@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
 import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
-import { abnormalFields, describeMismatch, identifierKey, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
+import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
 import { evmChainIds, insertChunk, insertRun, outcomeJson, type RunRow } from './repository';
 
 /*
@@ -38,37 +38,43 @@ export interface RunScope {
 export const newRunId = (): string => uuidv7();
 
 /**
- * How the ledger spells an identifier: it keeps UUIDs and hex hashes lower-cased, EVM hashes with
- * 0x and TRON hashes without; other identifiers exactly as imported.
+ * Every record each claim's lookup identifier points at: one statement per identifier kind (on two
+ * threads for a large batch). Each value is asked for in every spelling the ledger may keep it in
+ * (it keeps UUIDs and hex hashes lower-cased, EVM hashes with 0x and TRON hashes without; other
+ * identifiers exactly as imported), and a record found is filed under the claim's comparison key
+ * by the spelling that found it: one pattern test a claim, none a record.
  */
-function spellings(by: Identifier, value: string): string[] {
-  if (!isCaseless(by, value)) return [value];
-  const key = identifierKey(by, value);
-  return by === 'hash' ? [key, `0x${key}`] : [key];
-}
-
-function groupBy(by: Identifier, records: TransactionRecord[]): Map<string, TransactionRecord[]> {
-  const out = new Map<string, TransactionRecord[]>();
-  for (const r of records) {
-    const value = r[by];
-    if (value === null) continue;
-    const key = identifierKey(by, value);
-    const list = out.get(key);
-    if (list) list.push(r);
-    else out.set(key, [r]);
-  }
-  return out;
-}
-
-/** Every record each claim's lookup identifier points at: one statement per identifier kind (on two threads for a large batch). */
 async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<TransactionRecord[][]> {
-  const keys = items.map(lookupKey);
-  const wanted: Record<Identifier, Set<string>> = { transaction_id: new Set(), hash: new Set(), request_id: new Set() };
-  for (const k of keys) for (const v of spellings(k.by, k.value)) wanted[k.by].add(v);
-  const records = await ctx.lookups.find({ transaction_id: [...wanted.transaction_id], hash: [...wanted.hash], request_id: [...wanted.request_id] });
-  const found = {} as Record<Identifier, Map<string, TransactionRecord[]>>;
-  for (const by of ['transaction_id', 'hash', 'request_id'] as const) found[by] = groupBy(by, records[by]);
-  return keys.map((k) => found[k.by].get(identifierKey(k.by, k.value)) ?? []);
+  const keys: { by: Identifier; key: string }[] = [];
+  const keyOfSpelling: Record<Identifier, Map<string, string>> = { transaction_id: new Map(), hash: new Map(), request_id: new Map() };
+  for (const item of items) {
+    const { by, value } = lookupKey(item);
+    const caseless = isCaseless(by, value);
+    const key = caseless ? caselessKey(by, value) : value;
+    keys.push({ by, key });
+    const spelled = keyOfSpelling[by];
+    if (!caseless) spelled.set(value, key);
+    else {
+      spelled.set(key, key);
+      if (by === 'hash') spelled.set(`0x${key}`, key);
+    }
+  }
+  const records = await ctx.lookups.find({
+    transaction_id: [...keyOfSpelling.transaction_id.keys()],
+    hash: [...keyOfSpelling.hash.keys()],
+    request_id: [...keyOfSpelling.request_id.keys()],
+  });
+  const found: Record<Identifier, Map<string, TransactionRecord[]>> = { transaction_id: new Map(), hash: new Map(), request_id: new Map() };
+  for (const by of ['transaction_id', 'hash', 'request_id'] as const) {
+    for (const r of records[by]) {
+      const key = keyOfSpelling[by].get(r[by]!);
+      if (key === undefined) continue;
+      const list = found[by].get(key);
+      if (list) list.push(r);
+      else found[by].set(key, [r]);
+    }
+  }
+  return keys.map((k) => found[k.by].get(k.key) ?? []);
 }
 
 /**
