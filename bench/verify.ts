@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,13 +137,32 @@ try {
     server.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening: ${out}`)));
   });
   const path = '/nps/bill/verify/txs';
-  const send = async (body: string) => {
-    const headers = { ...signedHeaders(key.api_secret, { method: 'POST', path, query: '', body }), 'Content-Type': 'application/json' };
-    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body });
-    const json = (await res.json()) as { status: number; msg: string; data: { result: boolean; tx: unknown }[] };
-    if (json.status !== 0) throw new Error(`status ${json.status}: ${json.msg}`);
-    return json.data;
-  };
+  // node:http with one kept-alive connection per request in flight: what a local tool written for
+  // throughput would use (fetch costs the client about 2 ms more a request, which at one request in
+  // flight is time the service waits for).
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const url = new URL(`${baseUrl}${path}`);
+  type Answer = { status: number; msg: string; data: { result: boolean; tx: unknown }[] };
+  const send = (body: string) =>
+    new Promise<Answer['data']>((resolve, reject) => {
+      const headers = {
+        ...signedHeaders(key.api_secret, { method: 'POST', path, query: '', body }),
+        'Content-Type': 'application/json',
+        'Content-Length': String(Buffer.byteLength(body)),
+      };
+      const req = request({ host: url.hostname, port: url.port, path, method: 'POST', headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answer;
+          if (json.status !== 0) reject(new Error(`status ${json.status}: ${json.msg}`));
+          else resolve(json.data);
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
 
   const times: number[] = [];
   let matched = 0;
@@ -164,6 +184,7 @@ try {
   };
   await Promise.all(Array.from({ length: concurrency }, client));
   const elapsed = performance.now() - start;
+  agent.destroy();
   const cpuAfter = cpuMs(server.pid);
   await new Promise((resolve) => {
     server.on('exit', resolve);

@@ -21,7 +21,11 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
     (handlers as Record<string, unknown>)[name] = async (input: unknown, meta: CallMeta) => {
       await ctx.writes.idle();
-      return fn(input, meta);
+      try {
+        return await fn(input, meta);
+      } finally {
+        ctx.lookups.afterWrite();
+      }
     };
   }
   return handlers;

@@ -6,7 +6,8 @@ import { recordsWhereInJsonSql, type LookupColumn } from './record-sql';
  * The lookup thread: reads ledger records for verifications on a connection of its own, in
  * parallel with the service's thread, which looks up the other part of the same batch meanwhile
  * (lookups.ts). It only reads: WAL lets it read beside the service's writes, and each query sees
- * every transaction committed before it started.
+ * every transaction committed before it started. It also runs the store's checkpoints, which
+ * wait on the disk (two fsyncs each) and would otherwise stall the service's thread.
  */
 
 export interface LookupInit {
@@ -14,8 +15,11 @@ export interface LookupInit {
   nativeBinding?: string;
 }
 
-/** Each query: the column and a JSON array of values. */
-export type LookupRequest = { id: number; queries: [LookupColumn, string][] };
+/**
+ * Each query: the column and a JSON array of values. `checkpoint`: first copy the write-ahead log
+ * into the database (PASSIVE: it waits for no one and no one waits for it).
+ */
+export type LookupRequest = { id: number; queries: [LookupColumn, string][]; checkpoint?: boolean };
 /** Per query, the records found as one JSON array of rows (record-sql.ts); `ms`: the time the queries took here. */
 export type LookupReply = { id: number; rows: string[]; ms: number } | { id: number; error: string };
 
@@ -37,6 +41,7 @@ const statement = (column: LookupColumn) => {
 port.on('message', (m: LookupRequest) => {
   let reply: LookupReply;
   try {
+    if (m.checkpoint) sqlite.pragma('wal_checkpoint(PASSIVE)');
     const start = performance.now();
     const rows = m.queries.map(([column, values]) => statement(column).get(values)!);
     reply = { id: m.id, rows, ms: performance.now() - start };

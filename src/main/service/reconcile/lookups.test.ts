@@ -1,9 +1,10 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TransactionRecord } from '../../../shared/ledger';
 import { generateLedger } from '../../../../bench/generate-ledger';
 import { tempService } from '../test-support';
-import { RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
+import { CHECKPOINT_EVERY_MS, RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
 import { recordsWhereIn } from './repository';
 
 /*
@@ -59,11 +60,27 @@ describe('record lookups on two threads', () => {
     expectSame(found, alone(wanted));
   });
 
+  test("after the service's writes, the thread copies the write-ahead log into the database; the service's thread does not", async () => {
+    const file = join(svc.dataDir, 'nps.sqlite');
+    expect(await svc.ctx.lookups.ready()).toBe(true);
+    expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    // Let an earlier checkpoint's spacing pass, then write a verification run of 900 claims.
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS));
+    const before = statSync(file).size;
+    const txs = wanted.transaction_id.slice(0, 300).map((transaction_id) => ({ transaction_id, amount: '1' }));
+    await svc.invoke('reconcile-verify-txs', { txs, shape: 'A' }, { actor: 'cli' });
+    // Its pages are in the log only until the thread's checkpoint lands them in the database.
+    for (let i = 0; i < 100 && statSync(file).size === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(statSync(file).size).toBeGreaterThan(before);
+  });
+
   test('with the thread closed (or never started, for a store in memory), every lookup runs here with the same results', async () => {
     const lookups = new RecordLookups(svc.ctx.db);
     expect(await lookups.ready()).toBe(true);
     lookups.close();
     expect(await lookups.ready()).toBe(false);
+    // Its checkpoints stop with it: the service's connection does them again.
+    expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expectSame(await lookups.find(wanted), alone(wanted));
   });
 });

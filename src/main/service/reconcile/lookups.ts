@@ -16,10 +16,22 @@ import { fromRow, recordsWhereIn, type RecordRow } from './repository';
  * values afterwards). The thread starts when the API starts listening or with the first large
  * batch, and lives as long as the service; until it is up, or if it ever fails, every lookup runs
  * on the service's thread, with the same results.
+ *
+ * While it is up, the thread also copies the write-ahead log into the database (a checkpoint: two
+ * fsyncs) after the service's writes, at most every CHECKPOINT_EVERY_MS; SQLite's automatic
+ * checkpoint on the service's thread then only comes into play if the log grows past
+ * RELIEVED_AUTOCHECKPOINT pages. On a disk, a checkpoint on the service's thread cost a verification
+ * batch about 3 ms on average (docs/benchmarks.md).
  */
 
 /** Below this many values in a batch, the thread's round trip costs more than it saves. */
 export const SPLIT_MIN_VALUES = 64;
+
+/** Shortest time between two checkpoints on the thread. */
+export const CHECKPOINT_EVERY_MS = 250;
+/** The service's own automatic checkpoint, in pages of log, while the thread does them; SQLite's default is 1000. */
+const RELIEVED_AUTOCHECKPOINT = 10_000;
+const DEFAULT_AUTOCHECKPOINT = 1000;
 
 /** Weight of the latest batch in the running estimates of each side's time per value. */
 const RATE_WEIGHT = 0.2;
@@ -33,6 +45,8 @@ export class RecordLookups {
   private failed = false;
   private closed = false;
   private nextId = 1;
+  private checkpointing = false;
+  private lastCheckpoint = -Infinity;
   private readonly pending = new Map<number, { resolve: (reply: { rows: string[]; ms: number }) => void; reject: (err: Error) => void }>();
   /** Running estimates of milliseconds a value: here (query and values), on the thread (query and JSON). */
   private readonly msPerValue = { here: 0.006, thread: 0.008 };
@@ -53,7 +67,8 @@ export class RecordLookups {
   async find(wanted: Wanted): Promise<Found> {
     const total = wanted.transaction_id.length + wanted.hash.length + wanted.request_id.length;
     const worker = total >= SPLIT_MIN_VALUES ? this.thread() : undefined;
-    if (!worker) return this.local(wanted);
+    // A thread busy with a checkpoint (waiting on the disk) would answer late: look up here.
+    if (!worker || this.checkpointing) return this.local(wanted);
     const mine: Record<LookupColumn, readonly string[]> = { transaction_id: [], hash: [], request_id: [] };
     const theirs: [LookupColumn, string][] = [];
     const share = this.threadShare;
@@ -93,6 +108,19 @@ export class RecordLookups {
     if (values > 0) this.msPerValue[side] += RATE_WEIGHT * (ms / values - this.msPerValue[side]);
   }
 
+  /** After a write of the service: a checkpoint on the thread, when it is up and the last one is old enough. */
+  afterWrite(): void {
+    const worker = this.worker;
+    if (!worker || this.checkpointing || performance.now() - this.lastCheckpoint < CHECKPOINT_EVERY_MS) return;
+    this.checkpointing = true;
+    this.ask(worker, [], true)
+      .catch(() => undefined)
+      .finally(() => {
+        this.checkpointing = false;
+        this.lastCheckpoint = performance.now();
+      });
+  }
+
   /**
    * Start the thread now rather than with the first large batch (the API does, when it starts
    * listening). Resolves true once it answers, false when lookups stay on this thread.
@@ -107,7 +135,7 @@ export class RecordLookups {
   close(): void {
     this.closed = true;
     const worker = this.worker;
-    this.worker = undefined;
+    this.lost();
     this.rejectAll(new Error('the service closed'));
     if (worker) void worker.terminate();
   }
@@ -120,12 +148,12 @@ export class RecordLookups {
     };
   }
 
-  private ask(worker: Worker, queries: [LookupColumn, string][]): Promise<{ rows: string[]; ms: number }> {
-    if (queries.length === 0) return Promise.resolve({ rows: [], ms: 0 });
+  private ask(worker: Worker, queries: [LookupColumn, string][], checkpoint = false): Promise<{ rows: string[]; ms: number }> {
+    if (queries.length === 0 && !checkpoint) return Promise.resolve({ rows: [], ms: 0 });
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.track(worker, id, resolve, reject);
-      worker.postMessage({ id, queries } satisfies LookupRequest);
+      worker.postMessage({ id, queries, checkpoint } satisfies LookupRequest);
     });
   }
 
@@ -181,7 +209,10 @@ export class RecordLookups {
         worker.postMessage({ id, queries: [] } satisfies LookupRequest);
       });
       if (this.closed) void worker.terminate();
-      else this.worker = worker;
+      else {
+        this.worker = worker;
+        this.db.$client.pragma(`wal_autocheckpoint = ${RELIEVED_AUTOCHECKPOINT}`);
+      }
     } catch (err) {
       this.fail(err instanceof Error ? err : new Error(String(err)));
     }
@@ -189,8 +220,14 @@ export class RecordLookups {
 
   private fail(err: Error): void {
     this.failed = true;
-    this.worker = undefined;
+    this.lost();
     this.rejectAll(err);
+  }
+
+  /** The thread is gone: the service's thread checkpoints by itself again. */
+  private lost(): void {
+    if (this.worker && this.db.$client.open) this.db.$client.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
+    this.worker = undefined;
   }
 
   private rejectAll(err: Error): void {
