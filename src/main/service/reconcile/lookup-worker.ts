@@ -13,6 +13,8 @@ import { recordsWhereInJsonSql, type LookupColumn } from './record-sql';
 export interface LookupInit {
   file: string;
   nativeBinding?: string;
+  /** One Int32 the thread sets to 1 once its connection is closed (the service waits for it). */
+  closed: SharedArrayBuffer;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface LookupInit {
  * into the database (PASSIVE: it waits for no one and no one waits for it).
  */
 export type LookupRequest = { id: number; queries: [LookupColumn, string][]; checkpoint?: boolean };
+/** The service is closing: close the connection, say so, and end. */
+export type CloseRequest = { close: true };
 /** Per query, the records found as one JSON array of rows (record-sql.ts); `ms`: the time the queries took here. */
 export type LookupReply = { id: number; rows: string[]; ms: number } | { id: number; error: string };
 
@@ -38,7 +42,15 @@ const statement = (column: LookupColumn) => {
   return s;
 };
 
-port.on('message', (m: LookupRequest) => {
+port.on('message', (m: LookupRequest | CloseRequest) => {
+  if ('close' in m) {
+    sqlite.close();
+    const closed = new Int32Array(init.closed);
+    Atomics.store(closed, 0, 1);
+    Atomics.notify(closed, 0);
+    port.close();
+    return;
+  }
   let reply: LookupReply;
   try {
     if (m.checkpoint) sqlite.pragma('wal_checkpoint(PASSIVE)');

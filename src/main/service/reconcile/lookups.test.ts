@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TransactionRecord } from '../../../shared/ledger';
@@ -40,6 +40,22 @@ beforeAll(async () => {
   };
 });
 afterAll(() => svc.dispose());
+
+test("closing the service ends the thread's connection first: the store is left whole, without a log beside it", async () => {
+  const other = tempService();
+  try {
+    expect(await other.ctx.lookups.ready()).toBe(true);
+    await other.invoke('keys-create', { label: 'k', wallets: null }, { actor: 'cli' });
+    const file = join(other.dataDir, 'nps.sqlite');
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    other.close();
+    // The last connection to close folds the log into the database and removes it.
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect(existsSync(`${file}-shm`)).toBe(false);
+  } finally {
+    other.dispose();
+  }
+});
 
 describe('record lookups on two threads', () => {
   test('a large batch split between the threads finds exactly what one thread finds', async () => {

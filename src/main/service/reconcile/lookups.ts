@@ -3,7 +3,7 @@ import type { TransactionRecord } from '../../../shared/ledger';
 import type { Db } from '../db/open';
 import { nativeBindingOf } from '../db/open';
 import { workerModule } from '../threads';
-import type { LookupInit, LookupReply, LookupRequest } from './lookup-worker';
+import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
 import type { LookupColumn } from './record-sql';
 import { fromRow, recordsWhereIn, type RecordRow } from './repository';
 
@@ -32,6 +32,8 @@ export const CHECKPOINT_EVERY_MS = 250;
 /** The service's own automatic checkpoint, in pages of log, while the thread does them; SQLite's default is 1000. */
 const RELIEVED_AUTOCHECKPOINT = 10_000;
 const DEFAULT_AUTOCHECKPOINT = 1000;
+/** How long closing the service waits for the thread to close its connection. */
+const CLOSE_WAIT_MS = 2000;
 
 /** Weight of the latest batch in the running estimates of each side's time per value. */
 const RATE_WEIGHT = 0.2;
@@ -41,6 +43,8 @@ export type Found = Record<LookupColumn, TransactionRecord[]>;
 
 export class RecordLookups {
   private worker: Worker | undefined;
+  /** The thread from its creation on (ready or not), with the flag it sets once its connection is closed. */
+  private spawned: { worker: Worker; closed: Int32Array } | undefined;
   private starting: Promise<void> | undefined;
   private failed = false;
   private closed = false;
@@ -131,13 +135,21 @@ export class RecordLookups {
     return this.worker !== undefined;
   }
 
-  /** End the thread (the service is closing). */
+  /**
+   * End the thread (the service is closing). Waits, at most CLOSE_WAIT_MS, until the thread's
+   * connection is closed, so that the service's own connection closes last, as the only one
+   * left (it then folds the log into the database and removes it, as SQLite does).
+   */
   close(): void {
     this.closed = true;
-    const worker = this.worker;
     this.lost();
     this.rejectAll(new Error('the service closed'));
-    if (worker) void worker.terminate();
+    const spawned = this.spawned;
+    this.spawned = undefined;
+    if (!spawned) return;
+    spawned.worker.postMessage({ close: true } satisfies CloseRequest);
+    Atomics.wait(spawned.closed, 0, 0, CLOSE_WAIT_MS);
+    void spawned.worker.terminate();
   }
 
   private local(wanted: Partial<Wanted>): Found {
@@ -184,7 +196,8 @@ export class RecordLookups {
       this.failed = true;
       return undefined;
     }
-    this.starting = this.start({ file, nativeBinding: nativeBindingOf(this.db.$client) }).finally(() => (this.starting = undefined));
+    const closed = new SharedArrayBuffer(4);
+    this.starting = this.start({ file, nativeBinding: nativeBindingOf(this.db.$client), closed }).finally(() => (this.starting = undefined));
     return undefined;
   }
 
@@ -193,6 +206,7 @@ export class RecordLookups {
       const module = await workerModule('./lookup-worker.ts', import.meta.url, 'reconcile-lookup-worker');
       if (this.closed) return;
       const worker = new Worker(module, { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      this.spawned = { worker, closed: new Int32Array(init.closed) };
       // An idle lookup thread never keeps the process alive.
       worker.unref();
       worker.on('message', (m: LookupReply) => {
@@ -208,8 +222,7 @@ export class RecordLookups {
         this.track(worker, id, () => resolve(), reject);
         worker.postMessage({ id, queries: [] } satisfies LookupRequest);
       });
-      if (this.closed) void worker.terminate();
-      else {
+      if (!this.closed) {
         this.worker = worker;
         this.db.$client.pragma(`wal_autocheckpoint = ${RELIEVED_AUTOCHECKPOINT}`);
       }
