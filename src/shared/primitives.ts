@@ -30,11 +30,16 @@ export function numberText(v: unknown): string | undefined {
   return undefined;
 }
 
+/** A decimal already in the form toPlainDecimal gives. */
+export const PLAIN_DECIMAL = /^(?:-?(?:[1-9]\d*(?:\.\d*[1-9])?|0\.\d*[1-9])|0)$/;
+
 /**
  * Normalise a number's text (possibly in scientific notation) to a plain decimal string, exactly:
  * digits are moved, never rounded. "1.5E-7" -> "0.00000015", "1e3" -> "1000", "-0.0" -> "0".
  */
 export function toPlainDecimal(text: string): string | undefined {
+  // Already plain (no leading or trailing zeros, no exponent): as it is, without taking it apart.
+  if (PLAIN_DECIMAL.test(text)) return text;
   const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
   if (!m) return undefined;
   const [, sign, intPart = '', fracPart = '', expPart] = m;

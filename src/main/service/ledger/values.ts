@@ -1,4 +1,4 @@
-import { toPlainDecimal } from '../../../shared/primitives';
+import { PLAIN_DECIMAL, toPlainDecimal } from '../../../shared/primitives';
 
 /* Cell readers for ledger files: pure functions from a cell's text to a stored value or a reason. */
 
@@ -21,14 +21,13 @@ export interface NumberFormat {
 
 const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** Already in stored form: no sign, no leading zero, no trailing fractional zero, no exponent. */
-const CANONICAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
 
 /**
  * A decimal amount, exactly: thousands separators dropped, the decimal separator made '.',
  * scientific notation ("1.5E-7", as spreadsheets write) moved into place without rounding.
  */
 export function readDecimal(cell: string, fmt: NumberFormat): string | CellError {
-  if (CANONICAL.test(cell) && (fmt.decimal_separator === '.' || !cell.includes('.'))) return cell;
+  if (PLAIN_DECIMAL.test(cell) && !cell.startsWith('-') && (fmt.decimal_separator === '.' || !cell.includes('.'))) return cell;
   let text = cell;
   if (fmt.thousands_separator !== '' && text.includes(fmt.thousands_separator)) {
     text = text.split(fmt.thousands_separator).join('');
