@@ -148,8 +148,16 @@ export class RecordLookups {
     this.spawned = undefined;
     if (!spawned) return;
     spawned.worker.postMessage({ close: true } satisfies CloseRequest);
-    Atomics.wait(spawned.closed, 0, 0, CLOSE_WAIT_MS);
-    void spawned.worker.terminate();
+    let outcome: string;
+    try {
+      outcome = Atomics.wait(spawned.closed, 0, 0, CLOSE_WAIT_MS);
+    } catch {
+      // A thread that may not block (a browser-like main thread): the lookup thread closes its
+      // connection and ends on its own, a moment later.
+      return;
+    }
+    // Closed, the thread ends on its own; stuck (a query past the wait), it is stopped.
+    if (outcome === 'timed-out') void spawned.worker.terminate();
   }
 
   private local(wanted: Partial<Wanted>): Found {
