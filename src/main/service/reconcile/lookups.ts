@@ -12,8 +12,8 @@ import { fromRow, recordsWhereIn, type RecordRow } from './repository';
  * part of each identifier list while the lookup thread (lookup-worker.ts, its own connection)
  * looks up the rest: a batch of 1000 claims spends about 5 ms reading records on one thread.
  * The parts are sized so both threads finish together: each side's time per value is measured
- * batch by batch (the thread's is higher: it builds JSON, and the service's thread turns that into
- * values afterwards). The thread starts when the API starts listening or with the first large
+ * batch by batch (the thread's, from posting its part to its answer, is higher: it builds JSON,
+ * and the service's thread turns that into values afterwards). The thread starts when the API starts listening or with the first large
  * batch, and lives as long as the service; until it is up, or if it ever fails, every lookup runs
  * on the service's thread, with the same results.
  *
@@ -35,6 +35,8 @@ const DEFAULT_AUTOCHECKPOINT = 1000;
 /** How long closing the service waits for the thread to close its connection. */
 const CLOSE_WAIT_MS = 2000;
 
+/** A wait for the thread's answer longer than a turn of the event loop: the thread was the slower side. */
+const WAIT_NOTICED_MS = 0.3;
 /** Weight of the latest batch in the running estimates of each side's time per value. */
 const RATE_WEIGHT = 0.2;
 
@@ -91,7 +93,8 @@ export class RecordLookups {
     remote.catch(() => undefined);
     const start = performance.now();
     const found = this.local(mine);
-    this.learn('here', performance.now() - start, total - theirCount);
+    const here = performance.now() - start;
+    this.learn('here', here, total - theirCount);
     let reply: { rows: string[]; ms: number };
     try {
       reply = await remote;
@@ -101,10 +104,13 @@ export class RecordLookups {
       for (const column of COLUMNS) found[column].push(...rest[column]);
       return found;
     }
+    const waited = performance.now() - start - here;
     theirs.forEach(([column], i) => {
       for (const r of JSON.parse(reply.rows[i]!) as RecordRow[]) found[column].push(fromRow(r));
     });
-    this.learn('thread', reply.ms, theirCount);
+    // When this thread had to wait, the thread's whole round trip (posting, waking, its JSON) is
+    // known: learn that; else at least its queries' time. The share settles where neither waits.
+    this.learn('thread', waited > WAIT_NOTICED_MS ? here + waited : reply.ms, theirCount);
     return found;
   }
 
