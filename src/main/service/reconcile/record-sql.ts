@@ -1,10 +1,12 @@
+import type { Identifier } from './match';
+
 /*
  * The SQL that reads ledger records for a verification, shared by the service's thread
  * (repository.ts) and the lookup thread (lookup-worker.ts), which must read exactly the same.
  */
 
-/** The identifiers a claim is looked up by, each an indexed column of `transactions`. */
-export type LookupColumn = 'transaction_id' | 'hash' | 'request_id';
+/** The identifiers a claim is looked up by (match.ts), each an indexed column of `transactions`. */
+export type LookupColumn = Identifier;
 
 /** A record's columns in the order fromRow (repository.ts) reads them. */
 export const RECORD_COLUMNS = `t.transaction_id, t.wallet_id, t.request_id, t.type, t.status, t.amount, t."to", t.fee_ratio, t.fee_fixed,
