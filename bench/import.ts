@@ -46,7 +46,7 @@ try {
   console.log(`nps import:     ${fmt(rows)} rows in ${(r.ms / 1000).toFixed(2)} s = ${fmt(rate)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, sampled ${mb(r.sampledPeak)} MB; ${mb(r.rssBefore)} MB with the service open, before the import)`);
   console.log(`  reading and checking ${(r.readMs / 1000).toFixed(2)} s, writing (one transaction) ${((r.ms - r.readMs) / 1000).toFixed(2)} s`);
 
-  // The record's columns (the service's table adds import_id and updated_at), the same primary key
+  // The record's columns (the service's table adds import_id and updated_at), the same unique transaction_id
   // and indexes, and the same pragmas as the service's store.
   const shellDb = join(dir, 'shell.sqlite');
   const script = join(dir, 'shell.sql');
@@ -56,11 +56,12 @@ try {
 PRAGMA synchronous = NORMAL;
 PRAGMA cache_size = -65536;
 CREATE TABLE transactions (
-  transaction_id TEXT PRIMARY KEY NOT NULL, wallet_id TEXT NOT NULL, request_id TEXT, type TEXT NOT NULL, status TEXT NOT NULL,
+  transaction_id TEXT NOT NULL, wallet_id TEXT NOT NULL, request_id TEXT, type TEXT NOT NULL, status TEXT NOT NULL,
   amount TEXT NOT NULL, "to" TEXT, fee_ratio TEXT, fee_fixed TEXT, fee TEXT, er TEXT, amount_actual TEXT, hash TEXT,
   chain_id TEXT NOT NULL, token_id TEXT NOT NULL, created_at INTEGER, confirmed_at INTEGER, completed_at INTEGER);
-CREATE INDEX transactions_hash_idx ON transactions (hash, chain_id);
-CREATE INDEX transactions_request_idx ON transactions (request_id);
+CREATE UNIQUE INDEX transactions_id_idx ON transactions (transaction_id);
+CREATE INDEX transactions_hash_idx ON transactions (hash, chain_id) WHERE hash IS NOT NULL;
+CREATE INDEX transactions_request_idx ON transactions (request_id) WHERE request_id IS NOT NULL;
 CREATE INDEX transactions_wallet_created_idx ON transactions (wallet_id, created_at);
 CREATE INDEX transactions_chain_token_idx ON transactions (chain_id, token_id);
 CREATE INDEX transactions_created_idx ON transactions (created_at DESC, transaction_id);

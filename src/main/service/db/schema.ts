@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /* Times are integer Unix milliseconds; amounts are exact decimal strings; booleans are 0/1. */
 
@@ -66,8 +66,15 @@ export const importRejections = sqliteTable('import_rejections', {
   reason: text('reason').notNull(),
 }, (t) => [index('import_rejections_import_idx').on(t.import_id, t.row_number)]);
 
+/*
+ * The ledger. `transaction_id` is unique through an index of its own rather than the table's
+ * primary key, so a bulk import into an empty ledger can drop it with the others and build it once
+ * at the end (see ledger/import-repository.ts); every index is part of one import transaction.
+ * Identifiers that are often not recorded (a deposit's request_id, a rejected transfer's hash) are
+ * indexed only where recorded: a lookup by value never needs the rows without one.
+ */
 export const transactions = sqliteTable('transactions', {
-  transaction_id: text('transaction_id').primaryKey(),
+  transaction_id: text('transaction_id').notNull(),
   wallet_id: text('wallet_id').notNull().references(() => wallets.wallet_id),
   request_id: text('request_id'),
   type: text('type', { enum: ['Deposit', 'Withdrawal'] }).notNull(),
@@ -88,8 +95,9 @@ export const transactions = sqliteTable('transactions', {
   import_id: text('import_id'),
   updated_at: integer('updated_at').notNull(),
 }, (t) => [
-  index('transactions_hash_idx').on(t.hash, t.chain_id),
-  index('transactions_request_idx').on(t.request_id),
+  uniqueIndex('transactions_id_idx').on(t.transaction_id),
+  index('transactions_hash_idx').on(t.hash, t.chain_id).where(sql`hash IS NOT NULL`),
+  index('transactions_request_idx').on(t.request_id).where(sql`request_id IS NOT NULL`),
   index('transactions_wallet_created_idx').on(t.wallet_id, t.created_at),
   index('transactions_chain_token_idx').on(t.chain_id, t.token_id),
   /** The transaction list's order (created_at descending, then id): pages of a large ledger without a sort. */

@@ -15,6 +15,12 @@ import { detach } from './values';
  * still append to the table, and a later row with the same transaction_id finds the row number it
  * repeats in the rowid it collides with. A repeat of a record that existed before is found in a
  * temporary table of the existing rows this import has met.
+ *
+ * A bulk load into an empty ledger drops every index of `transactions`, transaction_id's unique
+ * index too: no record can be met again but by a repeat within the file, so rows are appended
+ * without a lookup, and the indexes are built once at the end. A repeat shows as the unique index
+ * failing to build; then every row after the first of each transaction_id is taken out again and
+ * rejected, exactly as the row-by-row load rejects it, and the index is built.
  */
 
 const q = (name: string) => `"${name}"`;
@@ -31,10 +37,18 @@ export interface IndexDef {
 
 /**
  * Below this many rows, or when the store already holds as many as the import brings, the
- * secondary indexes are kept up to date row by row; above it they are dropped and rebuilt (one
- * sort each instead of a random B-tree insert per row and index), inside the same transaction.
+ * indexes are kept up to date row by row; above it they are dropped and rebuilt (one sort each
+ * instead of a random B-tree insert per row and index), inside the same transaction.
+ * transaction_id's unique index stays unless the ledger is empty: every row is looked up by it.
  */
 const REBUILD_MIN_ROWS = 50_000;
+const ID_INDEX = 'transactions_id_idx';
+/**
+ * Kept during a load whatever its size: a ledger has few (chain, token) pairs, and within each the
+ * entries follow the rowid, so a row's entry is appended at one of a handful of places, cheaper
+ * than a sort after the last row (which would wait for it).
+ */
+const KEPT_INDEXES = new Set(['transactions_chain_token_idx']);
 
 export interface WriterOptions {
   importId: string;
@@ -43,6 +57,8 @@ export interface WriterOptions {
   expectedRows: number;
   /** The file's name for transaction_id, for the rejection of a repeat. */
   idColumn: string;
+  /** From this many expected rows on, indexes are rebuilt rather than kept (default REBUILD_MIN_ROWS; tests lower it). */
+  rebuildMinRows?: number;
 }
 
 export interface WriterStats {
@@ -66,6 +82,8 @@ export class LedgerWriter {
   private readonly opts: WriterOptions;
   private base = 0;
   private rebuild: IndexDef[] = [];
+  /** A bulk load into an empty ledger: no index at all during the load (see the top of this file). */
+  private bulk = false;
   private knownWallets = new Set<string>();
   private readonly stats: WriterStats = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [], repeats: [] };
   private readonly params: (string | number | null)[] = new Array<string | number | null>(N + 1);
@@ -84,7 +102,7 @@ export class LedgerWriter {
       this.base = (sqlite.prepare('SELECT max(rowid) FROM transactions').pluck().get() as number | null) ?? 0;
       this.knownWallets = new Set((sqlite.prepare('SELECT wallet_id FROM wallets').pluck().all() as string[]).map((w) => w.toLowerCase()));
       sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS ledger_import_seen (rowid INTEGER PRIMARY KEY, row_number INTEGER NOT NULL)');
-      this.rebuild = this.planIndexRebuild();
+      this.planIndexRebuild();
       for (const index of this.rebuild) sqlite.exec(`DROP INDEX ${q(index.name)}`);
       this.statements = this.prepare();
     } catch (err) {
@@ -93,14 +111,18 @@ export class LedgerWriter {
     }
   }
 
-  private planIndexRebuild(): IndexDef[] {
+  private planIndexRebuild(): void {
     const rows = this.opts.expectedRows;
-    if (rows < REBUILD_MIN_ROWS) return [];
+    if (rows < (this.opts.rebuildMinRows ?? REBUILD_MIN_ROWS)) return;
     const existing = this.sqlite.prepare('SELECT count(*) FROM transactions').pluck().get() as number;
-    if (existing >= rows) return [];
-    return this.sqlite
+    if (existing >= rows) return;
+    const indexes = this.sqlite
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
-      .all() as IndexDef[];
+      .all()
+      .filter((i) => !KEPT_INDEXES.has((i as IndexDef).name)) as IndexDef[];
+    this.bulk = existing === 0;
+    // The unique index first: a repeat found while building it takes rows out before the others are built.
+    this.rebuild = this.bulk ? [...indexes.filter((i) => i.name === ID_INDEX), ...indexes.filter((i) => i.name !== ID_INDEX)] : indexes.filter((i) => i.name !== ID_INDEX);
   }
 
   private prepare() {
@@ -109,8 +131,9 @@ export class LedgerWriter {
     const importId = `'${this.opts.importId.replace(/'/g, "''")}'`;
     const now = String(Math.trunc(this.opts.now));
     return {
+      // Without the unique index (a bulk load) there is no conflict to name; a repeat is found at the end.
       insertTx: sqlite.prepare(
-        `INSERT INTO transactions (rowid, ${RECORD_COLUMNS}, import_id, updated_at) VALUES (${'?, '.repeat(N)}?, ${importId}, ${now}) ON CONFLICT(transaction_id) DO NOTHING`,
+        `INSERT INTO transactions (rowid, ${RECORD_COLUMNS}, import_id, updated_at) VALUES (${'?, '.repeat(N)}?, ${importId}, ${now})${this.bulk ? '' : ' ON CONFLICT(transaction_id) DO NOTHING'}`,
       ),
       selectTx: sqlite.prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions WHERE transaction_id = ?`).raw(true),
       updateTx: sqlite.prepare(
@@ -137,6 +160,12 @@ export class LedgerWriter {
       for (let i = 0; i < N; i++) {
         const v = cells[i]!;
         params[i + 1] = v === '' ? null : IS_TIME[i] ? Number(v) : v;
+      }
+      if (this.bulk) {
+        if (!this.knownWallets.has(cells[WALLET]!)) this.createWallet(cells[WALLET]!);
+        insertTx.run(params);
+        stats.added++;
+        continue;
       }
       const id = cells[0]!;
       let existing: (string | number | null)[] | undefined;
@@ -203,11 +232,62 @@ export class LedgerWriter {
 
   /** Every row is in: rebuild the dropped indexes and say what the import did. */
   finish(): WriterStats {
-    for (const index of this.rebuild) this.sqlite.exec(index.sql);
+    let repeats = false;
+    for (const index of this.rebuild) {
+      if (this.bulk && index.name === ID_INDEX) repeats = this.buildIdIndex(index);
+      else this.sqlite.exec(index.sql);
+    }
     this.rebuild = [];
+    if (repeats) this.dropWalletsOfRepeats();
     keepFirstUpdates(this.stats.updates);
     this.stats.walletsCreated.sort();
     return this.stats;
+  }
+
+  /**
+   * A bulk load's unique index. When it cannot be built, rows of the file repeat a transaction_id:
+   * every row after the first of each is deleted and rejected, then the index is built. Whether
+   * there were repeats.
+   */
+  private buildIdIndex(index: IndexDef): boolean {
+    try {
+      this.sqlite.exec(index.sql);
+      return false;
+    } catch (err) {
+      // Only the failed statement is undone; the transaction and its rows stay.
+      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+    }
+    const rows = this.sqlite
+      .prepare('SELECT rowid, transaction_id FROM transactions WHERE transaction_id IN (SELECT transaction_id FROM transactions GROUP BY transaction_id HAVING count(*) > 1) ORDER BY transaction_id, rowid')
+      .raw(true)
+      .all() as [number, string][];
+    const remove = this.sqlite.prepare('DELETE FROM transactions WHERE rowid = ?');
+    let firstId: string | undefined;
+    let firstRow = 0;
+    for (const [rowid, id] of rows) {
+      if (id !== firstId) {
+        firstId = id;
+        firstRow = rowid - this.base;
+        continue;
+      }
+      remove.run(rowid);
+      this.stats.added--;
+      this.stats.repeats.push({ row_number: rowid - this.base, column: this.opts.idColumn, reason: `${id} already appears on data row ${firstRow}; a record may appear once per file` });
+    }
+    this.sqlite.exec(index.sql);
+    return true;
+  }
+
+  /** A wallet is created by its first row that is kept: one whose only rows were repeats is not. */
+  private dropWalletsOfRepeats(): void {
+    const used = this.sqlite.prepare('SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet_id = ?)').pluck();
+    const remove = this.sqlite.prepare('DELETE FROM wallets WHERE wallet_id = ?');
+    this.stats.walletsCreated = this.stats.walletsCreated.filter((w) => {
+      if (used.get(w) === 1) return true;
+      remove.run(w);
+      this.knownWallets.delete(w);
+      return false;
+    });
   }
 
   /** Record the import and commit. */

@@ -27,6 +27,8 @@ const good = (n: number, extra: Partial<Record<(typeof LEDGER_FIELDS)[number], s
   row({ transaction_id: id(n), wallet_id: W, type: 'Deposit', status: 'Completed', amount: `${n}.5`, chain_id: 'ETH', token_id: 'ETH_USDT', hash: evmHash(n), created_at: String(1767225600000 + n * 1000), ...extra });
 const text = (lines: string[], name = 'ledger.csv') => ({ name, text: [HEADER, ...lines].join('\n') + '\n' });
 
+const TRANSACTION_INDEXES = ['transactions_chain_token_idx', 'transactions_created_idx', 'transactions_hash_idx', 'transactions_id_idx', 'transactions_request_idx', 'transactions_wallet_created_idx'];
+
 let svc: ReturnType<typeof tempService>;
 beforeEach(() => {
   svc = tempService();
@@ -286,6 +288,41 @@ describe('native ledger', () => {
     expect((await svc.invoke('import-get', { import_id: r.import_id! }, meta)).rejections).toEqual(r.rejections);
   });
 
+  it('a bulk load into an empty ledger (no index during the load) rejects repeats and creates wallets as the row-by-row load does', async () => {
+    const before = dump();
+    // Row 5 repeats row 4 with a wallet no kept row has; rows 3 and 45 repeat row 1; row 44 repeats row 6.
+    const lines = [good(1), good(2), good(1, { amount: '9' }), good(5), good(5, { wallet_id: CUSTOMERS }), good(3, { wallet_id: TREASURY }), good(4, { amount: 'x' })];
+    lines.push(...Array.from({ length: 36 }, (_, i) => good(100 + i)), good(3), good(1));
+    const run = (dryRun: boolean, workerMinBytes?: number, rebuildMinRows?: number) => runImport(svc.ctx, { source: text(lines), dryRun, workerMinBytes, rebuildMinRows });
+    const strip = (x: ImportReport) => ({ ...x, dry_run: undefined, import_id: undefined, duration_ms: undefined, message: undefined });
+    const rowByRow = await run(true);
+    expect(rowByRow).toMatchObject({ rows_total: 45, added: 40, rejected: 5, wallets_created: [W, TREASURY] });
+    expect(rowByRow.rejections.map((x) => [x.row_number, x.reason.match(/data row (\d+)/)?.[1] ?? x.column])).toEqual([
+      [3, '1'],
+      [5, '4'],
+      [7, 'amount'],
+      [44, '6'],
+      [45, '1'],
+    ]);
+    expect(strip(await run(true, undefined, 1))).toEqual(strip(rowByRow));
+    expect(strip(await run(true, 0, 1))).toEqual(strip(rowByRow));
+    expect(dump()).toBe(before);
+
+    const r = await run(false, 0, 1);
+    expect(strip(r)).toEqual(strip(rowByRow));
+    const wallets = (await svc.invoke('wallets-list', {}, meta)).map((w) => w.wallet_id).sort();
+    expect(wallets).toEqual([W, TREASURY]);
+    expect((await record(id(1))).amount).toBe('1.5');
+    expect((await record(id(5))).wallet_id).toBe(W);
+    expect(await all()).toHaveLength(40);
+    const db = svc.ctx.db.$client;
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all()).toEqual(TRANSACTION_INDEXES);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    // The unique index is back: the next import finds repeats of these records as updates.
+    const again = await importFile({ source: text([good(1, { amount: '2' })]) });
+    expect(again).toMatchObject({ added: 0, updated: 1 });
+  });
+
   it('reports progress in rows and bytes', async () => {
     const seen: { done: number; bytes?: number; totalBytes?: number }[] = [];
     await importFile({ source: sample('native-ledger.csv') }, { actor: 'ui', onProgress: (p) => seen.push(p) });
@@ -361,7 +398,7 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     const r = await importFile({ source: { path: file } });
     expect(r).toMatchObject({ added: 60_000, rejected: 0 });
     const indexes = svc.ctx.db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all();
-    expect(indexes).toEqual(['sqlite_autoindex_transactions_1', 'transactions_chain_token_idx', 'transactions_created_idx', 'transactions_hash_idx', 'transactions_request_idx', 'transactions_wallet_created_idx']);
+    expect(indexes).toEqual(TRANSACTION_INDEXES);
     expect(svc.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(svc.ctx.db.$client.pragma('temp_store', { simple: true })).toBe(2);
     expect(svc.ctx.db.$client.pragma('cache_size', { simple: true })).toBe(-65536);

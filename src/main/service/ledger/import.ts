@@ -30,6 +30,8 @@ export interface ImportOptions {
   onProgress?: CallMeta['onProgress'];
   /** From this file size on the rows are written on a worker thread (tests lower it). */
   workerMinBytes?: number;
+  /** From this many rows on, the ledger's indexes are rebuilt after the load (tests lower it). */
+  rebuildMinRows?: number;
 }
 
 const fileFailure = (name: string, reason: string) => new ServiceError(ErrorCodes.INVALID_PARAM, `${name}: ${reason}; nothing was imported`);
@@ -240,7 +242,7 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
 
   const importId = randomUUID();
   const idColumn = mapping.columns.transaction_id ?? 'transaction_id';
-  const writerOpts = { importId, now: ctx.now(), idColumn };
+  const writerOpts = { importId, now: ctx.now(), idColumn, rebuildMinRows: opts.rebuildMinRows };
   // A large file is written on a thread of its own while it is read; the rows it is expected to
   // bring decide whether the secondary indexes are rebuilt rather than kept up to date.
   // While the thread holds the write lock, the service's own writes wait for it (write-gate.ts).

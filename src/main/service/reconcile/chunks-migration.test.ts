@@ -1,9 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { defaultMigrationsFolder, openDb } from '../db/open';
-import { tempService } from '../test-support';
+import { openDb } from '../db/open';
+import { migrationsBefore, tempService } from '../test-support';
 import { insertRecords } from './fixtures.test-support';
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-chunks-'));
@@ -14,12 +14,7 @@ const W = '11111111-1111-4111-8111-111111111111';
 
 test('runs stored a row per item before chunks keep every item, its claim and its outcome', async () => {
   // The store as it was before verification_chunks replaced verification_results.
-  const before = join(dir, 'migrations-before');
-  cpSync(defaultMigrationsFolder(), before, { recursive: true });
-  const journalFile = join(before, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag.endsWith('_drop_verification_results')));
-  writeFileSync(journalFile, JSON.stringify(journal));
+  const before = migrationsBefore(dir, '_drop_verification_results');
   const dataDir = join(dir, 'data');
   mkdirSync(dataDir, { recursive: true });
   const old = openDb({ file: join(dataDir, 'nps.sqlite'), migrationsFolder: before });
