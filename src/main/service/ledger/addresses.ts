@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { checksumAddress } from 'viem';
 import { checkEvmAddress, checkTronAddress } from '../addresses/check';
-import { detach } from './values';
+import { detach, isPlainText } from './values';
 
 const CACHE_LIMIT = 50_000;
 const EVM_SHAPE = /^0x[0-9a-fA-F]{40}$/;
@@ -39,14 +39,14 @@ function isTronBase58(address: string): boolean {
 export class AddressCache {
   private readonly seen = { ETH: new Map<string, string | null>(), TRON: new Map<string, string | null>() };
 
-  /** null when valid for the chain family, else why not. Families other than ETH and TRON are not checked. */
+  /** null when valid for the chain family, else why not. Families other than ETH and TRON are only held to one line of text. */
   problem(address: string, family: string): string | null {
     if (family === 'ETH') {
       if (SINGLE_CASE.test(address)) return null;
       return this.cached('ETH', address, () => EVM_SHAPE.test(address) && checksumAddress(address.toLowerCase() as `0x${string}`) === address);
     }
     if (family === 'TRON') return this.cached('TRON', address, () => isTronBase58(address) || /^41[0-9a-fA-F]{40}$/.test(address));
-    return null;
+    return isPlainText(address) ? null : 'is not an address';
   }
 
   private cached(family: 'ETH' | 'TRON', address: string, valid: () => boolean): string | null {

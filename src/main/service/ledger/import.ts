@@ -124,37 +124,37 @@ interface Staged {
 }
 
 /**
- * Bytes of valid rows handed to the writer at a time: the batch's text must stay below V8's
- * large-object size (128 KiB), or each one lives until a full collection.
+ * Characters of valid rows handed to the writer at a time: the batch's text must stay below V8's
+ * large-object size (128 KiB, reached at 64 Ki characters if one is outside Latin-1), or each
+ * one lives until a full collection.
  */
-const BATCH_BYTES = 64 * 1024;
+const BATCH_CHARS = 60 * 1024;
 
 /**
- * Valid rows as lines `values... \t row_number \n` (values contain no tab or line break), written
- * into one byte buffer outside the JS heap and handed to the writer as text when it fills: no row
- * outlives a young-generation collection on the reader's heap while its batch fills.
+ * Valid rows as lines `values... \t row_number \n` (values contain no tab or line break), joined
+ * into one text per batch: each line dies young, and the batch's text goes to the writer as soon
+ * as it is made.
  */
 class Batcher {
-  private buf = Buffer.allocUnsafeSlow(BATCH_BYTES);
-  private used = 0;
+  private lines: string[] = [];
+  private chars = 0;
 
   constructor(private readonly writer: RowWriter) {}
 
   add(rowNumber: number, values: string[]): void {
-    const line = `${values.join('\t')}\t${rowNumber}\n`;
-    // UTF-8 needs at most 3 bytes per UTF-16 unit: checking that bound spares measuring every line.
-    const bound = line.length * 3;
-    if (this.used + bound > this.buf.length) {
-      this.flush();
-      if (bound > this.buf.length) this.buf = Buffer.allocUnsafeSlow(bound);
-    }
-    this.used += this.buf.write(line, this.used);
+    values.push(String(rowNumber));
+    const line = values.join('\t');
+    this.lines.push(line);
+    this.chars += line.length + 1;
+    if (this.chars >= BATCH_CHARS) this.flush();
   }
 
   flush(): void {
-    if (this.used === 0) return;
-    this.writer.add(this.buf.toString('utf8', 0, this.used));
-    this.used = 0;
+    if (this.lines.length === 0) return;
+    this.lines.push('');
+    this.writer.add(this.lines.join('\n'));
+    this.lines = [];
+    this.chars = 0;
   }
 }
 

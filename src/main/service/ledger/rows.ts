@@ -2,7 +2,7 @@ import { LEDGER_FIELDS, LEDGER_STATUSES, LEDGER_TYPES, type LedgerField, type Le
 import { AddressCache } from './addresses';
 import { deriveTransactionId } from './ids';
 import { findHeader } from './presets';
-import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, isUuid, offsetMinutes, readDecimal, readHash, readTime } from './values';
+import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, offsetMinutes, readDecimal, readHash, readTimeText, TEXT_LIMIT, uuidLower } from './values';
 
 /* One row of a ledger file -> one normalised record, or the column at fault and why. */
 
@@ -51,7 +51,7 @@ export type RowReader = (cells: readonly string[]) => string[] | RowProblem;
 
 const readType = canonicalWord(LEDGER_TYPES);
 const readStatus = canonicalWord(LEDGER_STATUSES);
-const MAX_TEXT = 256;
+const MAX_TEXT = TEXT_LIMIT;
 
 function valueMap<T extends string>(map: Record<string, T> | undefined, canonical: (cell: string) => T | undefined): (cell: string) => T | undefined {
   if (!map) return canonical;
@@ -140,8 +140,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const timeField = (s: Source, cells: readonly string[]): string | RowProblem => {
     const v = get(s, cells);
     if (v instanceof RowProblem || v === '') return v;
-    const t = readTime(v, dateFormat, tz);
-    return t instanceof CellError ? new RowProblem(s.label, t.reason) : String(t);
+    const t = readTimeText(v, dateFormat, tz);
+    return t instanceof CellError ? new RowProblem(s.label, t.reason) : t;
   };
 
   const required = (s: Source, field: string) => new RowProblem(s.index >= 0 ? s.label : field, 'is required');
@@ -157,8 +157,9 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     const wallet = get(src.wallet_id, cells);
     if (wallet instanceof RowProblem) return wallet;
     if (wallet === '') return required(src.wallet_id, 'wallet_id');
-    if (!isUuid(wallet)) return new RowProblem(src.wallet_id.label, `${JSON.stringify(wallet)} is not a UUID`);
-    out[F.wallet_id] = wallet.toLowerCase();
+    const walletId = uuidLower(wallet);
+    if (walletId === undefined) return new RowProblem(src.wallet_id.label, `${JSON.stringify(wallet)} is not a UUID`);
+    out[F.wallet_id] = walletId;
 
     const chainId = get(src.chain_id, cells);
     if (chainId instanceof RowProblem) return chainId;
@@ -260,7 +261,6 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (toAddress !== '') {
       const problem = addresses.problem(toAddress, chain.family);
       if (problem !== null) return new RowProblem(src.to.label, problem);
-      if (CONTROL_CHAR.test(toAddress) || toAddress.length > MAX_TEXT) return new RowProblem(src.to.label, 'is not an address');
     }
     out[F.to] = toAddress;
 
@@ -269,7 +269,6 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (hash !== '') {
       const h = readHash(hash, chain.family);
       if (h instanceof CellError) return new RowProblem(src.hash.label, h.reason);
-      if (CONTROL_CHAR.test(h) || h.length > MAX_TEXT) return new RowProblem(src.hash.label, 'is not a transaction hash');
       hash = h;
     }
     out[F.hash] = hash;
@@ -307,8 +306,9 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       const id = get(src.transaction_id, cells);
       if (id instanceof RowProblem) return id;
       if (id === '') return required(src.transaction_id, 'transaction_id');
-      if (!isUuid(id)) return new RowProblem(src.transaction_id.label, `${JSON.stringify(id)} is not a UUID`);
-      out[F.transaction_id] = id.toLowerCase();
+      const transactionId = uuidLower(id);
+      if (transactionId === undefined) return new RowProblem(src.transaction_id.label, `${JSON.stringify(id)} is not a UUID`);
+      out[F.transaction_id] = transactionId;
     }
     return out;
   };

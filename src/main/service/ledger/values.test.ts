@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTransactionId } from './ids';
 import { guessDelimiter, JsonArraySplitter } from './source';
-import { CellError, isUuid, readDecimal, readHash, readTime } from './values';
+import { CellError, isUuid, readDecimal, readHash, readTime, readTimeText, uuidLower } from './values';
 
 const dot = { decimal_separator: '.', thousands_separator: '' } as const;
 
@@ -54,6 +54,16 @@ describe('readTime', () => {
     ['1767323045000', 'unix_ms', s],
   ] as const)('%s (%s)', (cell, format, ms) => {
     expect(readTime(cell, format, 0)).toBe(ms);
+    expect(readTimeText(cell, format, 0)).toBe(String(ms));
+  });
+
+  it('keeps canonical milliseconds as written, and refuses those out of range as readTime does', () => {
+    for (const cell of ['1767323045000', '7258118399999', '1000000000000']) expect(readTimeText(cell, 'auto', 0)).toBe(cell);
+    for (const cell of ['7258118400000', '9999999999999', '0767323045000']) {
+      expect([cell, readTimeText(cell, 'auto', 0) instanceof CellError]).toEqual([cell, readTime(cell, 'auto', 0) instanceof CellError]);
+    }
+    expect(readTimeText('7258118400000', 'unix_ms', 0)).toBeInstanceOf(CellError);
+    expect(readTimeText('1767323045000', 'unix_s', 0)).toBeInstanceOf(CellError);
   });
 
   it('reads a time without a zone in the given offset', () => {
@@ -84,6 +94,8 @@ describe('readHash', () => {
     expect(readHash('ab'.repeat(32), 'ETH')).toBeInstanceOf(CellError);
     expect(readHash('0x' + 'ab'.repeat(31), 'ETH')).toBeInstanceOf(CellError);
     expect(readHash('anything', 'OTHER')).toBe('anything');
+    expect(readHash('two\nlines', 'OTHER')).toBeInstanceOf(CellError);
+    expect(readHash('x'.repeat(257), 'OTHER')).toBeInstanceOf(CellError);
   });
 });
 
@@ -93,7 +105,10 @@ describe('isUuid', () => {
     expect(isUuid('3F6C1D2E-8A4B-4C7D-9E2F-1A2B3C4D5E6F')).toBe(true);
     for (const bad of ['3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6', '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6g', '3f6c1d2e8a4b-4c7d-9e2f-1a2b3c4d5e6f0', '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6\u0130', ' 3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f']) {
       expect([bad, isUuid(bad)]).toEqual([bad, false]);
+      expect(uuidLower(bad)).toBeUndefined();
     }
+    expect(uuidLower('3F6C1D2E-8A4B-4C7D-9E2F-1A2B3C4D5E6F')).toBe('3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f');
+    expect(uuidLower('3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f')).toBe('3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f');
   });
 });
 
@@ -154,5 +169,6 @@ describe('AddressCache', () => {
     }
     expect(cache.problem('0xdAC17F958D2ee523a2206206994597C13D831eC7', 'ETH')).toMatch(/EIP-55/);
     expect(cache.problem('anything', 'BTC')).toBeNull();
+    expect(cache.problem('bc1q\tx', 'BTC')).toBe('is not an address');
   });
 });

@@ -123,30 +123,59 @@ export function readTime(cell: string, format: DateFormat, utcOffsetMinutes: num
   return ms;
 }
 
+/**
+ * The stored form of a moment as text: readTime's milliseconds, or the cell itself when it already
+ * is canonical Unix milliseconds in range (most machine exports), with no conversion either way.
+ */
+export function readTimeText(cell: string, format: DateFormat, utcOffsetMinutes: number): string | CellError {
+  // Thirteen digits are at least 1e12 ms (2001), after EARLIEST; same-length digit strings compare as numbers.
+  if ((format === 'auto' || format === 'unix_ms') && cell.length === 13 && cell < LATEST_TEXT && UNIX_MS_CANONICAL.test(cell)) return cell;
+  const ms = readTime(cell, format, utcOffsetMinutes);
+  return ms instanceof CellError ? ms : String(ms);
+}
+const LATEST_TEXT = String(LATEST);
+
 /** Match a word against a fixed set, case-insensitively; the set's own spelling is kept. */
 export function canonicalWord<T extends string>(words: readonly T[]): (cell: string) => T | undefined {
   const byLower = new Map(words.map((w) => [w.toLowerCase(), w]));
-  return (cell) => byLower.get(cell.toLowerCase());
+  return (cell) => {
+    // Most cells are spelled as the set spells them: no lower-case copy for those.
+    for (const w of words) if (w === cell) return w;
+    return byLower.get(cell.toLowerCase());
+  };
 }
 
 const IS_HEX = new Uint8Array(128);
 for (const c of '0123456789abcdefABCDEF') IS_HEX[c.charCodeAt(0)] = 1;
 
-/** UUID-shaped: 8-4-4-4-12 hex digits (a loop: two per row, it is a hot path). */
-export function isUuid(s: string): boolean {
-  if (s.length !== 36) return false;
+/** UUID-shaped: 8-4-4-4-12 hex digits. */
+export const isUuid = (s: string): boolean => uuidLower(s) !== undefined;
+
+/**
+ * A UUID-shaped cell (8-4-4-4-12 hex digits) in lower case, the cell itself when it already is;
+ * undefined when not UUID-shaped. A loop: two per row, it is a hot path.
+ */
+export function uuidLower(s: string): string | undefined {
+  if (s.length !== 36) return undefined;
+  let upper = false;
   for (let i = 0; i < 36; i++) {
     const c = s.charCodeAt(i);
     if (i === 8 || i === 13 || i === 18 || i === 23) {
-      if (c !== 45) return false;
-    } else if (c > 127 || IS_HEX[c] === 0) return false;
+      if (c !== 45) return undefined;
+    } else if (c > 127 || IS_HEX[c] === 0) return undefined;
+    else if (c <= 70 && c >= 65) upper = true;
   }
-  return true;
+  return upper ? s.toLowerCase() : s;
 }
 
 /** Tab, line breaks and other control characters would break the staging file and every display. */
 // eslint-disable-next-line no-control-regex
 export const CONTROL_CHAR = /[\u0000-\u001f\u007f]/;
+/** The longest identifier, address or hash a record keeps. */
+export const TEXT_LIMIT = 256;
+
+/** Text taken as given (a chain family whose form is not checked): one line of reasonable length. */
+export const isPlainText = (cell: string): boolean => cell.length <= TEXT_LIMIT && !CONTROL_CHAR.test(cell);
 
 const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
@@ -167,5 +196,5 @@ export function readHash(cell: string, family: string): string | CellError {
   if (family === 'SOL') {
     return BASE58_SIG.test(cell) ? cell : new CellError(`${JSON.stringify(cell)} is not a Solana signature (Base58)`);
   }
-  return cell;
+  return isPlainText(cell) ? cell : new CellError('is not a transaction hash');
 }
