@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importLedger } from './support/ledger';
 import { openScreen, samples, shot, useSession } from './support/session';
@@ -146,4 +146,48 @@ test('dismiss a ticket, then reopen it, each with a note', async () => {
   const history = detail.getByRole('region', { name: 'History' });
   await expect(history).toContainText('Dismissed → Pending');
   await expect(history).toContainText('Pending → Dismissed');
+});
+
+test('books rows that cannot be read are left out, and kept with the run for when it is opened again', async () => {
+  const { page, dataDir } = session();
+  // The sample books with two rows spoiled: an amount in words, a date that is not one.
+  const [header, ...rows] = readFileSync(BOOKS, 'utf8').trimEnd().split(/\r?\n/);
+  const columns = header!.split(',');
+  const spoil = (row: string, column: string, value: string) => {
+    const cells = row.split(',');
+    cells[columns.indexOf(column)] = value;
+    return cells.join(',');
+  };
+  rows[2] = spoil(rows[2]!, 'Amount', 'twelve');
+  rows[5] = spoil(rows[5]!, 'Date (UTC)', 'soon');
+  const spoiled = join(dataDir, 'books-2026-01-spoiled.csv');
+  writeFileSync(spoiled, [header, ...rows].join('\n') + '\n');
+
+  await openScreen(page, 'Reconcile');
+  await page.getByRole('tab', { name: 'New run' }).click();
+  await page.getByTestId('file-input').setInputFiles(spoiled);
+  await expect(page.getByLabel('Column for amount', { exact: true })).toHaveValue('Amount');
+  await page.getByRole('button', { name: 'Run reconciliation' }).click();
+  const stats = page.getByRole('group', { name: 'Filter results' });
+  await expect(stats.getByRole('button', { name: /all rows/ })).toContainText('15');
+  await expect(stats).toContainText('2books rows unreadable');
+  const unreadable = page.locator('details.rejected-books');
+  await expect(unreadable.locator('summary')).toHaveText('2 books rows could not be read and were left out');
+  // Rows are numbered as in the books file: the two left out leave gaps.
+  const grid = page.getByRole('table', { name: 'Reconciliation results' });
+  await expect(grid.locator('tbody tr td:first-child')).toHaveText(['1', '2', '4', '5', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17']);
+
+  // A fresh window (nothing remembered in the page): the run's page still lists them.
+  await page.reload();
+  await openScreen(page, 'Reconcile');
+  await page.getByRole('tab', { name: 'History' }).click();
+  const runs = page.getByRole('table', { name: 'Past runs' });
+  await expect(runs.getByRole('row')).toHaveCount(3);
+  await expect(runs.getByRole('row').nth(1)).toContainText('books-2026-01-spoiled.csv');
+  await expect(runs.getByRole('row').nth(1).getByRole('cell').last()).toHaveText('2');
+  await expect(runs.getByRole('row').nth(2).getByRole('cell').last()).toHaveText('0');
+  await runs.getByRole('row').nth(1).click();
+  await unreadable.locator('summary').click();
+  await expect(unreadable.getByRole('listitem')).toHaveText([`Row 3, Amount: ${'"twelve" is not a number'}`, /^Row 6, Date \(UTC\): /]);
+  await shot(page, 'reconcile-unreadable-rows');
 });

@@ -276,8 +276,15 @@ export const RunSummary = z.object({
   mismatched: z.number().int(),
   not_found: z.number().int(),
   created_at: z.number().int(),
+  /** Rows of a books file that could not become a claim (0 for the API and for files without one). */
+  rejected_count: z.number().int(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
+
+/** A books row that could not become a claim; it is reported and kept with the run, the rest of the file still runs. */
+export const BooksRejectedRow = z.object({ row: z.number().int(), field: z.string(), reason: z.string() });
+export type BooksRejectedRow = z.infer<typeof BooksRejectedRow>;
+const RejectedRows = z.array(BooksRejectedRow).meta({ description: 'The first 1000 rows of the books file that could not be read' });
 
 export const RunItemFilter = z.enum(['all', 'matched', 'mismatched', 'not_found']);
 
@@ -293,7 +300,7 @@ export const RunItem = z.object({
 });
 export type RunItem = z.infer<typeof RunItem>;
 
-export const RunDetail = RunSummary.extend({ items: pageOf(RunItem) });
+export const RunDetail = RunSummary.extend({ rejected: RejectedRows, items: pageOf(RunItem) });
 export type RunDetail = z.infer<typeof RunDetail>;
 
 /** A books file: a path on this machine, or its text (a file picked in the browser window). */
@@ -345,12 +352,7 @@ export const BooksRunInput = z.object({
 });
 export type BooksRunInput = z.output<typeof BooksRunInput>;
 
-/** A books row that could not become a claim; it is reported, the rest of the file still runs. */
-export const BooksRejectedRow = z.object({ row: z.number().int(), field: z.string(), reason: z.string() });
-export const BooksRunResult = RunSummary.extend({
-  rejected_count: z.number().int(),
-  rejected: z.array(BooksRejectedRow).meta({ description: 'The first 1000 rejected rows' }),
-});
+export const BooksRunResult = RunSummary.extend({ rejected: RejectedRows });
 export type BooksRunResult = z.infer<typeof BooksRunResult>;
 
 export const reconcileContract = {

@@ -141,6 +141,9 @@ export const verificationRuns = sqliteTable('verification_runs', {
   mismatched: integer('mismatched').notNull(),
   not_found: integer('not_found').notNull(),
   created_at: integer('created_at').notNull(),
+  /** A books run: rows of the file that could not become a claim, how many, and the first 1000 (JSON [{row, field, reason}]). */
+  rejected_count: integer('rejected_count').notNull().default(0),
+  rejected: text('rejected').notNull().default('[]'),
 }, (t) => [index('verification_runs_created_idx').on(t.created_at)]);
 
 /**

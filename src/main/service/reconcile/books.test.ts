@@ -102,12 +102,14 @@ describe('books runs through the service', () => {
 
     const detail = await svc.invoke('run-get', { run_id: run.run_id, page: 3, page_size: 100, filter: 'mismatched' }, ui);
     expect(detail.items.total).toBe(497);
+    // The unreadable row is kept with the run: its page shows it whenever it is opened.
+    expect(detail).toMatchObject({ rejected_count: 1, rejected: run.rejected });
     expect(detail.items.list[0]).toMatchObject({ result: false, flags: { amount: false, time: true }, claimed: { books_row: 2201, amount: '2200.75' } });
     expect(detail.items.list[0]!.ticket_id).toMatch(/^[0-9a-f-]{36}$/);
     const tickets = await svc.invoke('tickets-list', { page: 1, page_size: 1, status: 'Pending' }, ui);
     expect(tickets.total).toBe(497);
     const runs = await svc.invoke('runs-list', { page: 1, page_size: 10 }, ui);
-    expect(runs.list[0]!.run_id).toBe(run.run_id);
+    expect(runs.list[0]).toMatchObject({ run_id: run.run_id, rejected_count: 1 });
   });
 
   test('a wrong mapping or an unknown wallet stores nothing', async () => {

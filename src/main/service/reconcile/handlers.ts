@@ -10,7 +10,7 @@ import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
 import { recordShapeA, recordShapeB } from './match';
-import { findWallet, flagsOf, getRun, insertRun, listRunItems, listRuns } from './repository';
+import { findWallet, flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections } from './repository';
 import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from './verify';
 
 const BOOKS_CHUNK = 1000;
@@ -147,9 +147,14 @@ export async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: 
     if (chunk.length >= BOOKS_CHUNK) await flush();
   }
   await flush();
+  if (rejectedCount > 0) {
+    // Kept with the run, so its page shows them whenever it is opened. Not while an import holds the write lock.
+    await ctx.writes.idle();
+    recordRunRejections(ctx.db, runId, rejectedCount, rejected);
+  }
   meta.onProgress?.({ done, total: done });
   const summary = getRun(ctx.db, runId)!;
-  return { ...summary, rejected_count: rejectedCount, rejected };
+  return { ...summary, rejected };
 }
 
 export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconcileContract> {
@@ -164,6 +169,7 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
       const items = listRunItems(ctx.db, run_id, filter, page, page_size, (text) => parseClaimed(text) as unknown as unknown[]);
       return {
         ...run,
+        rejected: runRejections(ctx.db, run_id),
         items: {
           ...items,
           list: items.list.map((r) => ({

@@ -1,6 +1,6 @@
 import type { TransactionRecord } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
-import { FLAG_FIELDS, type FlagField, type Flags, type RunSummary, type Shape } from '../../../shared/reconcile';
+import { FLAG_FIELDS, type BooksRejectedRow, type FlagField, type Flags, type RunSummary, type Shape } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { RECORD_COLUMNS, recordsWhereInSql, type LookupColumn } from './record-sql';
@@ -113,10 +113,20 @@ export function insertChunk(db: Db, runId: string, c: ChunkRow): void {
   ).run(c.item_count, c.matched, c.mismatched, c.not_found, runId);
 }
 
-const RUN_COLUMNS = 'run_id, source, label, api_key, wallet_id, shape, item_count, matched, mismatched, not_found, created_at';
+const RUN_COLUMNS = 'run_id, source, label, api_key, wallet_id, shape, item_count, matched, mismatched, not_found, created_at, rejected_count';
 
 export function getRun(db: Db, runId: string): RunSummary | undefined {
   return stmt<[string], RunSummary>(db, `SELECT ${RUN_COLUMNS} FROM verification_runs WHERE run_id = ?`).get(runId);
+}
+
+/** A books run's rows that could not become claims: how many, and the first of them. */
+export function recordRunRejections(db: Db, runId: string, count: number, rows: readonly BooksRejectedRow[]): void {
+  stmt(db, 'UPDATE verification_runs SET rejected_count = ?, rejected = ? WHERE run_id = ?').run(count, JSON.stringify(rows), runId);
+}
+
+export function runRejections(db: Db, runId: string): BooksRejectedRow[] {
+  const text = stmt<[string], string>(db, 'SELECT rejected FROM verification_runs WHERE run_id = ?').pluck().get(runId);
+  return text === undefined ? [] : (JSON.parse(text) as BooksRejectedRow[]);
 }
 
 export function listRuns(db: Db, page: number, pageSize: number): Page<RunSummary> {

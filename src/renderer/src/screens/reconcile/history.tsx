@@ -16,6 +16,7 @@ const columns: SimpleColumn<RunSummary>[] = [
   { key: 'matched', header: 'Matched', align: 'right', render: (r) => <span className="num text-good">{r.matched}</span> },
   { key: 'mismatched', header: 'Mismatched', align: 'right', render: (r) => <span className={r.mismatched ? 'num text-bad' : 'num'}>{r.mismatched}</span> },
   { key: 'nf', header: 'Not found', align: 'right', render: (r) => <span className="num">{r.not_found}</span> },
+  { key: 'unreadable', header: 'Unreadable', align: 'right', render: (r) => <span className={r.rejected_count ? 'num text-warn' : 'num muted'}>{r.rejected_count}</span> },
 ];
 
 export function RunHistory() {

@@ -9,7 +9,6 @@ import { formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useRoute } from '../../stores/route';
 import { claimedDisplay, claimText, given, identifierOf, outcomeOf, recordedText } from './claims';
-import { useRunWizard } from './store';
 
 type Filter = 'all' | 'matched' | 'mismatched' | 'not_found';
 const PAGE = 50;
@@ -35,6 +34,9 @@ function FieldCell({ item, f }: { item: RunItem; f: FlagField }) {
   );
 }
 
+/** A books run's row number in the accountant's file (rows that could not be read leave gaps); an API run's position in its request. */
+const rowOf = (it: RunItem): number => (typeof it.claimed.books_row === 'number' ? it.claimed.books_row : it.idx + 1);
+
 async function exportRun(runId: string, label: string, onProgress: (n: number, total: number) => void): Promise<void> {
   const rows: unknown[][] = [];
   for (let page = 1; ; page++) {
@@ -42,7 +44,7 @@ async function exportRun(runId: string, label: string, onProgress: (n: number, t
     for (const it of r.items.list) {
       const id = identifierOf(it.claimed);
       rows.push([
-        it.idx + 1,
+        rowOf(it),
         outcomeOf(it),
         id.kind,
         id.value,
@@ -58,9 +60,11 @@ async function exportRun(runId: string, label: string, onProgress: (n: number, t
   downloadText(`reconciliation-${label.replace(/[^\w.-]+/g, '_') || runId}.csv`, toCsv(header, rows));
 }
 
+/** Unreadable books rows listed on the run's page (the run keeps the first 1000). */
+const SHOWN_REJECTED = 200;
+
 export function RunResults({ runId }: { runId: string }) {
   const go = useRoute((s) => s.go);
-  const last = useRunWizard((s) => s.last);
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState<string>();
@@ -73,7 +77,6 @@ export function RunResults({ runId }: { runId: string }) {
   if (run.error && !run.data) return <ErrorBox message={run.error} onRetry={run.reload} title="Could not load the run" />;
   if (!run.data) return <Loading what="the results" />;
   const r = run.data;
-  const rejected = last?.run_id === runId ? last : undefined;
   // Only the fields the books gave get a column; the rest would be a column of dashes.
   const givenFields = FLAG_FIELDS.filter((f) => r.items.list.some((it) => given(it.claimed, f)));
   const fields = givenFields.length ? givenFields : [...FLAG_FIELDS];
@@ -111,19 +114,20 @@ export function RunResults({ runId }: { runId: string }) {
         <Stat label="matched" value={r.matched} tone="good" onClick={() => pick('matched')} active={filter === 'matched'} />
         <Stat label="mismatched" value={r.mismatched} tone="bad" onClick={() => pick('mismatched')} active={filter === 'mismatched'} />
         <Stat label="not found" value={r.not_found} tone="muted" onClick={() => pick('not_found')} active={filter === 'not_found'} />
-        {rejected && rejected.rejected_count > 0 && <Stat label="books rows unreadable" value={rejected.rejected_count} tone="warn" />}
+        {r.rejected_count > 0 && <Stat label="books rows unreadable" value={r.rejected_count} tone="warn" />}
       </div>
-      {rejected && rejected.rejected_count > 0 && (
+      {r.rejected_count > 0 && (
         <details className="rejected-books">
           <summary>
-            {rejected.rejected_count} books row{rejected.rejected_count === 1 ? '' : 's'} could not be read and were left out
+            {r.rejected_count} books row{r.rejected_count === 1 ? '' : 's'} could not be read and were left out
           </summary>
           <ul>
-            {rejected.rejected.slice(0, 50).map((x) => (
+            {r.rejected.slice(0, SHOWN_REJECTED).map((x) => (
               <li key={`${x.row}:${x.field}`}>
                 Row <span className="num">{x.row}</span>, <span className="mono">{x.field}</span>: {x.reason}
               </li>
             ))}
+            {r.rejected_count > SHOWN_REJECTED && <li className="muted">… and {r.rejected_count - SHOWN_REJECTED} more</li>}
           </ul>
         </details>
       )}
@@ -135,7 +139,7 @@ export function RunResults({ runId }: { runId: string }) {
             <thead>
               <tr>
                 <th scope="col" className="al-right">
-                  #
+                  Row
                 </th>
                 <th scope="col">Outcome · hash or ID</th>
                 {fields.map((f) => (
@@ -158,7 +162,7 @@ export function RunResults({ runId }: { runId: string }) {
                 const outcome = outcomeOf(it);
                 return (
                   <tr key={it.idx} className={`outcome-${outcome.replace(' ', '-')}`}>
-                    <td className="al-right num">{it.idx + 1}</td>
+                    <td className="al-right num">{rowOf(it)}</td>
                     <td className="ident">
                       <div>
                         {it.ticket_id ? (
