@@ -191,3 +191,22 @@ test('books rows that cannot be read are left out, and kept with the run for whe
   await expect(unreadable.getByRole('listitem')).toHaveText([`Row 3, Amount: ${'"twelve" is not a number'}`, /^Row 6, Date \(UTC\): /]);
   await shot(page, 'reconcile-unreadable-rows');
 });
+
+test('a run opened after an import changed a record says so beside it; its mark stays the check', async () => {
+  const { page, dataDir } = session();
+  // The ledger corrected to what the books said: 249.99 becomes 249.90.
+  const [header, ...rows] = readFileSync(join(samples, 'native-ledger.csv'), 'utf8').trimEnd().split(/\r?\n/);
+  const corrected = join(dataDir, 'ledger-correction.csv');
+  writeFileSync(corrected, [header, rows.find((r) => r.includes(AMOUNT_HASH))!.replace(',249.99,', ',249.90,')].join('\n') + '\n');
+  await importLedger(page, corrected, 1, '1 updated');
+
+  await openScreen(page, 'Reconcile');
+  await page.getByRole('tab', { name: 'History' }).click();
+  await page.getByRole('table', { name: 'Past runs' }).getByRole('row').filter({ hasText: 'books-2026-01.csv' }).click();
+  const grid = page.getByRole('table', { name: 'Reconciliation results' });
+  const amountRow = grid.getByRole('row').filter({ hasText: '249.9' });
+  await expect(amountRow).toContainText('record changed since');
+  await expect(amountRow.locator('.fcell-bad')).toHaveCount(1);
+  await expect(grid.getByText('record changed since')).toHaveCount(1);
+  await shot(page, 'reconcile-record-changed');
+});

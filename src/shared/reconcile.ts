@@ -294,6 +294,8 @@ export const RunItem = z.object({
   claimed: z.record(z.string(), z.unknown()),
   /** The record as it stands now in the ledger; null when not found. */
   record: TransactionRecord.nullable(),
+  /** The record was updated (an import) after the run started: the marks are the check's, the values today's. */
+  record_changed: z.boolean(),
   flags: Flags,
   result: z.boolean(),
   ticket_id: z.string().nullable(),

@@ -125,3 +125,27 @@ describe('books runs through the service', () => {
     expect((await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).total).toBe(before);
   });
 });
+
+describe('a run opened after the ledger changed', () => {
+  let now = T;
+  const svc = tempService({ now: () => now });
+  afterAll(() => svc.dispose());
+  const ui = { actor: 'ui' as const };
+  insertRecords(svc.ctx.db, [0, 1].map((i) => ({ transaction_id: id(i), wallet_id: W, hash: hash(i), amount: '5', created_at: T })));
+
+  test('says which records an import updated after the run: the marks are the check, the values are today', async () => {
+    const books = { name: 'books.csv', text: `Tx Hash,Amount\n${hash(0)},5\n${hash(1)},5\n` };
+    const run = await svc.invoke('reconcile-books-run', { source: books, mapping: { columns: { hash: 'Tx Hash', amount: 'Amount' } } }, ui);
+    expect(run).toMatchObject({ matched: 2 });
+
+    now += 60_000;
+    const ledger = `transaction_id,wallet_id,type,status,amount,hash,chain_id,token_id\n${id(0)},${W},Withdrawal,Completed,6,${hash(0)},ETH,ETH_USDT\n`;
+    expect(await svc.invoke('ledger-import', { source: { name: 'fix.csv', text: ledger } }, { actor: 'cli' })).toMatchObject({ updated: 1 });
+
+    const detail = await svc.invoke('run-get', { run_id: run.run_id, page: 1, page_size: 10, filter: 'all' }, ui);
+    expect(detail.items.list.map((it) => [it.record?.amount, it.result, it.record_changed])).toEqual([
+      ['6', true, true],
+      ['5', true, false],
+    ]);
+  });
+});

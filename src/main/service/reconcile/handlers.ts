@@ -176,6 +176,7 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
             idx: r.idx,
             claimed: r.claimed as Record<string, unknown>,
             record: r.record,
+            record_changed: r.record !== null && r.record.updated_at > run.created_at,
             flags: flagsOf(r.falseFlags),
             result: r.result,
             ticket_id: r.ticket_id,

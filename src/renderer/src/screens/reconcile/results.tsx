@@ -191,6 +191,11 @@ export function RunResults({ runId }: { runId: string }) {
                           {shorten(id.value, 8, 6)}
                         </span>
                       )}
+                      {it.record_changed && (
+                        <div className="small text-warn" title="An import updated this record after the run: the marks are from the check, the recorded values shown are today's.">
+                          record changed since
+                        </div>
+                      )}
                     </td>
                     {fields.map((f) => (
                       <td key={f} className="fcol">
