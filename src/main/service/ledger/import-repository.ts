@@ -43,12 +43,6 @@ export interface IndexDef {
  */
 const REBUILD_MIN_ROWS = 50_000;
 const ID_INDEX = 'transactions_id_idx';
-/**
- * Kept during a load whatever its size: a ledger has few (chain, token) pairs, and within each the
- * entries follow the rowid, so a row's entry is appended at one of a handful of places, cheaper
- * than a sort after the last row (which would wait for it).
- */
-const KEPT_INDEXES = new Set(['transactions_chain_token_idx']);
 
 export interface WriterOptions {
   importId: string;
@@ -118,8 +112,7 @@ export class LedgerWriter {
     if (existing >= rows) return;
     const indexes = this.sqlite
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
-      .all()
-      .filter((i) => !KEPT_INDEXES.has((i as IndexDef).name)) as IndexDef[];
+      .all() as IndexDef[];
     this.bulk = existing === 0;
     // The unique index first: a repeat found while building it takes rows out before the others are built.
     this.rebuild = this.bulk ? [...indexes.filter((i) => i.name === ID_INDEX), ...indexes.filter((i) => i.name !== ID_INDEX)] : indexes.filter((i) => i.name !== ID_INDEX);
