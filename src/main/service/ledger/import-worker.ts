@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { availableParallelism } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LedgerWriter, type ImportRecord, type WriterOptions } from './import-repository';
 
@@ -50,6 +51,9 @@ try {
   // The sorter of an index build spills to temporary files, not memory.
   sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   sqlite.pragma('temp_store = FILE');
+  // One helper thread for the sorter: the index builds start once the file has been read, when the
+  // reading's core is free (six builds of a million rows: 2.64 → 2.16 s; a second helper gained nothing).
+  sqlite.pragma(`threads = ${availableParallelism() > 1 ? 1 : 0}`);
   // Copying the import from the write-ahead log into the database waits until it is committed
   // and reported (below): the commit itself does not do it.
   sqlite.pragma('wal_autocheckpoint = 0');
