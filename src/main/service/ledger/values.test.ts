@@ -89,6 +89,8 @@ describe('readTime', () => {
 describe('readHash', () => {
   it('lower-cases EVM and TRON hashes and checks their shape', () => {
     expect(readHash('0x' + 'AB'.repeat(32), 'ETH')).toBe('0x' + 'ab'.repeat(32));
+    expect(readHash('0x' + 'ab'.repeat(32), 'ETH')).toBe('0x' + 'ab'.repeat(32));
+    expect(readHash('0X' + 'ab'.repeat(32), 'ETH')).toBeInstanceOf(CellError);
     expect(readHash('AB'.repeat(32), 'TRON')).toBe('ab'.repeat(32));
     expect(readHash('0x' + 'ab'.repeat(32), 'TRON')).toBe('ab'.repeat(32));
     expect(readHash('ab'.repeat(32), 'ETH')).toBeInstanceOf(CellError);
