@@ -40,7 +40,10 @@ try {
   db.pragma(`page_size = ${pageSize}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // As the import's writer: a 16 MiB cache, the sorter spilling to files with one helper thread.
   db.pragma('cache_size = -16384');
+  db.pragma('temp_store = FILE');
+  db.pragma('threads = 1');
   db.pragma('wal_autocheckpoint = 0');
   // The wallets table is not copied: the reference to it is not what is measured.
   db.pragma('foreign_keys = OFF');
