@@ -45,7 +45,11 @@ try {
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Strings: this file is type-checked without the DOM library.
-    const settled = () => page.waitForFunction("document.querySelector('.vt-row') && !document.querySelector('.vt-placeholder')");
+    // Locators, not string predicates: the window's CSP forbids the eval a string predicate needs.
+    const settled = async () => {
+      await page.locator('.vt-row').first().waitFor();
+      await page.locator('.vt-placeholder').first().waitFor({ state: 'detached' });
+    };
     const shown = () =>
       page.getByTestId('vt-scroll').evaluate((el) => {
         const idx = [...el.querySelectorAll('.vt-row')].map((r) => Number(r.getAttribute('aria-rowindex')) - 2);
@@ -59,7 +63,7 @@ try {
     await page.getByRole('grid').getByRole('row').nth(1).click();
     t = performance.now();
     await page.keyboard.press('End');
-    await page.waitForFunction("document.querySelector('.vt-selected')");
+    await page.locator('.vt-selected').waitFor();
     await settled();
     const last = await page.locator('.vt-selected').getAttribute('aria-rowindex');
     console.log(`End:          ${ms(t)}; selected row ${(Number(last) - 2).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')}; ${await shown()}`);
