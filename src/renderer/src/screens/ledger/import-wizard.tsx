@@ -38,14 +38,16 @@ function Steps({ step }: { step: WizardStep }) {
   );
 }
 
-function Busy({ label }: { label: string }) {
+/** `finishing`: what happens once every byte has been read (a large file's indexes are built then, a few seconds a million rows). */
+function Busy({ label, finishing }: { label: string; finishing: string }) {
   const progress = useImportWizard((s) => s.progress);
   const done = progress?.bytes ?? progress?.done ?? 0;
   const total = progress?.totalBytes ?? progress?.total;
+  const read = progress?.bytes !== undefined && total !== undefined && done >= total;
   return (
     <div className="busy" aria-live="polite">
       <div className="busy-line">
-        <Spinner /> <span>{label}</span>
+        <Spinner /> <span>{read ? finishing : label}</span>
         {progress && <span className="muted num">{formatCount(progress.done)} rows{progress.total ? ` of ${formatCount(progress.total)}` : ''}</span>}
       </div>
       <ProgressBar done={done} total={total} label={label} />
@@ -222,7 +224,7 @@ function MapStep() {
       <div className="wizard-footer wizard-actions-sticky">
         {w.error && <ErrorBox title="The preview did not run" message={w.error} />}
         {busy ? (
-          <Busy label="Checking every row…" />
+          <Busy label="Checking every row…" finishing="Every row is read; working out what would change…" />
         ) : (
           <div className="wizard-actions">
             <button type="button" className="btn btn-ghost" onClick={w.reset}>
@@ -286,7 +288,7 @@ function PreviewStep() {
       <Updates report={p} />
       {w.error && <ErrorBox title="The import did not run; the ledger is unchanged" message={w.error} />}
       {busy ? (
-        <Busy label="Importing…" />
+        <Busy label="Importing…" finishing="Every row is read; writing them to the ledger…" />
       ) : (
         <div className="wizard-actions">
           <button type="button" className="btn btn-ghost" onClick={() => w.back('map')}>
