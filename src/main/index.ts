@@ -127,7 +127,7 @@ if (!app.requestSingleInstanceLock()) {
     const dataDir = app.getPath('userData');
     let service: Service;
     try {
-      service = openService({ dataDir, ...configurePaths() });
+      service = openService({ dataDir, ...configurePaths(), onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`) });
     } catch (err) {
       // Without the store there is nothing to show: say why (often better-sqlite3 not built for this Electron) and stop.
       const reason = err instanceof Error ? err.message : String(err);

@@ -12,8 +12,13 @@ export function parseFlags<T extends Options>(args: string[], options: T): Retur
   return parseArgs({ args, options, allowPositionals: true, strict: true });
 }
 
+/** Said on stderr before a store made by an earlier version is brought up to date (once; seconds for a large ledger). */
+export const sayUpgrade = (pending: string[]): void => {
+  process.stderr.write(`Bringing the data store up to date (${pending.join(', ')}): once, and a few seconds a million ledger records…\n`);
+};
+
 export function withService<T>(dataDir: string | undefined, fn: (service: Service) => T | Promise<T>): Promise<T> {
-  const service = openService({ dataDir: dataDir ?? defaultDataDir() });
+  const service = openService({ dataDir: dataDir ?? defaultDataDir(), onUpgrade: sayUpgrade });
   return Promise.resolve()
     .then(() => fn(service))
     .finally(() => service.close());

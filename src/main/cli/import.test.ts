@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../service/db/open';
+import { DB_FILE } from '../service/index';
+import { migrationsBefore } from '../service/test-support';
 
 const root = join(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'nps-import-cli-'));
@@ -36,5 +39,23 @@ describe('npm run nps -- import', () => {
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     expect(preview.code).toBe(0);
     expect(JSON.parse(preview.stdout)).toMatchObject({ dry_run: true, import_id: null, added: 0, unchanged: 7, rejected: 5 });
+  });
+});
+
+describe('a data folder made by an earlier version', () => {
+  it('is brought up to date once, and the command says so on stderr before it runs', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'nps-upgrade-cli-'));
+    try {
+      openDb({ file: join(old, DB_FILE), migrationsFolder: migrationsBefore(old, '_transactions_id_index') }).$client.close();
+      const first = await nps('import', 'resources/samples/native-ledger.csv', '--data-dir', old);
+      expect(first.code).toBe(0);
+      expect(first.stderr).toMatch(/^Bringing the data store up to date \(0004_transactions_id_index, /);
+      expect(first.stdout).toMatch(/rows 30: added 30/);
+      const second = await nps('import', 'resources/samples/native-ledger.csv', '--data-dir', old);
+      expect(second.stderr).toBe('');
+      expect(second.stdout).toMatch(/rows 30: added 0, updated 0, unchanged 30/);
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 });

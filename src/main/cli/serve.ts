@@ -3,7 +3,7 @@ import { newUiToken } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
 import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags, UsageError } from './common';
+import { dataDirOption, parseFlags, sayUpgrade, UsageError } from './common';
 import { ensureRendererBuilt, projectVersion } from './renderer-build';
 
 export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S] [--rate-limit N]
@@ -34,7 +34,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   if (values.ui && !LOOPBACK_HOSTS.has(host)) throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
   const ui = values.ui ? { dir: ensureRendererBuilt(), token: newUiToken() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const service = openService({ dataDir });
+  const service = openService({ dataDir, onUpgrade: sayUpgrade });
   let server;
   try {
     server = await startServer(service, {

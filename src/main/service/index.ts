@@ -16,6 +16,8 @@ export interface ServiceOptions {
   now?: () => number;
   /** better-sqlite3 build for a runtime other than this Node (Electron). */
   nativeBinding?: string;
+  /** An existing store is about to be brought up to date with these migrations (see openDb). */
+  onUpgrade?: (pending: string[]) => void;
 }
 
 export interface Service {
@@ -30,7 +32,7 @@ export const DB_FILE = 'nps.sqlite';
 /** Open (or create) the data directory's store, bring it up to date, seed the catalogue. */
 export function openService(opts: ServiceOptions): Service {
   mkdirSync(opts.dataDir, { recursive: true });
-  const db = openDb({ file: join(opts.dataDir, DB_FILE), nativeBinding: opts.nativeBinding });
+  const db = openDb({ file: join(opts.dataDir, DB_FILE), nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade });
   const ctx: ServiceContext = {
     db,
     dataDir: opts.dataDir,

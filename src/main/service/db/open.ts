@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema';
 
@@ -13,6 +15,11 @@ export interface OpenDbOptions {
   migrationsFolder?: string;
   /** A better-sqlite3 build other than the one for this Node (Electron keeps its own). */
   nativeBinding?: string;
+  /**
+   * Called before an existing store is brought up to date, with the migrations about to run (a
+   * migration that rebuilds the ledger takes seconds on a large one: the caller can say so).
+   */
+  onUpgrade?: (pending: string[]) => void;
 }
 
 export const defaultMigrationsFolder = (): string =>
@@ -39,8 +46,25 @@ export function openDb(opts: OpenDbOptions): Db {
   // docs/benchmarks.md). Writes still go through the write-ahead log.
   sqlite.pragma('mmap_size = 2147483648');
   const db = drizzle(sqlite, { schema }) as Db;
-  migrate(db, { migrationsFolder: opts.migrationsFolder ?? defaultMigrationsFolder() });
+  const migrationsFolder = opts.migrationsFolder ?? defaultMigrationsFolder();
+  if (opts.onUpgrade) {
+    const pending = pendingMigrations(sqlite, migrationsFolder);
+    if (pending.length > 0) opts.onUpgrade(pending);
+  }
+  migrate(db, { migrationsFolder });
   return db;
+}
+
+/**
+ * The migrations an existing store has not had yet, by tag (a new store: none, it is created).
+ * drizzle applies each journal entry newer than the last one recorded in __drizzle_migrations.
+ */
+export function pendingMigrations(sqlite: Database.Database, migrationsFolder: string): string[] {
+  const recorded = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (recorded === undefined) return [];
+  const last = Number(sqlite.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() ?? 0);
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  return journal.entries.filter((e) => e.when > last).map((e) => e.tag);
 }
 
 /** Run fn inside one SQLite transaction (all or nothing). */

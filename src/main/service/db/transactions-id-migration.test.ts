@@ -24,7 +24,12 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
   const before = rows();
   old.$client.close();
 
-  const svc = tempService({ dataDir });
+  const upgrades: string[][] = [];
+  const svc = tempService({ dataDir, onUpgrade: (pending) => upgrades.push(pending) });
+  // Said once, before the migrations run; a store already up to date, or a new one, says nothing.
+  expect(upgrades).toHaveLength(1);
+  expect(upgrades[0]![0]).toBe('0004_transactions_id_index');
+  tempService({ onUpgrade: (pending) => upgrades.push(pending) }).dispose();
   try {
     const db = svc.ctx.db.$client;
     expect(db.prepare('SELECT rowid, * FROM transactions ORDER BY rowid').all()).toEqual(before);
@@ -50,4 +55,7 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
   } finally {
     svc.close();
   }
+  const again = tempService({ dataDir, onUpgrade: (pending) => upgrades.push(pending) });
+  again.close();
+  expect(upgrades).toHaveLength(1);
 });
