@@ -51,7 +51,6 @@ export type RowReader = (cells: readonly string[]) => string[] | RowProblem;
 
 const readType = canonicalWord(LEDGER_TYPES);
 const readStatus = canonicalWord(LEDGER_STATUSES);
-const MAX_TEXT = TEXT_LIMIT;
 
 function valueMap<T extends string>(map: Record<string, T> | undefined, canonical: (cell: string) => T | undefined): (cell: string) => T | undefined {
   if (!map) return canonical;
@@ -275,7 +274,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
 
     const requestId = get(src.request_id, cells);
     if (requestId instanceof RowProblem) return requestId;
-    if (requestId.length > MAX_TEXT) return new RowProblem(src.request_id.label, `is longer than ${MAX_TEXT} characters`);
+    if (requestId.length > TEXT_LIMIT) return new RowProblem(src.request_id.label, `is longer than ${TEXT_LIMIT} characters`);
     if (CONTROL_CHAR.test(requestId)) return new RowProblem(src.request_id.label, 'contains a control character (tab, line break, ...)');
     out[F.request_id] = requestId;
 
