@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { ErrorCodes, httpStatusOf, type ErrorCode } from '../../../shared/errors';
+import { JsonText } from '../context';
 
 export interface Envelope<T> {
   status: number;
@@ -7,7 +8,11 @@ export interface Envelope<T> {
   msg: string;
 }
 
-export function sendOk<T>(reply: FastifyReply, data: T): FastifyReply {
+export function sendOk<T>(reply: FastifyReply, data: T | JsonText): FastifyReply {
+  if (data instanceof JsonText) {
+    // The same envelope as below, its data already written (keys in the same order).
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`{"status":${ErrorCodes.OK},"data":${data.text},"msg":""}`);
+  }
   return send(reply, 200, { status: ErrorCodes.OK, data, msg: '' });
 }
 

@@ -82,7 +82,7 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
       method: route.method,
       url: route.url,
       handler: async (req, reply) => {
-        const meta: CallMeta = { actor: 'api' };
+        const meta: CallMeta = { actor: 'api', jsonText: true };
         if (route.signed) {
           let caller: Pick<CallMeta, 'apiKey' | 'walletScope'>;
           try {

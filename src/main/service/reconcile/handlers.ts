@@ -1,7 +1,7 @@
 import { ErrorCodes } from '../../../shared/errors';
 import { isExactNumber } from '../../../shared/primitives';
-import { isItemIssue, MAX_BATCH, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
-import type { CallMeta, HandlersOf, ServiceContext } from '../context';
+import { FLAG_FIELDS, isItemIssue, MAX_BATCH, type Flags, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type Shape, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
+import { JsonText, type CallMeta, type HandlersOf, type ServiceContext } from '../context';
 import { SOURCE_TEXT, type WithSource } from '../http/json-body';
 import { fieldPath, invalidParam, ServiceError } from '../errors';
 import { getKey } from '../keys/repository';
@@ -9,7 +9,6 @@ import { parseClaimed } from '../tickets/handlers';
 import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
-import { recordShapeA, recordShapeB } from './match';
 import { findWallet, flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections } from './repository';
 import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from './verify';
 
@@ -68,14 +67,31 @@ function resolveWallet(ctx: ServiceContext, walletId: string | undefined, scope:
 
 const scopeOf = (meta: CallMeta): ReadonlySet<string> | null => (meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null);
 
-function shapeResult(o: Outcome, shape: 'A' | 'B'): VerifyResultA | VerifyResultB {
-  return shape === 'A'
-    ? { result: o.result, flags: o.flags, tx: o.record && recordShapeA(o.record), ticket_id: o.ticket_id }
-    : { result: o.result, flags: o.flags, data: o.record && recordShapeB(o.record), ticket_id: o.ticket_id };
+/**
+ * The answer's `data` as JSON text: per claim, in order, `result`, `flags`, the record (`tx` in
+ * Shape A, `data` in Shape B: the text SQLite wrote while reading it, see record-sql.ts) and
+ * `ticket_id`. Written as text: building an object a claim and writing them all out again cost
+ * about twice as much.
+ */
+const flagsJson = (flags: Flags): string => `{${FLAG_FIELDS.map((f) => `"${f}":${flags[f]}`).join(',')}}`;
+/** Every flag true: the flags of every matching claim. */
+const ALL_TRUE_JSON = flagsJson(Object.fromEntries(FLAG_FIELDS.map((f) => [f, true])) as Flags);
+
+function answerText(outcomes: readonly Outcome[], shape: Shape): string {
+  const recordKey = shape === 'A' ? '"tx":' : '"data":';
+  let out = '[';
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i]!;
+    out += `${i === 0 ? '' : ','}{"result":${o.result},"flags":${o.result ? ALL_TRUE_JSON : flagsJson(o.flags)},${recordKey}${o.shown ?? 'null'},"ticket_id":${o.ticket_id === null ? 'null' : JSON.stringify(o.ticket_id)}}`;
+  }
+  return out + ']';
 }
 
-/** POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`), then the check. */
-export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): Promise<(VerifyResultA | VerifyResultB)[]> {
+/**
+ * POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`),
+ * then the check. Answers JSON text when the door takes it (the HTTP API), else the values.
+ */
+export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): Promise<(VerifyResultA | VerifyResultB)[] | JsonText> {
   if (input.txs.length > MAX_BATCH) {
     throw new ServiceError(ErrorCodes.BATCH_TOO_LARGE, `txs: ${input.txs.length} transactions given; at most ${MAX_BATCH} per request`);
   }
@@ -97,8 +113,9 @@ export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: C
     shape: input.shape,
     options: '{}',
     created_at: ctx.now(),
-  });
-  return outcomes.map((o) => shapeResult(o, input.shape));
+  }, input.shape);
+  const text = answerText(outcomes, input.shape);
+  return meta.jsonText ? new JsonText(text) : (JSON.parse(text) as (VerifyResultA | VerifyResultB)[]);
 }
 
 /** The accountant's books file, mapped to claims and checked in chunks through the same core as the API. */

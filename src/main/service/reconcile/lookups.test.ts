@@ -5,7 +5,8 @@ import type { TransactionRecord } from '../../../shared/ledger';
 import { generateLedger } from '../../../../bench/generate-ledger';
 import { tempService } from '../test-support';
 import { CHECKPOINT_EVERY_MS, RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
-import { recordsWhereIn } from './repository';
+import { recordShapeA, recordShapeB } from './match';
+import { recordsWhereIn, type Render } from './repository';
 
 /*
  * A verification's lookups split between the service's thread and the lookup thread must find
@@ -98,5 +99,42 @@ describe('record lookups on two threads', () => {
     // Its checkpoints stop with it: the service's connection does them again.
     expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expectSame(await lookups.find(wanted), alone(wanted));
+  });
+});
+
+describe("the records' answer texts, written by SQLite", () => {
+  const shapes = { A: recordShapeA, B: recordShapeB } as const;
+  const expectTexts = (found: Found, render: Render) => {
+    const records = [...found.transaction_id, ...found.hash, ...found.request_id];
+    expect(render.shown.size).toBe(records.length);
+    for (const r of records) expect(JSON.parse(render.shown.get(r)!)).toEqual(shapes[render.shape](r));
+  };
+
+  test('are the records of the shape: every field, times in seconds (A) or ISO 8601 with milliseconds (B), odd text kept', async () => {
+    // Values the generated ledger does not hold: text to escape, moments on second and millisecond edges, nothing recorded.
+    const odd = [
+      ['to "quoted" \\ back', 'req\ttab \u00e9 \u4e2d \u{1f600}', 946684800000, 946684800999, null],
+      ['0xAbC', 'line\nbreak \u001e', 7258118399999, null, 1700000000001],
+      [null, null, 1700000000000, 1700000000500, 1700000000999],
+    ] as const;
+    const ids = wanted.transaction_id.slice(0, odd.length);
+    const update = svc.ctx.db.$client.prepare('UPDATE transactions SET "to" = ?, request_id = ?, created_at = ?, confirmed_at = ?, completed_at = ? WHERE transaction_id = ?');
+    odd.forEach((values, i) => update.run(...values, ids[i]));
+    for (const shape of ['A', 'B'] as const) {
+      const render: Render = { shape, shown: new Map() };
+      const found = { transaction_id: recordsWhereIn(svc.ctx.db, 'transaction_id', ids, render), hash: [], request_id: [] };
+      expect(found.transaction_id).toHaveLength(odd.length);
+      expectTexts(found, render);
+    }
+  });
+
+  test('are the same from the lookup thread as from the service\'s thread, for every record of a split batch', async () => {
+    expect(await svc.ctx.lookups.ready()).toBe(true);
+    for (const shape of ['A', 'B'] as const) {
+      const render: Render = { shape, shown: new Map() };
+      const found = await svc.ctx.lookups.find(wanted, render);
+      expectSame(found, alone(wanted));
+      expectTexts(found, render);
+    }
   });
 });

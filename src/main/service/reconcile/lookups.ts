@@ -3,18 +3,20 @@ import type { TransactionRecord } from '../../../shared/ledger';
 import type { Db } from '../db/open';
 import { nativeBindingOf } from '../db/open';
 import { workerModule } from '../threads';
+import type { Shape } from '../../../shared/reconcile';
 import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
 import type { LookupColumn } from './record-sql';
-import { fromRow, recordsWhereIn, type RecordRow } from './repository';
+import { recordsOfJson, recordsWhereIn, type Render } from './repository';
 
 /*
  * Record lookups of a verification batch, on two cores. The service's thread looks up the first
  * part of each identifier list while the lookup thread (lookup-worker.ts, its own connection)
  * looks up the rest: a batch of 1000 claims spends about 5 ms reading records on one thread.
  * The parts are sized so both threads finish together: each side's time per value is measured
- * batch by batch (the thread's, from posting its part to its answer, is higher: it builds JSON,
- * and the service's thread turns that into values afterwards). The thread starts when the API starts listening or with the first large
- * batch, and lives as long as the service; until it is up, or if it ever fails, every lookup runs
+ * batch by batch (the thread's, from posting its part to its answer, is higher: the service's
+ * thread turns its JSON into values afterwards). Both read the records as JSON text
+ * (record-sql.ts), and, for the verify API's answer, each record's text as the answer shows it.
+ * The thread starts when the API starts listening or with the first large batch, and lives as long as the service; until it is up, or if it ever fails, every lookup runs
  * on the service's thread, with the same results.
  *
  * While it is up, the thread also copies the write-ahead log into the database (a checkpoint: two
@@ -42,6 +44,7 @@ const RATE_WEIGHT = 0.2;
 
 export type Wanted = Record<LookupColumn, readonly string[]>;
 export type Found = Record<LookupColumn, TransactionRecord[]>;
+type ThreadAnswer = Omit<Extract<LookupReply, { rows: string[] }>, 'id'>;
 
 export class RecordLookups {
   private worker: Worker | undefined;
@@ -53,7 +56,7 @@ export class RecordLookups {
   private nextId = 1;
   private checkpointing = false;
   private lastCheckpoint = -Infinity;
-  private readonly pending = new Map<number, { resolve: (reply: { rows: string[]; ms: number }) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (reply: ThreadAnswer) => void; reject: (err: Error) => void }>();
   /** Running estimates of milliseconds a value: here (query and values), on the thread (query and JSON). */
   private readonly msPerValue = { here: 0.006, thread: 0.008 };
 
@@ -69,12 +72,15 @@ export class RecordLookups {
   /** `db`: the service's connection; a store in memory cannot be shared, so it never splits. */
   constructor(private readonly db: Db) {}
 
-  /** Records of each column holding one of its values (each list's values distinct). */
-  async find(wanted: Wanted): Promise<Found> {
+  /**
+   * Records of each column holding one of its values (each list's values distinct); with `render`,
+   * each record's answer text is filed there too.
+   */
+  async find(wanted: Wanted, render?: Render): Promise<Found> {
     const total = wanted.transaction_id.length + wanted.hash.length + wanted.request_id.length;
     const worker = total >= SPLIT_MIN_VALUES ? this.thread() : undefined;
     // A thread busy with a checkpoint (waiting on the disk) would answer late: look up here.
-    if (!worker || this.checkpointing) return this.local(wanted);
+    if (!worker || this.checkpointing) return this.local(wanted, render);
     const mine: Record<LookupColumn, readonly string[]> = { transaction_id: [], hash: [], request_id: [] };
     const theirs: [LookupColumn, string][] = [];
     const share = this.threadShare;
@@ -88,28 +94,26 @@ export class RecordLookups {
         theirCount += values.length - cut;
       }
     }
-    const remote = this.ask(worker, theirs);
+    const remote = this.ask(worker, theirs, render?.shape);
     // Handled below; until then, a failure must not count as unhandled.
     remote.catch(() => undefined);
     const start = performance.now();
-    const found = this.local(mine);
+    const found = this.local(mine, render);
     const here = performance.now() - start;
     this.learn('here', here, total - theirCount);
-    let reply: { rows: string[]; ms: number };
+    let reply: ThreadAnswer;
     try {
       reply = await remote;
     } catch {
       // The thread failed: look up its part here, as if it had never started.
-      const rest = this.local(Object.fromEntries(theirs.map(([c, v]) => [c, JSON.parse(v) as string[]])) as Partial<Wanted>);
+      const rest = this.local(Object.fromEntries(theirs.map(([c, v]) => [c, JSON.parse(v) as string[]])) as Partial<Wanted>, render);
       for (const column of COLUMNS) found[column].push(...rest[column]);
       return found;
     }
     const waited = performance.now() - start - here;
     theirs.forEach(([column], i) => {
-      for (const r of JSON.parse(reply.rows[i]!) as RecordRow[]) found[column].push(fromRow(r));
+      found[column].push(...recordsOfJson(reply.rows[i]!, reply.shown[i] ?? null, render));
     });
-    // When this thread had to wait, the thread's whole round trip (posting, waking, its JSON) is
-    // known: learn that; else at least its queries' time. The share settles where neither waits.
     this.learn('thread', waited > WAIT_NOTICED_MS ? here + waited : reply.ms, theirCount);
     return found;
   }
@@ -123,7 +127,7 @@ export class RecordLookups {
     const worker = this.worker;
     if (!worker || this.checkpointing || performance.now() - this.lastCheckpoint < CHECKPOINT_EVERY_MS) return;
     this.checkpointing = true;
-    this.ask(worker, [], true)
+    this.ask(worker, [], undefined, true)
       .catch(() => undefined)
       .finally(() => {
         this.checkpointing = false;
@@ -166,25 +170,25 @@ export class RecordLookups {
     if (outcome === 'timed-out') void spawned.worker.terminate();
   }
 
-  private local(wanted: Partial<Wanted>): Found {
+  private local(wanted: Partial<Wanted>, render?: Render): Found {
     return {
-      transaction_id: recordsWhereIn(this.db, 'transaction_id', wanted.transaction_id ?? []),
-      hash: recordsWhereIn(this.db, 'hash', wanted.hash ?? []),
-      request_id: recordsWhereIn(this.db, 'request_id', wanted.request_id ?? []),
+      transaction_id: recordsWhereIn(this.db, 'transaction_id', wanted.transaction_id ?? [], render),
+      hash: recordsWhereIn(this.db, 'hash', wanted.hash ?? [], render),
+      request_id: recordsWhereIn(this.db, 'request_id', wanted.request_id ?? [], render),
     };
   }
 
-  private ask(worker: Worker, queries: [LookupColumn, string][], checkpoint = false): Promise<{ rows: string[]; ms: number }> {
-    if (queries.length === 0 && !checkpoint) return Promise.resolve({ rows: [], ms: 0 });
+  private ask(worker: Worker, queries: [LookupColumn, string][], shape?: Shape, checkpoint = false): Promise<ThreadAnswer> {
+    if (queries.length === 0 && !checkpoint) return Promise.resolve({ rows: [], shown: [], ms: 0 });
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.track(worker, id, resolve, reject);
-      worker.postMessage({ id, queries, checkpoint } satisfies LookupRequest);
+      worker.postMessage({ id, queries, shape, checkpoint } satisfies LookupRequest);
     });
   }
 
   /** While an answer is awaited, the thread keeps the process alive (a CLI run awaiting it must not exit). */
-  private track(worker: Worker, id: number, resolve: (reply: { rows: string[]; ms: number }) => void, reject: (err: Error) => void): void {
+  private track(worker: Worker, id: number, resolve: (reply: ThreadAnswer) => void, reject: (err: Error) => void): void {
     if (this.pending.size === 0) worker.ref();
     const settle = () => {
       this.pending.delete(id);

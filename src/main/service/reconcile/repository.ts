@@ -3,7 +3,7 @@ import type { Page } from '../../../shared/primitives';
 import { FLAG_FIELDS, type BooksRejectedRow, type FlagField, type Flags, type RunSummary, type Shape } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
-import { RECORD_COLUMNS, recordsWhereInSql, type LookupColumn } from './record-sql';
+import { RECORD_COLUMNS, recordsWhereInSql, SHOWN_SEPARATOR, type LookupColumn } from './record-sql';
 
 /*
  * The reconciliation store: reads the ledger (`transactions`, never written here), writes
@@ -11,11 +11,26 @@ import { RECORD_COLUMNS, recordsWhereInSql, type LookupColumn } from './record-s
  * request of 1000 claims costs a few index probes per claim and one statement per identifier kind.
  */
 
-const BY_COLUMN: Record<LookupColumn, string> = {
-  transaction_id: recordsWhereInSql('transaction_id'),
-  hash: recordsWhereInSql('hash'),
-  request_id: recordsWhereInSql('request_id'),
+const statementSql = new Map<string, string>();
+/** The lookup statement of a column, with the answer texts of a shape when one is given (record-sql.ts). */
+const lookupSql = (column: LookupColumn, shape: Shape | undefined): string => {
+  const key = `${column} ${shape ?? ''}`;
+  let sql = statementSql.get(key);
+  if (sql === undefined) statementSql.set(key, (sql = recordsWhereInSql(column, shape)));
+  return sql;
 };
+
+/**
+ * What a verification asks of its lookups beyond the records: each record's text as the answer
+ * of this shape shows it, filed under the record.
+ */
+export interface Render {
+  shape: Shape;
+  shown: Map<TransactionRecord, string>;
+}
+
+/** Columns of RECORD_COLUMNS: a row with an answer text has it after them. */
+const RECORD_WIDTH = 20;
 
 export type RecordRow = [
   string, string, string | null, TransactionRecord['type'], TransactionRecord['status'], string, string | null, string | null, string | null,
@@ -48,10 +63,33 @@ export const fromRow = (r: RecordRow): TransactionRecord => ({
 });
 
 /** Records whose column holds one of the values (each value once; duplicates are harmless). */
-export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<string>): TransactionRecord[] {
+export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<string>, render?: Render): TransactionRecord[] {
   const list = [...new Set(values)];
   if (list.length === 0) return [];
-  return (stmt<[string], RecordRow>(db, BY_COLUMN[column]).raw(true).all(JSON.stringify(list)) as unknown as RecordRow[]).map(fromRow);
+  const rows = stmt<[string], RecordRow>(db, lookupSql(column, render?.shape)).raw(true).all(JSON.stringify(list)) as unknown as RecordRow[];
+  if (!render) return rows.map(fromRow);
+  return rows.map((row) => {
+    const record = fromRow(row);
+    render.shown.set(record, (row as unknown as string[])[RECORD_WIDTH]!);
+    return record;
+  });
+}
+
+/**
+ * The records of a lookup's JSON rows (recordsWhereInJsonSql: one string for all of them, which
+ * JSON.parse turns into values faster than better-sqlite3 reads the columns one by one), each
+ * with its answer text filed in `render` when one was asked for.
+ */
+export function recordsOfJson(rows: string, shown: string | null, render: Render | undefined): TransactionRecord[] {
+  const list = JSON.parse(rows) as RecordRow[];
+  if (!render) return list.map(fromRow);
+  const texts = shown === null ? [] : shown.split(SHOWN_SEPARATOR);
+  if (texts.length !== list.length) throw new Error(`record lookup: ${list.length} records but ${texts.length} answer texts`);
+  return list.map((row, i) => {
+    const record = fromRow(row);
+    render.shown.set(record, texts[i]!);
+    return record;
+  });
 }
 
 export function recordById(db: Db, transactionId: string): TransactionRecord | undefined {

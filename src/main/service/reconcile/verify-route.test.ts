@@ -181,6 +181,25 @@ describe('lookup through the HTTP door', () => {
     expect(data[0]!.ticket_id).toBeNull();
   });
 
+  test('the answer sent as text over HTTP is the answer the handler gives other callers, in both shapes', async () => {
+    const txs = [
+      { transaction_id: TX1, amount: '0.3' },
+      { hash: HASH1.toUpperCase().replace('0X', '0x'), amount: '0.31', type: 'deposit' },
+      { request_id: 'req-3', amount: 7, time: T / 1000 + 3600, time_delta: 0 },
+      { request_id: 'nope', amount: 1 },
+    ];
+    for (const [shape, query] of [['A', ''], ['B', '?shape=B']] as const) {
+      clock += 1;
+      const sent = await results({ txs }, query);
+      // The same claims again through the handler map: the mismatches land on the same Pending tickets.
+      const given = await svc.invoke('reconcile-verify-txs', { txs, shape }, { actor: 'ui' });
+      expect(sent).toEqual(given);
+      expect(sent.map((d) => d.result)).toEqual([true, false, false, false]);
+      expect(sent[1]!.flags).toEqual({ chain_id: true, token_id: true, to: true, status: true, type: false, amount: false, fee: true, amount_actual: true, time: true });
+      expect(sent[3]).toEqual({ result: false, flags: Object.fromEntries(Object.keys(sent[1]!.flags).map((f) => [f, false])), [shape === 'A' ? 'tx' : 'data']: null, ticket_id: null });
+    }
+  });
+
   test('every call is stored as a run: who, when, each item as sent, its result', async () => {
     const body = `{"txs":[{"transaction_id":"${TX1}","amount":0.30},{"request_id":"nope","amount":1}]}`;
     await results(body);

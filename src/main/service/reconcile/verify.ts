@@ -1,11 +1,11 @@
 import type { TransactionRecord } from '../../../shared/ledger';
-import type { Flags, VerifyItem } from '../../../shared/reconcile';
+import type { Flags, Shape, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
 import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
 import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
 import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
-import { evmChainIds, insertChunk, insertRun, outcomeJson, type RunRow } from './repository';
+import { evmChainIds, insertChunk, insertRun, outcomeJson, type Render, type RunRow } from './repository';
 
 /*
  * The one verification core: the signed API and the books runs both come through verifyChunk, a
@@ -24,6 +24,8 @@ export interface Outcome {
   flags: Flags;
   result: boolean;
   ticket_id: string | null;
+  /** The record as the answer of the shape asked for shows it (JSON text), when a shape was asked for. */
+  shown: string | null;
 }
 
 export interface RunScope {
@@ -44,7 +46,7 @@ export const newRunId = (): string => uuidv7();
  * identifiers exactly as imported), and a record found is filed under the claim's comparison key
  * by the spelling that found it: one pattern test a claim, none a record.
  */
-async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<TransactionRecord[][]> {
+async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[], render: Render | undefined): Promise<TransactionRecord[][]> {
   const keys: { by: Identifier; key: string }[] = [];
   const keyOfSpelling: Record<Identifier, Map<string, string>> = { transaction_id: new Map(), hash: new Map(), request_id: new Map() };
   for (const item of items) {
@@ -63,7 +65,7 @@ async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): 
     transaction_id: [...keyOfSpelling.transaction_id.keys()],
     hash: [...keyOfSpelling.hash.keys()],
     request_id: [...keyOfSpelling.request_id.keys()],
-  });
+  }, render);
   const found: Record<Identifier, Map<string, TransactionRecord[]>> = { transaction_id: new Map(), hash: new Map(), request_id: new Map() };
   for (const by of ['transaction_id', 'hash', 'request_id'] as const) {
     for (const r of records[by]) {
@@ -82,10 +84,11 @@ async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): 
  * not wait on one) and, if an import took it while the lookups ran, read again after it: the
  * import may have changed what was found.
  */
-async function settledCandidates(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<TransactionRecord[][]> {
+async function settledCandidates(ctx: ServiceContext, items: readonly VerifyItem[], render: Render | undefined): Promise<TransactionRecord[][]> {
   for (;;) {
     await ctx.writes.idle();
-    const candidates = await candidatesOf(ctx, items);
+    render?.shown.clear();
+    const candidates = await candidatesOf(ctx, items, render);
     if (!ctx.writes.busy) return candidates;
   }
 }
@@ -98,11 +101,26 @@ function inScope(scope: RunScope, record: TransactionRecord): boolean {
 /**
  * Check a batch of claims and store the outcome: each result under the run (created first when
  * `createRun` is given), and a ticket opened or updated for each record that does not match.
- * The whole batch is one transaction: it lands entirely or not at all.
+ * The whole batch is one transaction: it lands entirely or not at all. With `shape`, each
+ * outcome carries its record's answer text in that shape.
  */
-export async function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx: number, claims: readonly Claim[], createRun?: RunRow): Promise<Outcome[]> {
+export async function verifyChunk(
+  ctx: ServiceContext,
+  scope: RunScope,
+  firstIdx: number,
+  claims: readonly Claim[],
+  createRun?: RunRow,
+  shape?: Shape,
+): Promise<Outcome[]> {
   const items = claims.map((c) => c.item);
-  const candidates = await settledCandidates(ctx, items);
+  const render: Render | undefined = shape ? { shape, shown: new Map() } : undefined;
+  const candidates = await settledCandidates(ctx, items, render);
+  const shownOf = (record: TransactionRecord | null): string | null => {
+    if (record === null || !render) return null;
+    const text = render.shown.get(record);
+    if (text === undefined) throw new Error(`verify: no answer text for record ${record.transaction_id}`);
+    return text;
+  };
   // From here to the commit nothing waits: no other call of the service runs in between.
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
@@ -119,7 +137,7 @@ export async function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx
     const opened: NewTicket[] = [];
     const updates: [string, TicketClaim][] = [];
     const outcomes = matches.map((m, i): Outcome => {
-      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null };
+      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null, shown: shownOf(m.record) };
       const claim = { abnormals: abnormalFields(m.flags).join(','), desc: describeMismatch(items[i]!, m.record, m.flags), claimed: claims[i]!.claimed, run_id: scope.run_id, actor: scope.actor, at: now };
       let ticketId = pending.get(m.record.transaction_id);
       if (ticketId !== undefined) {
@@ -129,7 +147,7 @@ export async function verifyChunk(ctx: ServiceContext, scope: RunScope, firstIdx
         opened.push({ ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
         pending.set(m.record.transaction_id, ticketId);
       }
-      return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId };
+      return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId, shown: shownOf(m.record) };
     });
     openTickets(ctx.db, opened);
     for (const [ticketId, claim] of updates) updateTicketClaim(ctx.db, ticketId, claim);
