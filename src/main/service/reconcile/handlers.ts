@@ -67,16 +67,17 @@ function resolveWallet(ctx: ServiceContext, walletId: string | undefined, scope:
 
 const scopeOf = (meta: CallMeta): ReadonlySet<string> | null => (meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null);
 
+/** Flags as JSON, in FLAG_FIELDS order (as matching builds them). */
+const flagsJson = (flags: Flags): string => `{${FLAG_FIELDS.map((f) => `"${f}":${flags[f]}`).join(',')}}`;
+/** Every flag true: the flags of every matching claim. */
+const ALL_TRUE_JSON = flagsJson(Object.fromEntries(FLAG_FIELDS.map((f) => [f, true])) as Flags);
+
 /**
  * The answer's `data` as JSON text: per claim, in order, `result`, `flags`, the record (`tx` in
  * Shape A, `data` in Shape B: the text SQLite wrote while reading it, see record-sql.ts) and
  * `ticket_id`. Written as text: building an object a claim and writing them all out again cost
  * about twice as much.
  */
-const flagsJson = (flags: Flags): string => `{${FLAG_FIELDS.map((f) => `"${f}":${flags[f]}`).join(',')}}`;
-/** Every flag true: the flags of every matching claim. */
-const ALL_TRUE_JSON = flagsJson(Object.fromEntries(FLAG_FIELDS.map((f) => [f, true])) as Flags);
-
 function answerText(outcomes: readonly Outcome[], shape: Shape): string {
   const recordKey = shape === 'A' ? '"tx":' : '"data":';
   let out = '[';

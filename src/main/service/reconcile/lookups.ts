@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { TransactionRecord } from '../../../shared/ledger';
+import type { Shape } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { nativeBindingOf } from '../db/open';
 import { workerModule } from '../threads';
-import type { Shape } from '../../../shared/reconcile';
 import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
 import type { LookupColumn } from './record-sql';
 import { recordsOfJson, recordsWhereIn, type Render } from './repository';
@@ -13,11 +13,11 @@ import { recordsOfJson, recordsWhereIn, type Render } from './repository';
  * part of each identifier list while the lookup thread (lookup-worker.ts, its own connection)
  * looks up the rest: a batch of 1000 claims spends about 5 ms reading records on one thread.
  * The parts are sized so both threads finish together: each side's time per value is measured
- * batch by batch (the thread's, from posting its part to its answer, is higher: the service's
- * thread turns its JSON into values afterwards). Both read the records as JSON text
- * (record-sql.ts), and, for the verify API's answer, each record's text as the answer shows it.
- * The thread starts when the API starts listening or with the first large batch, and lives as long as the service; until it is up, or if it ever fails, every lookup runs
- * on the service's thread, with the same results.
+ * batch by batch (the thread's, from posting its part to its answer, is higher: it builds JSON,
+ * and the service's thread turns that into values afterwards). For the verify API's answer, both
+ * also read each record's text as the answer shows it (record-sql.ts). The thread starts when the
+ * API starts listening or with the first large batch, and lives as long as the service; until it
+ * is up, or if it ever fails, every lookup runs on the service's thread, with the same results.
  *
  * While it is up, the thread also copies the write-ahead log into the database (a checkpoint: two
  * fsyncs) after the service's writes, at most every CHECKPOINT_EVERY_MS; SQLite's automatic
@@ -114,6 +114,8 @@ export class RecordLookups {
     theirs.forEach(([column], i) => {
       found[column].push(...recordsOfJson(reply.rows[i]!, reply.shown[i] ?? null, render));
     });
+    // When this thread had to wait, the thread's whole round trip (posting, waking, its JSON) is
+    // known: learn that; else at least its queries' time. The share settles where neither waits.
     this.learn('thread', waited > WAIT_NOTICED_MS ? here + waited : reply.ms, theirCount);
     return found;
   }

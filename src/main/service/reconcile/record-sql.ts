@@ -46,10 +46,9 @@ export const recordsWhereInSql = (column: LookupColumn, shape?: Shape): string =
 export const SHOWN_SEPARATOR = '\u001e';
 
 /**
- * The records as one JSON array of rows (each an array of RECORD_COLUMNS): one string, which
- * JSON.parse turns into values faster than better-sqlite3 reads a thousand rows column by column,
- * and which the lookup thread hands over as it is; with a shape, a second string of their answer texts, in the same order,
- * separated by SHOWN_SEPARATOR (null when no record is found).
+ * The same records as one JSON array of rows (each an array of RECORD_COLUMNS): one string for
+ * the lookup thread to hand over; with a shape, a second string of their answer texts, in the
+ * same order, separated by SHOWN_SEPARATOR (null when no record is found).
  */
 export const recordsWhereInJsonSql = (column: LookupColumn, shape?: Shape): string =>
   `SELECT json_group_array(json_array(${RECORD_COLUMNS}))${shape ? `, group_concat(${shownRecordSql(shape)}, char(30))` : ''} ${whereIn(column)}`;

@@ -67,27 +67,27 @@ export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<st
   const list = [...new Set(values)];
   if (list.length === 0) return [];
   const rows = stmt<[string], RecordRow>(db, lookupSql(column, render?.shape)).raw(true).all(JSON.stringify(list)) as unknown as RecordRow[];
-  if (!render) return rows.map(fromRow);
-  return rows.map((row) => {
-    const record = fromRow(row);
-    render.shown.set(record, (row as unknown as string[])[RECORD_WIDTH]!);
-    return record;
-  });
+  return recordsOf(rows, render, (row) => (row as unknown as string[])[RECORD_WIDTH]!);
 }
 
 /**
- * The records of a lookup's JSON rows (recordsWhereInJsonSql: one string for all of them, which
- * JSON.parse turns into values faster than better-sqlite3 reads the columns one by one), each
- * with its answer text filed in `render` when one was asked for.
+ * The records of the lookup thread's JSON rows (recordsWhereInJsonSql), with their answer texts
+ * when `render` asks for them.
  */
 export function recordsOfJson(rows: string, shown: string | null, render: Render | undefined): TransactionRecord[] {
   const list = JSON.parse(rows) as RecordRow[];
   if (!render) return list.map(fromRow);
   const texts = shown === null ? [] : shown.split(SHOWN_SEPARATOR);
   if (texts.length !== list.length) throw new Error(`record lookup: ${list.length} records but ${texts.length} answer texts`);
-  return list.map((row, i) => {
+  return recordsOf(list, render, (_row, i) => texts[i]!);
+}
+
+/** Each row as a record, its answer text (`textOf`) filed in `render` when one is asked for. */
+function recordsOf(rows: RecordRow[], render: Render | undefined, textOf: (row: RecordRow, i: number) => string): TransactionRecord[] {
+  if (!render) return rows.map(fromRow);
+  return rows.map((row, i) => {
     const record = fromRow(row);
-    render.shown.set(record, texts[i]!);
+    render.shown.set(record, textOf(row, i));
     return record;
   });
 }
