@@ -8,14 +8,15 @@ export const AddressVerifyRequest = z.object({
 export type AddressVerifyRequest = z.output<typeof AddressVerifyRequest>;
 
 /** The /nps answer: exactly these two fields. */
-export const AddressVerifyResult = z.object({
+export const AddressVerifyResult = z.strictObject({
   is_valid: z.boolean(),
   address: z.string(),
 });
 export type AddressVerifyResult = z.infer<typeof AddressVerifyResult>;
 
 /** The desktop UI's richer answer: why it is invalid, and the checksummed form for EVM. */
-export const AddressCheckDetail = AddressVerifyResult.extend({
+export const AddressCheckDetail = z.object({
+  ...AddressVerifyResult.shape,
   chain_id: z.string(),
   family: z.enum(['ETH', 'TRON']),
   reason: z.string().meta({ description: 'Why the address is invalid, or what kind of valid address it is' }),

@@ -1,33 +1,46 @@
 import { z } from 'zod';
-import { DecimalString, PageQuery, pageOf } from './primitives';
+import { addition, DecimalString, PageQuery } from './primitives';
+
+/*
+ * The catalogue under the source description's names (shared/source/service-description.md,
+ * "Token" and "Chain"): its fields first, in its order, then this product's additions. The same
+ * names are the columns of the store, the keys of resources/catalogue.json and the screen's labels.
+ */
 
 const optionalFilter = (description: string) =>
   z.string({ error: 'must be a single string' }).min(1, { error: 'must not be empty' }).optional().meta({ description });
 
-export const Chain = z.object({
+export const Chain = z.strictObject({
   chain_id: z.string(),
-  chain_identifier: z.string().meta({ description: 'Execution family: ETH for every EVM chain, TRON, BTC, SOL, ...' }),
-  name: z.string(),
+  chain_identifier: z.string().meta({ description: 'Execution family shared by several chain_id values: ETH for every EVM chain, TRON, BTC, SOL, ...' }),
   native_token_id: z.string(),
-  is_testnet: z.boolean(),
-  confirmations: z.number().int().meta({ description: 'Blocks after which a deposit is treated as final' }),
-  explorer_url: z.string(),
-  explorer_tx_template: z.string().meta({ description: 'Transaction page URL with {hash}' }),
-  explorer_address_template: z.string().meta({ description: 'Address page URL with {address}' }),
+  confirming_threshold: z.number().int().meta({ description: 'Blocks after which a deposit is treated as final' }),
+  explorer_tx_url: z.string().meta({ description: 'Transaction page URL template with {hash}' }),
+  explorer_address_url: z.string().meta({ description: 'Address page URL template with {address}' }),
+  enabled: z.boolean(),
+  name: z.string().meta(addition('a name for people')),
+  is_testnet: z.boolean().meta(addition('true for a test network')),
+  explorer_url: z.string().meta(addition("the explorer's home page")),
 });
 export type Chain = z.infer<typeof Chain>;
 
-export const Token = z.object({
-  token_id: z.string(),
+export const Token = z.strictObject({
   chain_id: z.string(),
+  token_id: z.string(),
   symbol: z.string(),
-  name: z.string(),
   contract_address: z.string().meta({ description: 'Empty for the native coin' }),
-  decimals: z.number().int(),
-  is_native: z.boolean(),
+  decimal: z.number().int(),
   dust_threshold: DecimalString.meta({ description: 'Amounts below this are treated as dust' }),
+  can_deposit: z.boolean(),
+  can_withdraw: z.boolean(),
+  name: z.string().meta(addition('a name for people')),
+  is_native: z.boolean().meta(addition("true for the chain's native coin")),
 });
 export type Token = z.infer<typeof Token>;
+
+/** The source's fields of each, in its order (the contract test holds the source's tables against these). */
+export const SOURCE_CHAIN_FIELDS = ['chain_id', 'chain_identifier', 'native_token_id', 'confirming_threshold', 'explorer_tx_url', 'explorer_address_url', 'enabled'] as const;
+export const SOURCE_TOKEN_FIELDS = ['chain_id', 'token_id', 'symbol', 'contract_address', 'decimal', 'dust_threshold', 'can_deposit', 'can_withdraw'] as const;
 
 export const ChainListQuery = z.object({
   ...PageQuery,
@@ -43,20 +56,38 @@ export const TokenListQuery = z.object({
 });
 export type TokenListQuery = z.output<typeof TokenListQuery>;
 
-export const ChainPage = pageOf(Chain);
-export const TokenPage = pageOf(Token);
+const pageInfo = {
+  page: z.number().int().meta(addition('the page answered (1-based)')),
+  page_size: z.number().int().meta(addition('the page size answered')),
+};
+/** GET /nps/chains `data`: `total` counts every match, not the page. */
+export const ChainPage = z.strictObject({ total: z.number().int(), chains: z.array(Chain), ...pageInfo });
+export type ChainPage = z.infer<typeof ChainPage>;
+/** GET /nps/tokens `data`. */
+export const TokenPage = z.strictObject({ total: z.number().int(), tokens: z.array(Token), ...pageInfo });
+export type TokenPage = z.infer<typeof TokenPage>;
+
+const template = (placeholder: string) =>
+  z.string().refine((s) => s.includes(placeholder) && /^https?:\/\//.test(s), { error: `must be an http(s) URL containing ${placeholder}` });
 
 /** What an accountant may change in a catalogue row; a changed row is never overwritten by seeding. */
-export const ChainUpdate = z.object({
+export const ChainUpdate = z.strictObject({
   chain_id: z.string().min(1),
-  confirmations: z.number().int().min(0).optional(),
+  confirming_threshold: z.number().int().min(0, { error: 'must be an integer >= 0' }).optional(),
+  explorer_tx_url: template('{hash}').optional(),
+  explorer_address_url: template('{address}').optional(),
+  enabled: z.boolean().optional(),
   name: z.string().min(1).optional(),
 });
-export const TokenUpdate = z.object({
+export type ChainUpdate = z.output<typeof ChainUpdate>;
+export const TokenUpdate = z.strictObject({
   token_id: z.string().min(1),
-  dust_threshold: DecimalString.optional(),
+  dust_threshold: DecimalString.refine((s) => !s.startsWith('-'), { error: 'must not be negative' }).optional(),
+  can_deposit: z.boolean().optional(),
+  can_withdraw: z.boolean().optional(),
   name: z.string().min(1).optional(),
 });
+export type TokenUpdate = z.output<typeof TokenUpdate>;
 
 export const catalogueContract = {
   'catalogue-chains-list': { input: ChainListQuery, output: ChainPage },

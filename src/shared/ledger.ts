@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isExactNumber, pageOf, queryInt, Uuid } from './primitives';
+import { addition, isExactNumber, pageOf, queryInt, Uuid } from './primitives';
 
 /* The service's own records (SPEC.md, "The service's own records (the ledger)") and their import. */
 
@@ -10,29 +10,63 @@ export type LedgerType = z.infer<typeof LedgerType>;
 export const LedgerStatus = z.enum(LEDGER_STATUSES);
 export type LedgerStatus = z.infer<typeof LedgerStatus>;
 
-/** The native format's columns: exactly the record's fields, in any order. */
-export const LEDGER_FIELDS = [
+const msOrNull = z.number().int().nullable();
+
+/**
+ * The transaction record: the source description's sixteen fields in its order (shared/source/
+ * service-description.md, "Transaction record"), then the additions transaction_id and request_id.
+ * This object is the one list of the record's fields: the ledger table's columns (db/schema.ts),
+ * the statement that reads a record (ledger/record-sql.ts), both wire shapes of the verify answer
+ * (reconcile.ts), openapi.json and the Ledger screen's columns are all made from it.
+ * A text field is "" when the ledger does not record it; a time is Unix milliseconds, or null.
+ */
+export const TransactionRecord = z.strictObject({
+  wallet_id: z.string(),
+  type: LedgerType,
+  status: LedgerStatus,
+  amount: z.string(),
+  to: z.string(),
+  fee_ratio: z.string(),
+  fee_fixed: z.string(),
+  fee: z.string(),
+  er: z.string(),
+  amount_actual: z.string(),
+  hash: z.string(),
+  chain_id: z.string(),
+  token_id: z.string(),
+  created_at: msOrNull,
+  confirmed_at: msOrNull,
+  completed_at: msOrNull,
+  transaction_id: z.string().meta(addition("the service's transaction identifier (UUID)")),
+  request_id: z.string().meta(addition('the request identifier of a withdrawal; "" when not recorded')),
+});
+export type TransactionRecord = z.infer<typeof TransactionRecord>;
+export type RecordField = keyof TransactionRecord;
+
+/** The record's fields in the contract's order. */
+export const RECORD_FIELDS = Object.keys(TransactionRecord.shape) as RecordField[];
+export const RECORD_TIME_FIELDS = ['created_at', 'confirmed_at', 'completed_at'] as const satisfies readonly RecordField[];
+export type RecordTimeField = (typeof RECORD_TIME_FIELDS)[number];
+/** The fields the source description has; transaction_id and request_id are the product's additions. */
+export const SOURCE_RECORD_FIELDS = RECORD_FIELDS.slice(0, 16);
+
+/** A record as the store keeps it: the record, and the import that last added or changed it. */
+export const LedgerRecord = TransactionRecord.extend({
+  import_id: z.string().nullable(),
+  updated_at: z.number().int(),
+});
+export type LedgerRecord = z.infer<typeof LedgerRecord>;
+
+/**
+ * The native format's columns: exactly the record's fields, in any order in a file. Listed here
+ * with transaction_id first, the order the import keeps a row's values in.
+ */
+export const LEDGER_FIELDS = ['transaction_id', ...RECORD_FIELDS.filter((f) => f !== 'transaction_id')] as [
   'transaction_id',
-  'wallet_id',
-  'request_id',
-  'type',
-  'status',
-  'amount',
-  'to',
-  'fee_ratio',
-  'fee_fixed',
-  'fee',
-  'er',
-  'amount_actual',
-  'hash',
-  'chain_id',
-  'token_id',
-  'created_at',
-  'confirmed_at',
-  'completed_at',
-] as const;
-export const LedgerField = z.enum(LEDGER_FIELDS);
-export type LedgerField = z.infer<typeof LedgerField>;
+  ...Exclude<RecordField, 'transaction_id'>[],
+];
+export const LedgerField = z.enum(RECORD_FIELDS as [RecordField, ...RecordField[]]);
+export type LedgerField = RecordField;
 
 /** A native file must carry these columns (wallet_id may instead come from --wallet-id / a mapping constant). */
 export const REQUIRED_FIELDS = ['transaction_id', 'wallet_id', 'type', 'status', 'amount', 'chain_id', 'token_id'] as const;
@@ -123,34 +157,6 @@ export const LedgerSource = z.union([
   z.object({ name: z.string().min(1, { error: 'must not be empty' }), text: z.string() }).strict(),
 ]);
 export type LedgerSource = z.infer<typeof LedgerSource>;
-
-const nullableText = z.string().nullable();
-
-/** One record of the ledger: amounts are exact decimal strings, times Unix milliseconds (null when not recorded). */
-export const TransactionRecord = z.object({
-  transaction_id: z.string(),
-  wallet_id: z.string(),
-  request_id: nullableText,
-  type: LedgerType,
-  status: LedgerStatus,
-  amount: z.string(),
-  to: nullableText,
-  fee_ratio: nullableText,
-  fee_fixed: nullableText,
-  fee: nullableText,
-  er: nullableText,
-  amount_actual: nullableText,
-  hash: nullableText,
-  chain_id: z.string(),
-  token_id: z.string(),
-  created_at: z.number().int().nullable(),
-  confirmed_at: z.number().int().nullable(),
-  completed_at: z.number().int().nullable(),
-  /** The import that last added or changed the record. */
-  import_id: nullableText,
-  updated_at: z.number().int(),
-});
-export type TransactionRecord = z.infer<typeof TransactionRecord>;
 
 export const Rejection = z.object({
   /** 1-based data row: the header line is not counted (for JSON, the index in the array plus one). */
@@ -276,7 +282,7 @@ export const TransactionListQuery = z.object({
   search: optionalText,
 });
 export type TransactionListQuery = z.output<typeof TransactionListQuery>;
-export const TransactionPage = pageOf(TransactionRecord);
+export const TransactionPage = pageOf(LedgerRecord);
 
 export const WalletSummary = z.object({ wallet_id: z.string(), name: z.string(), transactions: z.number().int() });
 export type WalletSummary = z.infer<typeof WalletSummary>;
@@ -306,7 +312,7 @@ export const ledgerContract = {
   'ledger-preview': { input: LedgerImportRequest, output: ImportReport },
   'ledger-import': { input: LedgerImportRequest, output: ImportReport },
   'transactions-list': { input: TransactionListQuery, output: TransactionPage },
-  'transaction-get': { input: z.object({ transaction_id: z.string().min(1) }).strict(), output: TransactionRecord },
+  'transaction-get': { input: z.object({ transaction_id: z.string().min(1) }).strict(), output: LedgerRecord },
   'wallets-list': { input: z.object({}).strict(), output: z.array(WalletSummary) },
   'imports-list': {
     input: z.object({

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Marks a field the source description does not have, after its own (openapi.json says so). */
+export const addition = (description: string) => ({ description: `Addition (not in the source description): ${description}`, 'x-addition': true });
+
 /** UUID-shaped: 8-4-4-4-12 hex digits, any version, any case. */
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const Uuid = z.string({ error: 'must be a string' }).regex(UUID_RE, { error: 'must be UUID-shaped (8-4-4-4-12 hex digits)' });

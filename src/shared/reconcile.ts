@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { LEDGER_STATUSES, LEDGER_TYPES, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
-import { Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
+import { LEDGER_STATUSES, LEDGER_TYPES, LedgerRecord, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
+import { addition, Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
 /** The fields a claim is compared on, in the order `abnormals` lists them (SPEC.md, Tickets). */
 export const FLAG_FIELDS = ['chain_id', 'token_id', 'to', 'status', 'type', 'amount', 'fee', 'amount_actual', 'time'] as const;
 export const FlagField = z.enum(FLAG_FIELDS);
 export type FlagField = z.infer<typeof FlagField>;
+
+/** A compared field's flag as the source names it: `amount` -> `amount_match`. */
+export type MatchFlag = `${FlagField}_match`;
+export const matchFlagOf = (f: FlagField): MatchFlag => `${f}_match`;
+/** The flags of a verification result, in the source description's order. */
+export const MATCH_FLAGS = FLAG_FIELDS.map(matchFlagOf);
 
 export const IDENTIFIER_FIELDS = ['request_id', 'transaction_id', 'hash'] as const;
 
@@ -178,8 +184,12 @@ export function readVerifyItem(raw: unknown): VerifyItem | ItemIssue {
   if (claim.request_id === undefined && claim.transaction_id === undefined && claim.hash === undefined) {
     return { path: [], message: 'needs at least one of request_id, transaction_id, hash' };
   }
-  if (claim.type === 'Deposit' && claim.transaction_id === undefined && claim.hash === undefined) {
-    return { path: ['request_id'], message: 'cannot be the only identifier of a Deposit; give transaction_id or hash' };
+  if (claim.type === 'Deposit') {
+    // Source rule 2: request_id does not apply to a Deposit, so it is neither looked up nor compared.
+    if (claim.transaction_id === undefined && claim.hash === undefined) {
+      return { path: ['request_id'], message: 'cannot be the only identifier of a Deposit; give transaction_id or hash' };
+    }
+    delete claim.request_id;
   }
   if (FLAG_FIELDS.every((f) => claim[f] === undefined)) {
     return { path: [], message: `needs at least one field to compare (${FLAG_FIELDS.join(', ')})` };
@@ -236,28 +246,40 @@ export const VerifyBody = z.object({
 export const VerifyInput = VerifyBody.extend({ shape: Shape.default('A') });
 export type VerifyInput = z.output<typeof VerifyInput>;
 
-/** Per-field outcome: true when the field agrees or was not given; all false when nothing was found. */
-export const Flags = z.object(Object.fromEntries(FLAG_FIELDS.map((f) => [f, z.boolean()])) as Record<FlagField, z.ZodBoolean>);
-export type Flags = z.infer<typeof Flags>;
+/**
+ * Per-field outcome, keyed as the source names the flags: true when the field agrees or was not
+ * given; all false when nothing was found.
+ */
+export const MatchFlags = z.strictObject(Object.fromEntries(MATCH_FLAGS.map((f) => [f, z.boolean()])) as Record<MatchFlag, z.ZodBoolean>);
+export type MatchFlags = z.infer<typeof MatchFlags>;
 
-const secondsOrNull = z.number().int().nullable();
-const isoOrNull = z.string().nullable();
+const secondsOrNull = z.number().int().nullable().meta({ description: 'Unix seconds; null when not recorded' });
+const isoOrNull = z.string().nullable().meta({ description: 'ISO 8601 UTC with milliseconds; null when not recorded' });
 
-/** The record's own fields as /nps reports them; import bookkeeping stays inside. */
-const PublicRecord = TransactionRecord.omit({ import_id: true, updated_at: true });
 /** The service's record as Shape A reports it: times in integer Unix seconds (rounded down). */
-export const RecordShapeA = PublicRecord.extend({ created_at: secondsOrNull, confirmed_at: secondsOrNull, completed_at: secondsOrNull });
+export const RecordShapeA = TransactionRecord.extend({ created_at: secondsOrNull, confirmed_at: secondsOrNull, completed_at: secondsOrNull });
+export type RecordShapeA = z.infer<typeof RecordShapeA>;
 /** The service's record as Shape B reports it: times as ISO 8601 UTC with milliseconds. */
-export const RecordShapeB = PublicRecord.extend({ created_at: isoOrNull, confirmed_at: isoOrNull, completed_at: isoOrNull });
+export const RecordShapeB = TransactionRecord.extend({ created_at: isoOrNull, confirmed_at: isoOrNull, completed_at: isoOrNull });
+export type RecordShapeB = z.infer<typeof RecordShapeB>;
 
-const resultBase = {
+/** The result's flags and `result`, in the source's order. */
+const resultFlags = {
+  ...MatchFlags.shape,
   result: z.boolean().meta({ description: 'True only when the record is found and every flag is true' }),
-  flags: Flags,
-  ticket_id: z.string().nullable().meta({ description: 'The ticket this mismatch opened or updated; null when matched or not found' }),
 };
-export const VerifyResultA = z.object({ ...resultBase, tx: RecordShapeA.nullable() });
-export const VerifyResultB = z.object({ ...resultBase, data: RecordShapeB.nullable() });
-export const VerifyResults = z.array(z.union([VerifyResultA, VerifyResultB])).meta({ description: 'data[i] answers txs[i]' });
+const ticketId = z
+  .string()
+  .nullable()
+  .meta(addition('the ticket this mismatch opened or updated; null when matched or not found'));
+/** One result of Shape A: the flags, `result`, the record under `tx`, then the addition `ticket_id`. */
+export const VerifyResultA = z.strictObject({ ...resultFlags, tx: RecordShapeA.nullable(), ticket_id: ticketId });
+/** One result of Shape B: the record under `data`. */
+export const VerifyResultB = z.strictObject({ ...resultFlags, data: RecordShapeB.nullable(), ticket_id: ticketId });
+export const VerifyResultsA = z.array(VerifyResultA).meta({ description: 'data[i] answers txs[i]' });
+export const VerifyResultsB = z.array(VerifyResultB).meta({ description: 'data[i] answers txs[i]' });
+/** The verify answer's `data`, whichever shape was asked for (openapi.json documents both). */
+export const VerifyResults = z.union([VerifyResultsA, VerifyResultsB]);
 export type VerifyResultA = z.infer<typeof VerifyResultA>;
 export type VerifyResultB = z.infer<typeof VerifyResultB>;
 
@@ -288,16 +310,15 @@ const RejectedRows = z.array(BooksRejectedRow).meta({ description: 'The first 10
 
 export const RunItemFilter = z.enum(['all', 'matched', 'mismatched', 'not_found']);
 
-export const RunItem = z.object({
+export const RunItem = z.strictObject({
   idx: z.number().int(),
   /** The item exactly as sent (books run: as mapped from the row). */
   claimed: z.record(z.string(), z.unknown()),
+  ...resultFlags,
   /** The record as it stands now in the ledger; null when not found. */
-  record: TransactionRecord.nullable(),
+  record: LedgerRecord.nullable(),
   /** The record was updated (an import) after the run started: the marks are the check's, the values today's. */
   record_changed: z.boolean(),
-  flags: Flags,
-  result: z.boolean(),
   ticket_id: z.string().nullable(),
 });
 export type RunItem = z.infer<typeof RunItem>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TransactionRecord } from './ledger';
-import { PageQuery, UUID_RE, Uuid, pageOf, requiredString } from './primitives';
+import { LedgerRecord } from './ledger';
+import { addition, PageQuery, UUID_RE, Uuid, pageOf, requiredString } from './primitives';
 import { FlagField } from './reconcile';
 
 export const TICKET_STATUSES = ['Pending', 'Resolved', 'Dismissed'] as const;
@@ -36,7 +36,7 @@ export const TicketDetail = TicketSummary.extend({
   /** The claim that last opened or updated the ticket, as it was sent. */
   claimed: z.record(z.string(), z.unknown()),
   /** The record as it stands now; null only if it has since left the ledger. */
-  record: TransactionRecord.nullable(),
+  record: LedgerRecord.nullable(),
   abnormal_fields: z.array(FlagField),
   events: z.array(TicketEvent),
 });
@@ -67,20 +67,25 @@ export const TicketLookupQuery = z.object({
 });
 export type TicketLookupQuery = z.output<typeof TicketLookupQuery>;
 
-/** GET /nps/ticket `data`. Times are integer Unix seconds. */
-export const TicketPublic = z.object({
+/**
+ * GET /nps/ticket `data`: the source description's seven fields in its order, then the additions.
+ * Times are integer Unix seconds.
+ */
+export const TicketPublic = z.strictObject({
   ticket_id: z.string(),
-  wallet_id: z.string(),
   transaction_id: z.string(),
-  request_id: z.string().nullable(),
-  hash: z.string().nullable(),
-  status: TicketStatus,
-  abnormals: z.string(),
-  desc: z.string(),
+  abnormals: z.string().meta({ description: 'The false flags\' field names, comma-separated, in the order chain_id,token_id,to,status,type,amount,fee,amount_actual,time' }),
+  desc: z.string().meta({ description: 'Per field, what was claimed and what is recorded' }),
+  status: TicketStatus.meta({ description: 'Pending, Resolved or Dismissed' }),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  wallet_id: z.string().meta(addition('the wallet of the ticket')),
+  request_id: z.string().meta(addition('the request_id of the transaction; "" when not recorded')),
+  hash: z.string().meta(addition('the on-chain hash of the transaction; "" when not recorded')),
 });
 export type TicketPublic = z.infer<typeof TicketPublic>;
+/** The fields the source description has, in its order. */
+export const SOURCE_TICKET_FIELDS = ['ticket_id', 'transaction_id', 'abnormals', 'desc', 'status', 'created_at', 'updated_at'] as const;
 
 export const ticketsContract = {
   'tickets-list': { input: TicketListInput, output: pageOf(TicketSummary) },

@@ -1,3 +1,5 @@
+import type { ChainPage } from '../../shared/catalogue';
+import { parseAnswer } from '../service/http/answers.test-support';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,8 +26,8 @@ describe('npm run nps -- serve', () => {
           }
         });
       });
-      const body = (await (await fetch(`${url}/nps/chains?chain_identifier=TRON`)).json()) as { data: { list: { chain_id: string }[] } };
-      expect(body.data.list[0]?.chain_id).toBe('TRON');
+      const body = parseAnswer('GET', '/nps/chains?chain_identifier=TRON', await (await fetch(`${url}/nps/chains?chain_identifier=TRON`)).text()) as { data: ChainPage };
+      expect(body.data.chains[0]?.chain_id).toBe('TRON');
       expect(existsSync(join(dataDir, 'api.json'))).toBe(true);
       const code = await new Promise<number | null>((resolve) => {
         child.on('exit', resolve);

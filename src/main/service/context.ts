@@ -24,21 +24,11 @@ export interface CallMeta {
   /** Wallets the caller may act on; undefined means all. */
   walletScope?: string[];
   onProgress?: (progress: { done: number; total?: number; bytes?: number; totalBytes?: number }) => void;
-  /** The door sends the answer as JSON: a handler may answer a JsonText, sent as it is, instead of the value. */
-  jsonText?: boolean;
-}
-
-/**
- * An answer already written as JSON text, for a door that asked for one (CallMeta.jsonText): a
- * large answer is then not built as values only to be written out again.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
 }
 
 export type HandlerFn<S extends HandlerSpec> = (
   input: z.output<S['input']>,
   meta: CallMeta,
-) => z.input<S['output']> | JsonText | Promise<z.input<S['output']> | JsonText>;
+) => z.input<S['output']> | Promise<z.input<S['output']>>;
 
 export type HandlersOf<C extends Record<string, HandlerSpec>> = { [K in keyof C]: HandlerFn<C[K]> };

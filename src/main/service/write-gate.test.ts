@@ -1,3 +1,4 @@
+import { strictAnswers } from './http/answers.test-support';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,7 @@ describe('WriteGate', () => {
 describe('writes while a large import holds the write lock', () => {
   const svc = tempService();
   const app = buildServer(svc, { log: () => {}, rateLimit: false });
+  strictAnswers(app);
   afterAll(async () => {
     await app.close();
     svc.dispose();

@@ -45,8 +45,8 @@ export function appHandlers(ctx: ServiceContext): HandlersOf<typeof appContract>
       const chain = requireChain(ctx, chain_id);
       const url =
         kind === 'tx'
-          ? explorerUrl(chain.explorer_tx_template, '{hash}', value)
-          : explorerUrl(chain.explorer_address_template, '{address}', value);
+          ? explorerUrl(chain.explorer_tx_url, '{hash}', value)
+          : explorerUrl(chain.explorer_address_url, '{address}', value);
       if (!url) throw invalidParam('chain_id', `${chain_id} has no https explorer template for ${kind === 'tx' ? 'transactions' : 'addresses'}`);
       return { url };
     },

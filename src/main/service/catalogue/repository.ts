@@ -1,35 +1,21 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
-import type { Chain, ChainListQuery, Token, TokenListQuery } from '../../../shared/catalogue';
-import type { Page } from '../../../shared/primitives';
+import { Chain, Token, type ChainListQuery, type ChainPage, type ChainUpdate, type TokenListQuery, type TokenPage, type TokenUpdate } from '../../../shared/catalogue';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/open';
-import { chains, tokens } from '../db/schema';
+import { chains, settings, tokens } from '../db/schema';
+import { stmt } from '../db/statements';
 
-const chainColumns = {
-  chain_id: chains.chain_id,
-  chain_identifier: chains.chain_identifier,
-  name: chains.name,
-  native_token_id: chains.native_token_id,
-  is_testnet: chains.is_testnet,
-  confirmations: chains.confirmations,
-  explorer_url: chains.explorer_url,
-  explorer_tx_template: chains.explorer_tx_template,
-  explorer_address_template: chains.explorer_address_template,
-};
+/* The catalogue's SQL. Its columns carry the contract's names, so a row is read under the names it goes out with. */
 
-const tokenColumns = {
-  token_id: tokens.token_id,
-  chain_id: tokens.chain_id,
-  symbol: tokens.symbol,
-  name: tokens.name,
-  contract_address: tokens.contract_address,
-  decimals: tokens.decimals,
-  is_native: tokens.is_native,
-  dust_threshold: tokens.dust_threshold,
-};
+/** The table columns of each contract field, in the contract's order. */
+const columnsOf = <F extends string, T extends { [K in F]: SQLiteColumn }>(fields: readonly F[], table: T) =>
+  Object.fromEntries(fields.map((f) => [f, table[f]])) as Pick<T, F>;
+const chainColumns = columnsOf(Object.keys(Chain.shape) as (keyof Chain)[], chains);
+const tokenColumns = columnsOf(Object.keys(Token.shape) as (keyof Token)[], tokens);
 
 const where = (conds: (SQL | undefined)[]) => and(...conds.filter((c): c is SQL => c !== undefined));
 
-export function listChains(db: Db, q: ChainListQuery): Page<Chain> {
+export function listChains(db: Db, q: ChainListQuery): ChainPage {
   const filter = where([
     q.chain_id !== undefined ? eq(chains.chain_id, q.chain_id) : undefined,
     q.chain_identifier !== undefined ? eq(chains.chain_identifier, q.chain_identifier) : undefined,
@@ -42,11 +28,11 @@ export function listChains(db: Db, q: ChainListQuery): Page<Chain> {
     .orderBy(asc(chains.chain_id))
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size)
-    .all();
-  return { list, total, page: q.page, page_size: q.page_size };
+    .all() as Chain[];
+  return { total, chains: list, page: q.page, page_size: q.page_size };
 }
 
-export function listTokens(db: Db, q: TokenListQuery): Page<Token> {
+export function listTokens(db: Db, q: TokenListQuery): TokenPage {
   const filter = where([
     q.chain_id !== undefined ? eq(tokens.chain_id, q.chain_id) : undefined,
     q.token_id !== undefined ? eq(tokens.token_id, q.token_id) : undefined,
@@ -59,30 +45,40 @@ export function listTokens(db: Db, q: TokenListQuery): Page<Token> {
     .orderBy(asc(tokens.chain_id), asc(tokens.token_id))
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size)
-    .all();
-  return { list, total, page: q.page, page_size: q.page_size };
+    .all() as Token[];
+  return { total, tokens: list, page: q.page, page_size: q.page_size };
 }
 
 export function getChain(db: Db, chainId: string): Chain | undefined {
-  return db.select(chainColumns).from(chains).where(eq(chains.chain_id, chainId)).get();
+  return db.select(chainColumns).from(chains).where(eq(chains.chain_id, chainId)).get() as Chain | undefined;
 }
 
 export function getToken(db: Db, tokenId: string): Token | undefined {
-  return db.select(tokenColumns).from(tokens).where(eq(tokens.token_id, tokenId)).get();
+  return db.select(tokenColumns).from(tokens).where(eq(tokens.token_id, tokenId)).get() as Token | undefined;
 }
 
-export function updateChain(db: Db, chainId: string, patch: Partial<Pick<Chain, 'confirmations' | 'name'>>, now: number): Chain | undefined {
+export function updateChain(db: Db, chainId: string, patch: Omit<ChainUpdate, 'chain_id'>, now: number): Chain | undefined {
   db.update(chains).set({ ...patch, user_modified: true, updated_at: now }).where(eq(chains.chain_id, chainId)).run();
   return getChain(db, chainId);
 }
 
-export function updateToken(db: Db, tokenId: string, patch: Partial<Pick<Token, 'dust_threshold' | 'name'>>, now: number): Token | undefined {
+export function updateToken(db: Db, tokenId: string, patch: Omit<TokenUpdate, 'token_id'>, now: number): Token | undefined {
   db.update(tokens).set({ ...patch, user_modified: true, updated_at: now }).where(eq(tokens.token_id, tokenId)).run();
   return getToken(db, tokenId);
 }
 
-/** Seed rows: add the missing ones, refresh the ones the user never changed, leave changed ones alone. */
-export function seedCatalogue(db: Db, seed: { chains: Chain[]; tokens: Token[] }, now: number): void {
+const SEED_HASH_KEY = 'catalogue_seed_sha256';
+
+/** The hash of the catalogue file the store was last seeded from, if any. */
+export function seededHash(db: Db): string | undefined {
+  return db.select({ value: settings.value }).from(settings).where(eq(settings.key, SEED_HASH_KEY)).get()?.value;
+}
+
+/**
+ * Seed rows: add the missing ones, refresh the ones the user never changed, leave changed ones
+ * alone; then remember the file's hash, in the same transaction.
+ */
+export function seedCatalogue(db: Db, seed: { chains: Chain[]; tokens: Token[] }, fileHash: string, now: number): void {
   db.$client.transaction(() => {
     for (const c of seed.chains) {
       db.insert(chains)
@@ -96,5 +92,18 @@ export function seedCatalogue(db: Db, seed: { chains: Chain[]; tokens: Token[] }
         .onConflictDoUpdate({ target: tokens.token_id, set: { ...t, updated_at: now }, setWhere: eq(tokens.user_modified, false) })
         .run();
     }
+    db.insert(settings)
+      .values({ key: SEED_HASH_KEY, value: fileHash, updated_at: now })
+      .onConflictDoUpdate({ target: settings.key, set: { value: fileHash, updated_at: now } })
+      .run();
   })();
+}
+
+/**
+ * SQLite's count of commits by other connections to this store (another process, the import
+ * thread): with this connection's own writes, it tells whether the catalogue may have changed. A
+ * pragma that reads no page.
+ */
+export function dataVersion(db: Db): number {
+  return stmt<[], number>(db, 'PRAGMA data_version').pluck().get() as number;
 }

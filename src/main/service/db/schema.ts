@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { LEDGER_FIELDS, RECORD_TIME_FIELDS, REQUIRED_FIELDS, type RecordField } from '../../../shared/ledger';
 
 /* Times are integer Unix milliseconds; amounts are exact decimal strings; booleans are 0/1. */
 
@@ -8,30 +9,37 @@ const timestamps = {
   updated_at: integer('updated_at').notNull(),
 };
 
+/*
+ * The catalogue, under the source description's names (its fields first, then the additions).
+ * enabled, can_deposit and can_withdraw are the user's to change, like the thresholds and templates.
+ */
 export const chains = sqliteTable('chains', {
   chain_id: text('chain_id').primaryKey(),
   chain_identifier: text('chain_identifier').notNull(),
-  name: text('name').notNull(),
   native_token_id: text('native_token_id').notNull(),
+  confirming_threshold: integer('confirming_threshold').notNull(),
+  explorer_tx_url: text('explorer_tx_url').notNull(),
+  explorer_address_url: text('explorer_address_url').notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+  name: text('name').notNull(),
   is_testnet: integer('is_testnet', { mode: 'boolean' }).notNull().default(false),
-  confirmations: integer('confirmations').notNull(),
   explorer_url: text('explorer_url').notNull(),
-  explorer_tx_template: text('explorer_tx_template').notNull(),
-  explorer_address_template: text('explorer_address_template').notNull(),
   /** Set once the user edits the row; seeding then leaves it alone. */
   user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
   ...timestamps,
 }, (t) => [index('chains_identifier_idx').on(t.chain_identifier)]);
 
 export const tokens = sqliteTable('tokens', {
-  token_id: text('token_id').primaryKey(),
   chain_id: text('chain_id').notNull().references(() => chains.chain_id),
+  token_id: text('token_id').primaryKey(),
   symbol: text('symbol').notNull(),
-  name: text('name').notNull(),
   contract_address: text('contract_address').notNull().default(''),
-  decimals: integer('decimals').notNull(),
-  is_native: integer('is_native', { mode: 'boolean' }).notNull().default(false),
+  decimal: integer('decimal').notNull(),
   dust_threshold: text('dust_threshold').notNull().default('0'),
+  can_deposit: integer('can_deposit', { mode: 'boolean' }).notNull().default(true),
+  can_withdraw: integer('can_withdraw', { mode: 'boolean' }).notNull().default(true),
+  name: text('name').notNull(),
+  is_native: integer('is_native', { mode: 'boolean' }).notNull().default(false),
   user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
   ...timestamps,
 }, (t) => [index('tokens_chain_idx').on(t.chain_id, t.token_id)]);
@@ -66,6 +74,22 @@ export const importRejections = sqliteTable('import_rejections', {
   reason: text('reason').notNull(),
 }, (t) => [index('import_rejections_import_idx').on(t.import_id, t.row_number)]);
 
+/**
+ * The record's columns, made from the contract's one list of its fields (shared/ledger.ts): times
+ * are integers (Unix ms), the rest text; the fields every record has are NOT NULL, the others hold
+ * NULL where the ledger records nothing (read back as "").
+ */
+function recordColumns() {
+  const required = new Set<string>(REQUIRED_FIELDS);
+  const times = new Set<string>(RECORD_TIME_FIELDS);
+  return Object.fromEntries(
+    LEDGER_FIELDS.map((f) => {
+      const column = times.has(f) ? integer(f) : text(f);
+      return [f, required.has(f) ? column.notNull() : column];
+    }),
+  ) as Record<RecordField, ReturnType<typeof text> | ReturnType<typeof integer>>;
+}
+
 /*
  * The ledger. `transaction_id` is unique through an index of its own rather than the table's
  * primary key, so a bulk import into an empty ledger can drop it with the others and build it once
@@ -74,24 +98,8 @@ export const importRejections = sqliteTable('import_rejections', {
  * indexed only where recorded: a lookup by value never needs the rows without one.
  */
 export const transactions = sqliteTable('transactions', {
-  transaction_id: text('transaction_id').notNull(),
+  ...recordColumns(),
   wallet_id: text('wallet_id').notNull().references(() => wallets.wallet_id),
-  request_id: text('request_id'),
-  type: text('type', { enum: ['Deposit', 'Withdrawal'] }).notNull(),
-  status: text('status', { enum: ['Pending', 'Confirming', 'Completed', 'Failed', 'Rejected'] }).notNull(),
-  amount: text('amount').notNull(),
-  to: text('to'),
-  fee_ratio: text('fee_ratio'),
-  fee_fixed: text('fee_fixed'),
-  fee: text('fee'),
-  er: text('er'),
-  amount_actual: text('amount_actual'),
-  hash: text('hash'),
-  chain_id: text('chain_id').notNull(),
-  token_id: text('token_id').notNull(),
-  created_at: integer('created_at'),
-  confirmed_at: integer('confirmed_at'),
-  completed_at: integer('completed_at'),
   import_id: text('import_id'),
   updated_at: integer('updated_at').notNull(),
 }, (t) => [

@@ -18,7 +18,7 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
   mkdirSync(dataDir, { recursive: true });
   const old = openDb({ file: join(dataDir, 'nps.sqlite'), migrationsFolder: migrationsBefore(dir, '_transactions_id_index') });
   expect(old.$client.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'transactions' AND name LIKE 'sqlite_autoindex%'").pluck().all()).toHaveLength(1);
-  insertRecords(old, [1, 2, 3, 4].map((n) => ({ transaction_id: tx(n), wallet_id: W, amount: `${n}.25`, hash: n === 3 ? null : `0x${String(n).padStart(64, 'b')}`, request_id: n === 2 ? 'wd-2' : null })));
+  insertRecords(old, [1, 2, 3, 4].map((n) => ({ transaction_id: tx(n), wallet_id: W, amount: `${n}.25`, hash: n === 3 ? '' : `0x${String(n).padStart(64, 'b')}`, request_id: n === 2 ? 'wd-2' : '' })));
   old.$client.prepare('DELETE FROM transactions WHERE transaction_id = ?').run(tx(2));
   const rows = () => old.$client.prepare('SELECT rowid, * FROM transactions ORDER BY rowid').all();
   const before = rows();

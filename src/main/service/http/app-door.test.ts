@@ -1,3 +1,4 @@
+import { strictAnswers } from './answers.test-support';
 import type { FastifyInstance } from 'fastify';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,7 @@ beforeAll(async () => {
   writeFileSync(join(uiDir, 'assets', 'app.js'), 'console.log(1)');
   service = tempService();
   app = buildServer(service, { ui: { dir: uiDir, token } });
+  strictAnswers(app);
   await app.ready();
 });
 afterAll(async () => {
@@ -60,7 +62,7 @@ describe('the /app/rpc door', () => {
     const r = await rpc('catalogue-chains-list', { chain_identifier: 'TRON', page_size: 5 });
     expect(r.http).toBe(200);
     expect(r.body.status).toBe(0);
-    expect(r.body.data).toMatchObject({ total: 1, page: 1, page_size: 5, list: [{ chain_id: 'TRON' }] });
+    expect(r.body.data).toMatchObject({ total: 1, page: 1, page_size: 5, chains: [{ chain_id: 'TRON' }] });
   });
 
   it('validates the input with the contract and names the field', async () => {

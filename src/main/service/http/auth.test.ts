@@ -1,3 +1,4 @@
+import { strictAnswers } from './answers.test-support';
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { insertRecords } from '../reconcile/fixtures.test-support';
@@ -25,6 +26,7 @@ let apiKey: string;
 function open(dataDir?: string) {
   svc = tempService({ now: () => clock, ...(dataDir ? { dataDir } : {}) });
   app = buildServer(svc, { log: () => {} });
+  strictAnswers(app);
 }
 
 beforeEach(async () => {
@@ -235,6 +237,7 @@ describe('the replay store', () => {
   test('the window is configurable', async () => {
     await app.close();
     app = buildServer(svc, { log: () => {}, auth: { nonceWindowMs: 5_000 } });
+    strictAnswers(app);
     expectError(await call({ method: 'POST', url: VERIFY, body: body([claim1]), nonce: clock - 6_000 }), 2003, 401, /within 5 s/);
     expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]), nonce: clock - 4_000 })).body.status).toBe(0);
   });
@@ -244,6 +247,7 @@ describe('rate limiting', () => {
   test('past the limit a key gets 4002 (HTTP 429) in the envelope, with Retry-After; others are unaffected', async () => {
     await app.close();
     app = buildServer(svc, { log: () => {}, rateLimit: { max: 3, windowMs: 60_000 } });
+    strictAnswers(app);
     for (let i = 0; i < 3; i++) {
       clock += 1;
       expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]) })).body.status).toBe(0);
@@ -259,6 +263,7 @@ describe('rate limiting', () => {
   test("requests under a key's header but signed with another secret are charged to the address, not to that key", async () => {
     await app.close();
     app = buildServer(svc, { log: () => {}, rateLimit: { max: 3, windowMs: 60_000 } });
+    strictAnswers(app);
     const other = (await svc.invoke('keys-create', { label: 'other', wallets: null }, { actor: 'cli' })).api_secret;
     for (let i = 0; i < 3; i++) {
       clock += 1;
@@ -275,6 +280,7 @@ describe('rate limiting', () => {
   test('unsigned routes are limited per client address', async () => {
     await app.close();
     app = buildServer(svc, { log: () => {}, rateLimit: { max: 2, windowMs: 60_000 } });
+    strictAnswers(app);
     const get = () => app.inject({ method: 'GET', url: '/nps/chains' });
     expect((await get()).statusCode).toBe(200);
     expect((await get()).statusCode).toBe(200);

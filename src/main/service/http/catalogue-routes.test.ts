@@ -1,11 +1,12 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { routeTestApp } from './route.test-support';
 
-const { app } = routeTestApp();
+const { app, service } = routeTestApp();
 
 const get = async (url: string) => {
   const res = await app().inject({ method: 'GET', url, headers: { host: '127.0.0.1:8730' } });
-  return { http: res.statusCode, type: res.headers['content-type'], body: res.json() };
+  return { http: res.statusCode, type: res.headers['content-type'], body: res.json(), text: res.body };
 };
 
 describe('GET /nps/chains', () => {
@@ -15,7 +16,7 @@ describe('GET /nps/chains', () => {
     expect(r.type).toBe('application/json; charset=utf-8');
     expect(r.body.status).toBe(0);
     expect(r.body.msg).toBe('');
-    const ids = r.body.data.list.map((c: { chain_id: string }) => c.chain_id);
+    const ids = r.body.data.chains.map((c: { chain_id: string }) => c.chain_id);
     expect(ids).toEqual(['ARBITRUM_ETH', 'AVAXC', 'BASE_ETH', 'BSC_BNB', 'BTC', 'ETH', 'MATIC', 'OPT_ETH', 'SETH', 'SOL', 'TRON']);
     expect(r.body.data).toMatchObject({ total: 11, page: 1, page_size: 100 });
   });
@@ -23,50 +24,42 @@ describe('GET /nps/chains', () => {
   it('filters by chain_identifier with the true total', async () => {
     const r = await get('/nps/chains?chain_identifier=ETH&page_size=3');
     expect(r.body.data.total).toBe(8);
-    expect(r.body.data.list).toHaveLength(3);
-    expect(r.body.data.list.every((c: { chain_identifier: string }) => c.chain_identifier === 'ETH')).toBe(true);
+    expect(r.body.data.chains).toHaveLength(3);
+    expect(r.body.data.chains.every((c: { chain_identifier: string }) => c.chain_identifier === 'ETH')).toBe(true);
   });
 
   it('filters by chain_id exactly (no prefix or case-insensitive match)', async () => {
-    expect((await get('/nps/chains?chain_id=TRON')).body.data.list).toEqual([
-      {
-        chain_id: 'TRON',
-        chain_identifier: 'TRON',
-        name: 'TRON',
-        native_token_id: 'TRON',
-        is_testnet: false,
-        confirmations: 19,
-        explorer_url: 'https://tronscan.org',
-        explorer_tx_template: 'https://tronscan.org/#/transaction/{hash}',
-        explorer_address_template: 'https://tronscan.org/#/address/{address}',
-      },
-    ]);
-    expect((await get('/nps/chains?chain_id=tron')).body.data).toMatchObject({ list: [], total: 0 });
+    expect((await get('/nps/chains?chain_id=TRON')).text).toBe(
+      '{"status":0,"data":{"total":1,"chains":[{"chain_id":"TRON","chain_identifier":"TRON","native_token_id":"TRON","confirming_threshold":19,' +
+        '"explorer_tx_url":"https://tronscan.org/#/transaction/{hash}","explorer_address_url":"https://tronscan.org/#/address/{address}","enabled":true,' +
+        '"name":"TRON","is_testnet":false,"explorer_url":"https://tronscan.org"}],"page":1,"page_size":20},"msg":""}',
+    );
+    expect((await get('/nps/chains?chain_id=tron')).body.data).toMatchObject({ chains: [], total: 0 });
     expect((await get('/nps/chains?chain_id=TRO')).body.data.total).toBe(0);
   });
 
   it('every explorer template carries {hash} and {address}', async () => {
-    const { list } = (await get('/nps/chains?page_size=100')).body.data;
-    for (const c of list) {
-      expect(c.explorer_tx_template).toMatch(/^https:\/\/.+\{hash\}/);
-      expect(c.explorer_address_template).toMatch(/^https:\/\/.+\{address\}/);
+    const { chains } = (await get('/nps/chains?page_size=100')).body.data;
+    for (const c of chains) {
+      expect(c.explorer_tx_url).toMatch(/^https:\/\/.+\{hash\}/);
+      expect(c.explorer_address_url).toMatch(/^https:\/\/.+\{address\}/);
     }
   });
 
   it('pages in a stable order: the pages together are the whole list, once each', async () => {
-    const all = (await get('/nps/chains?page_size=100')).body.data.list.map((c: { chain_id: string }) => c.chain_id);
+    const all = (await get('/nps/chains?page_size=100')).body.data.chains.map((c: { chain_id: string }) => c.chain_id);
     const paged: string[] = [];
     for (let page = 1; page <= 4; page++) {
       const r = await get(`/nps/chains?page=${page}&page_size=3`);
       expect(r.body.data).toMatchObject({ total: 11, page, page_size: 3 });
-      paged.push(...r.body.data.list.map((c: { chain_id: string }) => c.chain_id));
+      paged.push(...r.body.data.chains.map((c: { chain_id: string }) => c.chain_id));
     }
     expect(paged).toEqual(all);
   });
 
   it('returns an empty list with the true total past the end', async () => {
     const r = await get('/nps/chains?page=5&page_size=3');
-    expect(r.body).toEqual({ status: 0, data: { list: [], total: 11, page: 5, page_size: 3 }, msg: '' });
+    expect(r.body).toEqual({ status: 0, data: { total: 11, chains: [], page: 5, page_size: 3 }, msg: '' });
   });
 
   it('accepts page_size 100', async () => {
@@ -94,28 +87,28 @@ describe('GET /nps/chains', () => {
 
 describe('GET /nps/tokens', () => {
   it('orders by chain_id then token_id, native coins included', async () => {
-    const { list, total } = (await get('/nps/tokens?page_size=100')).body.data;
+    const { tokens, total } = (await get('/nps/tokens?page_size=100')).body.data;
     expect(total).toBe(24);
-    const keys = list.map((t: { chain_id: string; token_id: string }) => `${t.chain_id}/${t.token_id}`);
+    const keys = tokens.map((t: { chain_id: string; token_id: string }) => `${t.chain_id}/${t.token_id}`);
     expect(keys).toEqual([...keys].sort());
-    expect(list.find((t: { token_id: string }) => t.token_id === 'TRON')).toMatchObject({ is_native: true, decimals: 6, contract_address: '', symbol: 'TRX' });
+    expect(tokens.find((t: { token_id: string }) => t.token_id === 'TRON')).toMatchObject({ is_native: true, decimal: 6, contract_address: '', symbol: 'TRX', can_deposit: true, can_withdraw: true });
   });
 
   it('filters by chain_id with the true total', async () => {
     const r = await get('/nps/tokens?chain_id=TRON');
     expect(r.body.data.total).toBe(2);
-    expect(r.body.data.list.map((t: { token_id: string }) => t.token_id)).toEqual(['TRON', 'TRON_USDT']);
+    expect(r.body.data.tokens.map((t: { token_id: string }) => t.token_id)).toEqual(['TRON', 'TRON_USDT']);
   });
 
   it('gives real contract addresses and decimals', async () => {
-    const [usdt] = (await get('/nps/tokens?token_id=ETH_USDT')).body.data.list;
-    expect(usdt).toMatchObject({ chain_id: 'ETH', contract_address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, is_native: false });
-    const [bsc] = (await get('/nps/tokens?token_id=BSC_USDT')).body.data.list;
-    expect(bsc.decimals).toBe(18);
+    const [usdt] = (await get('/nps/tokens?token_id=ETH_USDT')).body.data.tokens;
+    expect(usdt).toMatchObject({ chain_id: 'ETH', contract_address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimal: 6, is_native: false });
+    const [bsc] = (await get('/nps/tokens?token_id=BSC_USDT')).body.data.tokens;
+    expect(bsc.decimal).toBe(18);
   });
 
   it('combines filters', async () => {
-    expect((await get('/nps/tokens?chain_id=ETH&token_id=TRON_USDT')).body.data).toMatchObject({ list: [], total: 0 });
+    expect((await get('/nps/tokens?chain_id=ETH&token_id=TRON_USDT')).body.data).toMatchObject({ tokens: [], total: 0 });
   });
 
   it.each(['page_size=0', 'page_size=101', 'page_size=2.5', 'page_size=abc'])('rejects %s with 1002', async (query) => {
@@ -156,6 +149,27 @@ describe('every path answers in the envelope', () => {
   it.each(['127.0.0.1', '127.0.0.1:8730', 'localhost', 'LOCALHOST:1', '[::1]', '[::1]:8730'])('accepts Host %s', async (host) => {
     const res = await app().inject({ method: 'GET', url: '/nps/chains', headers: { host } });
     expect(res.json().status).toBe(0);
+  });
+});
+
+describe('answers kept until the catalogue changes', () => {
+  it('an edit through the service shows in the next answer to the same query', async () => {
+    const before = await get('/nps/chains?chain_id=BTC');
+    expect(before.body.data.chains[0].enabled).toBe(true);
+    expect((await get('/nps/chains?chain_id=BTC')).text).toBe(before.text);
+    await service().invoke('catalogue-chain-update', { chain_id: 'BTC', enabled: false, confirming_threshold: 6 }, { actor: 'ui' });
+    expect((await get('/nps/chains?chain_id=BTC')).body.data.chains[0]).toMatchObject({ enabled: false, confirming_threshold: 6 });
+  });
+
+  it('an edit by another connection to the store (another process) shows too', async () => {
+    const other = new Database(service().ctx.db.$client.name);
+    try {
+      expect((await get('/nps/tokens?token_id=BTC')).body.data.tokens[0].can_withdraw).toBe(true);
+      other.prepare("UPDATE tokens SET can_withdraw = 0, user_modified = 1 WHERE token_id = 'BTC'").run();
+      expect((await get('/nps/tokens?token_id=BTC')).body.data.tokens[0].can_withdraw).toBe(false);
+    } finally {
+      other.close();
+    }
   });
 });
 

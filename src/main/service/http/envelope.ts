@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { ErrorCodes, httpStatusOf, type ErrorCode } from '../../../shared/errors';
-import { JsonText } from '../context';
+import { httpStatusOf, type ErrorCode } from '../../../shared/errors';
 
 export interface Envelope<T> {
   status: number;
@@ -8,18 +7,14 @@ export interface Envelope<T> {
   msg: string;
 }
 
-export function sendOk<T>(reply: FastifyReply, data: T | JsonText): FastifyReply {
-  if (data instanceof JsonText) {
-    // The same envelope as below, its data already written (keys in the same order).
-    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`{"status":${ErrorCodes.OK},"data":${data.text},"msg":""}`);
-  }
-  return send(reply, 200, { status: ErrorCodes.OK, data, msg: '' });
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A success envelope already written (http/serialize.ts). */
+export function sendOk(reply: FastifyReply, body: string): FastifyReply {
+  return reply.code(200).header('content-type', JSON_TYPE).send(body);
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, msg: string, httpStatus = httpStatusOf[code]): FastifyReply {
-  return send(reply, httpStatus, { status: code, data: null, msg });
-}
-
-function send(reply: FastifyReply, httpStatus: number, body: Envelope<unknown>): FastifyReply {
-  return reply.code(httpStatus).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  const body: Envelope<never> = { status: code, data: null, msg };
+  return reply.code(httpStatus).header('content-type', JSON_TYPE).send(JSON.stringify(body));
 }

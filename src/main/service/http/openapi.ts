@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodes, httpStatusOf, type ErrorCode } from '../../../shared/errors';
 import { AUTH_ERRORS, COMMON_ERRORS, type NpsRoute } from './routes';
+import { outputJsonSchema } from './serialize';
 
 const ERROR_TEXT: Record<ErrorCode, string> = {
   0: 'success',
@@ -37,8 +38,6 @@ const toSchema = (schema: z.ZodType) =>
     },
   }) as Record<string, unknown>;
 
-const outSchema = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
 
 function strip(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = schema;
@@ -63,15 +62,18 @@ const envelope = (data: Record<string, unknown>) => ({
   properties: { status: { type: 'integer', const: 0 }, data, msg: { type: 'string', const: '' } },
 });
 
-/** OpenAPI 3.1 of /nps, derived from the route table and the very schemas the routes validate with. */
-export function buildOpenApi(routes: NpsRoute[]): Record<string, unknown> {
+/**
+ * OpenAPI 3.1 of /nps, derived from the route table, the very schemas the routes validate with and
+ * the schemas their answers are written with. `baseUrl`: where this server listens.
+ */
+export function buildOpenApi(routes: NpsRoute[], baseUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const codes = [...new Set([...(route.signed ? AUTH_ERRORS : []), ...route.errors, ...COMMON_ERRORS])].sort();
     const byHttp = new Map<number, ErrorCode[]>();
     for (const code of codes) byHttp.set(httpStatusOf[code], [...(byHttp.get(httpStatusOf[code]) ?? []), code]);
     const responses: Record<string, unknown> = {
-      '200': { description: 'Success', content: { 'application/json': { schema: envelope(strip(outSchema(route.response))) } } },
+      '200': { description: 'Success', content: { 'application/json': { schema: envelope(outputJsonSchema(route.response)) } } },
     };
     for (const [http, list] of [...byHttp].sort(([a], [b]) => a - b)) {
       responses[String(http)] = {
@@ -100,9 +102,9 @@ export function buildOpenApi(routes: NpsRoute[]): Record<string, unknown> {
       title: 'NPS Reconcile local API',
       version: '1.0.0',
       description:
-        'Served on 127.0.0.1 only. Every response is {status, data, msg}; status 0 is success. Signed endpoints take BIZ-API-KEY (Ed25519 public key, hex), Biz-Api-Nonce (Unix ms) and Biz-Api-Signature (hex Ed25519 signature over SHA-256(SHA-256("METHOD|PATH|NONCE|QUERY|BODY"))).',
+        'Served on 127.0.0.1 only. Every response is {status, data, msg}; status 0 is success. Field names and types are those of the source description; fields it does not have follow its own, are marked x-addition: true, and their descriptions begin "Addition". Signed endpoints take BIZ-API-KEY (Ed25519 public key, hex), Biz-Api-Nonce (Unix ms) and Biz-Api-Signature (hex Ed25519 signature over SHA-256(SHA-256("METHOD|PATH|NONCE|QUERY|BODY"))).',
     },
-    servers: [{ url: 'http://127.0.0.1:8730' }],
+    servers: [{ url: baseUrl }],
     paths,
     components: {
       securitySchemes: {

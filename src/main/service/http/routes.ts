@@ -3,7 +3,7 @@ import { AddressVerifyRequest, AddressVerifyResult } from '../../../shared/addre
 import { ChainListQuery, ChainPage, TokenListQuery, TokenPage } from '../../../shared/catalogue';
 import type { HandlerName } from '../../../shared/contract';
 import { ErrorCodes, type ErrorCode } from '../../../shared/errors';
-import { VerifyBody, VerifyQuery, VerifyResults } from '../../../shared/reconcile';
+import { VerifyBody, VerifyQuery, VerifyResults, VerifyResultsA, VerifyResultsB, type VerifyInput } from '../../../shared/reconcile';
 import { TicketLookupQuery, TicketPublic } from '../../../shared/tickets';
 
 /**
@@ -19,8 +19,15 @@ export interface NpsRoute {
   signed: boolean;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** Schema of `data` on success. */
+  /** Schema of `data` on success (openapi.json documents it). */
   response: z.ZodType;
+  /** The exact schema the answer to this input is written with, where `response` allows several (the verify shapes); default `response`. */
+  responseFor?: (input: unknown) => z.ZodType;
+  /**
+   * The answer depends only on the query string and the catalogue: the written answer is kept per
+   * query and sent again until the catalogue changes (the catalogue is what local tools read most).
+   */
+  catalogueCache?: true;
   handler: HandlerName;
   /** Builds the handler's input from the parsed query and body; default: the one that is present. */
   toInput?: (query: unknown, body: unknown) => unknown;
@@ -47,6 +54,7 @@ export const npsRoutes: NpsRoute[] = [
     signed: false,
     query: ChainListQuery,
     response: ChainPage,
+    catalogueCache: true,
     handler: 'catalogue-chains-list',
     errors: [],
   },
@@ -58,6 +66,7 @@ export const npsRoutes: NpsRoute[] = [
     signed: false,
     query: TokenListQuery,
     response: TokenPage,
+    catalogueCache: true,
     handler: 'catalogue-tokens-list',
     errors: [],
   },
@@ -78,11 +87,12 @@ export const npsRoutes: NpsRoute[] = [
     url: '/nps/bill/verify/txs',
     summary: 'Verify transactions against the ledger',
     description:
-      'Checks up to 1000 claimed transactions against the service\'s records. Each claim is looked up by transaction_id, else hash (with chain_id when given), else request_id, within wallet_id or the wallets the key may use; every identifier given must agree with the record. data[i] answers txs[i]: result, a flag per compared field (true when not given), the record (Shape A under `tx` with Unix-second times; ?shape=B under `data` with ISO 8601 times) and the ticket a mismatch opened or updated. Amounts compare exactly within amount_delta; time within time_delta seconds of the moment time_type names. The call is stored as a verification run.',
+      'Checks up to 1000 claimed transactions against the service\'s records. Each claim is looked up by transaction_id, else hash (with chain_id when given), else request_id, within wallet_id or the wallets the key may use; every identifier given must agree with the record. data[i] answers txs[i]: a flag per compared field (chain_id_match ... time_match, true when not given), result, the record (Shape A under `tx` with Unix-second times; ?shape=B under `data` with ISO 8601 times) and the addition ticket_id, the ticket a mismatch opened or updated. Amounts compare exactly within amount_delta; time within time_delta seconds of the moment time_type names. The call is stored as a verification run.',
     signed: true,
     query: VerifyQuery,
     body: VerifyBody,
     response: VerifyResults,
+    responseFor: (input) => ((input as VerifyInput).shape === 'B' ? VerifyResultsB : VerifyResultsA),
     handler: 'reconcile-verify-txs',
     toInput: (query, body) => ({ ...(body as object), shape: (query as { shape: string }).shape }),
     errors: [...BODY_ERRORS, ErrorCodes.AUTH_WALLET_FORBIDDEN, ErrorCodes.UNKNOWN_WALLET, ErrorCodes.BATCH_TOO_LARGE],

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChainPage } from '../../../shared/catalogue';
+import { parseAnswer } from './answers.test-support';
 import { tempService } from '../test-support';
 import { startServer, type RunningServer } from './server';
 
@@ -46,9 +48,9 @@ describe('the real server on a free port', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const body = (await res.json()) as { status: number; data: { list: { chain_id: string }[] } };
+    const body = parseAnswer('GET', '/nps/chains?chain_identifier=TRON', await res.text()) as { status: number; data: ChainPage };
     expect(body.status).toBe(0);
-    expect(body.data.list.map((c: { chain_id: string }) => c.chain_id)).toEqual(['TRON']);
+    expect(body.data.chains.map((c) => c.chain_id)).toEqual(['TRON']);
   });
 
   it('checks an address over HTTP', async () => {
@@ -57,7 +59,7 @@ describe('the real server on a free port', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', chain_id: 'TRON' }),
     });
-    expect(await res.json()).toEqual({ status: 0, data: { is_valid: true, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, msg: '' });
+    expect(parseAnswer('POST', '/nps/address/verify', await res.text())).toEqual({ status: 0, data: { is_valid: true, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, msg: '' });
   });
 
   it('refuses a rebinding Host and accepts the loopback names', async () => {

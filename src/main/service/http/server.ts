@@ -6,7 +6,9 @@ import type { CallMeta } from '../context';
 import { parseInput, ServiceError, storeBusy } from '../errors';
 import type { Service } from '../index';
 import { createAuthenticator, type AuthOptions } from './auth';
+import { catalogueVersion } from '../catalogue/handlers';
 import { sendError, sendOk } from './envelope';
+import { envelopeSerializer } from './serialize';
 import { BODY_LIMIT, isJsonContentType, registerJsonBody } from './json-body';
 import { registerAppDoor, type UiOptions } from './app-door';
 import { buildOpenApi } from './openapi';
@@ -16,6 +18,8 @@ import { npsRoutes } from './routes';
 export const DEFAULT_PORT = 8730;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DISCOVERY_FILE = 'api.json';
+/** Kept catalogue answers at most (a local tool asks a handful of distinct pages; past this, all are dropped and made again). */
+const MAX_KEPT_PAGES = 256;
 
 export interface ServerOptions {
   /** The host the server is bound to; a non-loopback name is also accepted in Host headers then. */
@@ -75,6 +79,8 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
   }
 
   const authenticate = createAuthenticator(service, opts.auth);
+  /** Written catalogue answers by URL (path and query as sent), with the catalogue version they were made at. */
+  const pages = new Map<string, { version: string; body: string }>();
   const knownPaths = new Map<string, string[]>();
   for (const route of npsRoutes) {
     knownPaths.set(route.url, [...(knownPaths.get(route.url) ?? []), route.method]);
@@ -82,7 +88,14 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
       method: route.method,
       url: route.url,
       handler: async (req, reply) => {
-        const meta: CallMeta = { actor: 'api', jsonText: true };
+        const cacheKey = route.catalogueCache ? req.url : undefined;
+        // Read before the answer is made: an answer kept under this version was made after it.
+        const version = cacheKey !== undefined ? catalogueVersion(service.ctx) : '';
+        if (cacheKey !== undefined) {
+          const kept = pages.get(cacheKey);
+          if (kept?.version === version) return sendOk(reply, kept.body);
+        }
+        const meta: CallMeta = { actor: 'api' };
         if (route.signed) {
           let caller: Pick<CallMeta, 'apiKey' | 'walletScope'>;
           try {
@@ -101,16 +114,30 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
         const body = route.body ? parseInput(route.body, req.body ?? null) : undefined;
         const input = route.toInput ? route.toInput(query, body) : (body ?? query ?? {});
         const fn = service.handlers[route.handler] as (input: unknown, meta: CallMeta) => unknown;
-        return sendOk(reply, await fn(input, meta));
+        const answer = envelopeSerializer(route.responseFor?.(input) ?? route.response)(await fn(input, meta));
+        if (cacheKey !== undefined) {
+          if (pages.size >= MAX_KEPT_PAGES) pages.clear();
+          pages.set(cacheKey, { version, body: answer });
+        }
+        return sendOk(reply, answer);
       },
     });
   }
 
   if (opts.ui) registerAppDoor(app, service, opts.ui, log);
 
-  const openApi = buildOpenApi(npsRoutes);
+  // Made on first request, when the port the server listens on is known (servers names it).
+  let openApi: string | undefined;
   knownPaths.set('/nps/openapi.json', ['GET']);
-  app.get('/nps/openapi.json', async (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(openApi));
+  app.get('/nps/openapi.json', async (_req, reply) => {
+    if (openApi === undefined) {
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : DEFAULT_PORT;
+      const host = !opts.host || opts.host === '0.0.0.0' ? DEFAULT_HOST : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+      openApi = JSON.stringify(buildOpenApi(npsRoutes, `http://${host}:${port}`));
+    }
+    return reply.header('content-type', 'application/json; charset=utf-8').send(openApi);
+  });
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = (req.raw.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';

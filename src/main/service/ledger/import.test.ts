@@ -444,7 +444,7 @@ describe('presets', () => {
     expect(byType('Deposit')).toHaveLength(4);
     expect(byType('Withdrawal')).toHaveLength(6);
     for (const x of rows) expect(x).toMatchObject({ chain_id: 'ETH', token_id: 'ETH', wallet_id: ETHERSCAN_WALLET });
-    for (const x of byType('Deposit')) expect(x.fee).toBeNull();
+    for (const x of byType('Deposit')) expect(x.fee).toBe('');
     expect(rows.map((x) => x.amount)).toContain('0.000000000000000001');
     const failed = rows.filter((x) => x.status === 'Failed');
     expect(failed).toHaveLength(1);

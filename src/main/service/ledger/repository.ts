@@ -1,27 +1,26 @@
-import type { ImportDetail, ImportSummary, Rejection, TransactionListQuery, TransactionRecord, WalletSummary } from '../../../shared/ledger';
-import { LEDGER_FIELDS } from '../../../shared/ledger';
+import type { ImportDetail, ImportSummary, LedgerRecord, Rejection, TransactionListQuery, WalletSummary } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
+import { RECORD_COLUMNS } from '../db/record-sql';
 import type { CatalogueView } from './rows';
 
 /* SQL of the ledger: the catalogue as the importer needs it, and the lists (the import's writes: import-repository.ts). */
 
 const q = (name: string) => `"${name}"`;
-const RECORD_COLUMNS = LEDGER_FIELDS.map(q).join(', ');
 
 export function loadCatalogue(db: Db): CatalogueView {
   const chains = db.$client.prepare('SELECT chain_id, chain_identifier, native_token_id FROM chains').all() as { chain_id: string; chain_identifier: string; native_token_id: string }[];
-  const tokens = db.$client.prepare('SELECT token_id, chain_id, symbol, contract_address, decimals FROM tokens').all() as {
+  const tokens = db.$client.prepare('SELECT token_id, chain_id, symbol, contract_address, decimal FROM tokens').all() as {
     token_id: string;
     chain_id: string;
     symbol: string;
     contract_address: string;
-    decimals: number;
+    decimal: number;
   }[];
   const view: CatalogueView = { chains: new Map(), tokens: new Map(), byContract: new Map(), bySymbol: new Map() };
   for (const c of chains) view.chains.set(c.chain_id, { family: c.chain_identifier, native_token_id: c.native_token_id });
   for (const t of tokens) {
-    view.tokens.set(t.token_id, { chain_id: t.chain_id, decimals: t.decimals, symbol: t.symbol });
+    view.tokens.set(t.token_id, { chain_id: t.chain_id, decimal: t.decimal, symbol: t.symbol });
     if (t.contract_address) view.byContract.set(`${t.chain_id}\n${t.contract_address.toLowerCase()}`, t.token_id);
     view.bySymbol.set(`${t.chain_id}\n${t.symbol.toUpperCase()}`, t.token_id);
   }
@@ -47,20 +46,20 @@ export function getImport(db: Db, importId: string): ImportDetail | undefined {
   return { ...summary, rejections };
 }
 
-const TX_SELECT = `SELECT ${RECORD_COLUMNS}, import_id, updated_at FROM transactions`;
+const TX_SELECT = `SELECT ${RECORD_COLUMNS} FROM transactions t`;
 
-export function getTransaction(db: Db, transactionId: string): TransactionRecord | undefined {
-  return db.$client.prepare(`${TX_SELECT} WHERE transaction_id = ?`).get(transactionId) as TransactionRecord | undefined;
+export function getTransaction(db: Db, transactionId: string): LedgerRecord | undefined {
+  return db.$client.prepare(`${TX_SELECT} WHERE t.transaction_id = ?`).get(transactionId) as LedgerRecord | undefined;
 }
 
 const HEX_ID = /^(0x)?[0-9a-fA-F]{64}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export function listTransactions(db: Db, query: TransactionListQuery): Page<TransactionRecord> {
+export function listTransactions(db: Db, query: TransactionListQuery): Page<LedgerRecord> {
   const where: string[] = [];
   const args: (string | number)[] = [];
   const eq = (column: string, value: string | undefined) => {
     if (value === undefined) return;
-    where.push(`${q(column)} = ?`);
+    where.push(`t.${q(column)} = ?`);
     args.push(value);
   };
   eq('wallet_id', query.wallet_id?.toLowerCase());
@@ -69,25 +68,25 @@ export function listTransactions(db: Db, query: TransactionListQuery): Page<Tran
   eq('type', query.type);
   eq('status', query.status);
   if (query.from !== undefined) {
-    where.push('created_at >= ?');
+    where.push('t.created_at >= ?');
     args.push(query.from);
   }
   if (query.to !== undefined) {
-    where.push('created_at < ?');
+    where.push('t.created_at < ?');
     args.push(query.to);
   }
   if (query.search !== undefined) {
     // Ids and hex hashes are stored lower-case; a request_id is matched as written.
     const s = query.search;
     const lowered = HEX_ID.test(s) ? s.toLowerCase() : s;
-    where.push('(transaction_id = ? OR hash = ? OR request_id = ?)');
+    where.push('(t.transaction_id = ? OR t.hash = ? OR t.request_id = ?)');
     args.push(lowered, lowered, s);
   }
   const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-  const total = db.$client.prepare(`SELECT count(*) FROM transactions${filter}`).pluck().get(...args) as number;
+  const total = db.$client.prepare(`SELECT count(*) FROM transactions t${filter}`).pluck().get(...args) as number;
   const list = db.$client
-    .prepare(`${TX_SELECT}${filter} ORDER BY created_at DESC, transaction_id LIMIT ? OFFSET ?`)
-    .all(...args, query.page_size, (query.page - 1) * query.page_size) as TransactionRecord[];
+    .prepare(`${TX_SELECT}${filter} ORDER BY t.created_at DESC, t.transaction_id LIMIT ? OFFSET ?`)
+    .all(...args, query.page_size, (query.page - 1) * query.page_size) as LedgerRecord[];
   return { list, total, page: query.page, page_size: query.page_size };
 }
 

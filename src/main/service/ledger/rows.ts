@@ -8,7 +8,7 @@ import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, offsetMinutes, r
 
 export interface CatalogueView {
   chains: Map<string, { family: string; native_token_id: string }>;
-  tokens: Map<string, { chain_id: string; decimals: number; symbol: string }>;
+  tokens: Map<string, { chain_id: string; decimal: number; symbol: string }>;
   /** `${chain_id}\n${lower-case contract}` -> token_id */
   byContract: Map<string, string>;
   /** `${chain_id}\n${upper-case symbol}` -> token_id */
@@ -243,8 +243,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (type === undefined) return required(src.type, 'type');
     out[F.type] = type;
 
-    if (decimalPlaces(amount) > token.decimals) {
-      return new RowProblem(amountLabel, `${amount} has ${decimalPlaces(amount)} decimal places; ${tokenId} has ${token.decimals}`);
+    if (decimalPlaces(amount) > token.decimal) {
+      return new RowProblem(amountLabel, `${amount} has ${decimalPlaces(amount)} decimal places; ${tokenId} has ${token.decimal}`);
     }
     out[F.amount] = amount;
 

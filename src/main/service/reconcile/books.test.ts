@@ -104,7 +104,7 @@ describe('books runs through the service', () => {
     expect(detail.items.total).toBe(497);
     // The unreadable row is kept with the run: its page shows it whenever it is opened.
     expect(detail).toMatchObject({ rejected_count: 1, rejected: run.rejected });
-    expect(detail.items.list[0]).toMatchObject({ result: false, flags: { amount: false, time: true }, claimed: { books_row: 2201, amount: '2200.75' } });
+    expect(detail.items.list[0]).toMatchObject({ result: false, amount_match: false, time_match: true, claimed: { books_row: 2201, amount: '2200.75' } });
     expect(detail.items.list[0]!.ticket_id).toMatch(/^[0-9a-f-]{36}$/);
     const tickets = await svc.invoke('tickets-list', { page: 1, page_size: 1, status: 'Pending' }, ui);
     expect(tickets.total).toBe(497);

@@ -35,7 +35,7 @@ test('runs stored a row per item before chunks keep every item, its claim and it
     expect(all).toMatchObject({ item_count: 1002, matched: 1, mismatched: 1, not_found: 1000 });
     expect(all.items.total).toBe(1002);
     expect(all.items.list[0]).toMatchObject({ idx: 0, claimed: { transaction_id: TX, amount: '100.50' }, result: false, ticket_id: 't1', record: { transaction_id: TX } });
-    expect(all.items.list[0]!.flags).toMatchObject({ amount: false, time: true });
+    expect(all.items.list[0]).toMatchObject({ amount_match: false, time_match: true });
     expect(all.items.list[1]).toMatchObject({ idx: 1, claimed: { request_id: 'x1', amount: 1 }, result: false, record: null, ticket_id: null });
     const matched = await svc.invoke('run-get', { run_id: 'r1', page: 1, page_size: 10, filter: 'matched' }, ui);
     expect(matched.items).toMatchObject({ total: 1, list: [{ idx: 1001, claimed: { amount: '100' }, result: true }] });

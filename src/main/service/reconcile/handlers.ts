@@ -1,7 +1,7 @@
 import { ErrorCodes } from '../../../shared/errors';
 import { isExactNumber } from '../../../shared/primitives';
-import { FLAG_FIELDS, isItemIssue, MAX_BATCH, type Flags, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type Shape, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
-import { JsonText, type CallMeta, type HandlersOf, type ServiceContext } from '../context';
+import { isItemIssue, MAX_BATCH, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
+import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import { SOURCE_TEXT, type WithSource } from '../http/json-body';
 import { fieldPath, invalidParam, ServiceError } from '../errors';
 import { getKey } from '../keys/repository';
@@ -10,6 +10,7 @@ import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
 import { findWallet, flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections } from './repository';
+import { recordShapeA, recordShapeB } from './match';
 import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from './verify';
 
 const BOOKS_CHUNK = 1000;
@@ -67,32 +68,23 @@ function resolveWallet(ctx: ServiceContext, walletId: string | undefined, scope:
 
 const scopeOf = (meta: CallMeta): ReadonlySet<string> | null => (meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null);
 
-/** Flags as JSON, in FLAG_FIELDS order (as matching builds them). */
-const flagsJson = (flags: Flags): string => `{${FLAG_FIELDS.map((f) => `"${f}":${flags[f]}`).join(',')}}`;
-/** Every flag true: the flags of every matching claim. */
-const ALL_TRUE_JSON = flagsJson(Object.fromEntries(FLAG_FIELDS.map((f) => [f, true])) as Flags);
-
 /**
- * The answer's `data` as JSON text: per claim, in order, `result`, `flags`, the record (`tx` in
- * Shape A, `data` in Shape B: the text SQLite wrote while reading it, see record-sql.ts) and
- * `ticket_id`. Written as text: building an object a claim and writing them all out again cost
- * about twice as much.
+ * One verify result as the contract orders it: the flags, `result`, the record (`tx` in Shape A,
+ * `data` in Shape B), then the addition `ticket_id`. The HTTP door writes it out with the
+ * serializer compiled from VerifyResultA / VerifyResultB.
  */
-function answerText(outcomes: readonly Outcome[], shape: Shape): string {
-  const recordKey = shape === 'A' ? '"tx":' : '"data":';
-  let out = '[';
-  for (let i = 0; i < outcomes.length; i++) {
-    const o = outcomes[i]!;
-    out += `${i === 0 ? '' : ','}{"result":${o.result},"flags":${o.result ? ALL_TRUE_JSON : flagsJson(o.flags)},${recordKey}${o.shown ?? 'null'},"ticket_id":${o.ticket_id === null ? 'null' : JSON.stringify(o.ticket_id)}}`;
-  }
-  return out + ']';
+function resultA(o: Outcome): VerifyResultA {
+  return { ...o.flags, result: o.result, tx: o.record && recordShapeA(o.record), ticket_id: o.ticket_id };
+}
+function resultB(o: Outcome): VerifyResultB {
+  return { ...o.flags, result: o.result, data: o.record && recordShapeB(o.record), ticket_id: o.ticket_id };
 }
 
 /**
  * POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`),
- * then the check. Answers JSON text when the door takes it (the HTTP API), else the values.
+ * then the check. data[i] answers txs[i].
  */
-export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): Promise<(VerifyResultA | VerifyResultB)[] | JsonText> {
+export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): Promise<VerifyResultA[] | VerifyResultB[]> {
   if (input.txs.length > MAX_BATCH) {
     throw new ServiceError(ErrorCodes.BATCH_TOO_LARGE, `txs: ${input.txs.length} transactions given; at most ${MAX_BATCH} per request`);
   }
@@ -114,9 +106,8 @@ export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: C
     shape: input.shape,
     options: '{}',
     created_at: ctx.now(),
-  }, input.shape);
-  const text = answerText(outcomes, input.shape);
-  return meta.jsonText ? new JsonText(text) : (JSON.parse(text) as (VerifyResultA | VerifyResultB)[]);
+  });
+  return input.shape === 'A' ? outcomes.map(resultA) : outcomes.map(resultB);
 }
 
 /** The accountant's books file, mapped to claims and checked in chunks through the same core as the API. */
@@ -193,10 +184,10 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
           list: items.list.map((r) => ({
             idx: r.idx,
             claimed: r.claimed as Record<string, unknown>,
+            ...flagsOf(r.falseFlags),
+            result: r.result,
             record: r.record,
             record_changed: r.record !== null && r.record.updated_at > run.created_at,
-            flags: flagsOf(r.falseFlags),
-            result: r.result,
             ticket_id: r.ticket_id,
           })),
         },

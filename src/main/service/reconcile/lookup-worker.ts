@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Shape } from '../../../shared/reconcile';
-import { recordsWhereInJsonSql, type LookupColumn } from './record-sql';
+import { recordsWhereInJsonSql, type LookupColumn } from '../db/record-sql';
 
 /*
  * The lookup thread: reads ledger records for verifications on a connection of its own, in
@@ -19,18 +18,14 @@ export interface LookupInit {
 }
 
 /**
- * Each query: the column and a JSON array of values. `shape`: also each record's answer text.
- * `checkpoint`: first copy the write-ahead log into the database (PASSIVE: it waits for no one
+ * Each query: the column and a JSON array of values. `checkpoint`: first copy the write-ahead log into the database (PASSIVE: it waits for no one
  * and no one waits for it).
  */
-export type LookupRequest = { id: number; queries: [LookupColumn, string][]; shape?: Shape; checkpoint?: boolean };
+export type LookupRequest = { id: number; queries: [LookupColumn, string][]; checkpoint?: boolean };
 /** The service is closing: close the connection, say so, and end. */
 export type CloseRequest = { close: true };
-/**
- * Per query, the records found as one JSON array of rows and, when a shape was asked for, their
- * answer texts (record-sql.ts); `ms`: the time the queries took here.
- */
-export type LookupReply = { id: number; rows: string[]; shown: (string | null)[]; ms: number } | { id: number; error: string };
+/** Per query, the records found as one JSON array of objects (db/record-sql.ts); `ms`: the time the queries took here. */
+export type LookupReply = { id: number; rows: string[]; ms: number } | { id: number; error: string };
 
 const port = parentPort!;
 const init = workerData as LookupInit;
@@ -40,11 +35,10 @@ sqlite.pragma('query_only = ON');
 sqlite.pragma('busy_timeout = 5000');
 // As the service's connection: records are read straight from the mapped file.
 sqlite.pragma('mmap_size = 2147483648');
-const statements = new Map<string, Database.Statement<[string], [string, (string | null)?]>>();
-const statement = (column: LookupColumn, shape: Shape | undefined) => {
-  const key = `${column} ${shape ?? ''}`;
-  let s = statements.get(key);
-  if (!s) statements.set(key, (s = sqlite.prepare<[string], [string, (string | null)?]>(recordsWhereInJsonSql(column, shape)).raw(true)));
+const statements = new Map<LookupColumn, Database.Statement<[string], string>>();
+const statement = (column: LookupColumn) => {
+  let s = statements.get(column);
+  if (!s) statements.set(column, (s = sqlite.prepare<[string], string>(recordsWhereInJsonSql(column)).pluck()));
   return s;
 };
 
@@ -61,14 +55,8 @@ port.on('message', (m: LookupRequest | CloseRequest) => {
   try {
     if (m.checkpoint) sqlite.pragma('wal_checkpoint(PASSIVE)');
     const start = performance.now();
-    const rows: string[] = [];
-    const shown: (string | null)[] = [];
-    for (const [column, values] of m.queries) {
-      const [found, texts] = statement(column, m.shape).get(values)!;
-      rows.push(found);
-      shown.push(texts ?? null);
-    }
-    reply = { id: m.id, rows, shown, ms: performance.now() - start };
+    const rows = m.queries.map(([column, values]) => statement(column).get(values)!);
+    reply = { id: m.id, rows, ms: performance.now() - start };
   } catch (err) {
     reply = { id: m.id, error: err instanceof Error ? err.message : String(err) };
   }

@@ -1,12 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import type { TransactionRecord } from '../../../shared/ledger';
-import type { Shape } from '../../../shared/reconcile';
+import type { LedgerRecord } from '../../../shared/ledger';
 import type { Db } from '../db/open';
 import { nativeBindingOf } from '../db/open';
 import { workerModule } from '../threads';
 import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
-import type { LookupColumn } from './record-sql';
-import { recordsOfJson, recordsWhereIn, type Render } from './repository';
+import type { LookupColumn } from '../db/record-sql';
+import { recordsWhereIn } from './repository';
 
 /*
  * Record lookups of a verification batch, on two cores. The service's thread looks up the first
@@ -14,8 +13,7 @@ import { recordsOfJson, recordsWhereIn, type Render } from './repository';
  * looks up the rest: a batch of 1000 claims spends about 5 ms reading records on one thread.
  * The parts are sized so both threads finish together: each side's time per value is measured
  * batch by batch (the thread's, from posting its part to its answer, is higher: it builds JSON,
- * and the service's thread turns that into values afterwards). For the verify API's answer, both
- * also read each record's text as the answer shows it (record-sql.ts). The thread starts when the
+ * and the service's thread turns that into values afterwards). The thread starts when the
  * API starts listening or with the first large batch, and lives as long as the service; until it
  * is up, or if it ever fails, every lookup runs on the service's thread, with the same results.
  *
@@ -43,7 +41,7 @@ const WAIT_NOTICED_MS = 0.3;
 const RATE_WEIGHT = 0.2;
 
 export type Wanted = Record<LookupColumn, readonly string[]>;
-export type Found = Record<LookupColumn, TransactionRecord[]>;
+export type Found = Record<LookupColumn, LedgerRecord[]>;
 type ThreadAnswer = Omit<Extract<LookupReply, { rows: string[] }>, 'id'>;
 
 export class RecordLookups {
@@ -72,15 +70,12 @@ export class RecordLookups {
   /** `db`: the service's connection; a store in memory cannot be shared, so it never splits. */
   constructor(private readonly db: Db) {}
 
-  /**
-   * Records of each column holding one of its values (each list's values distinct); with `render`,
-   * each record's answer text is filed there too.
-   */
-  async find(wanted: Wanted, render?: Render): Promise<Found> {
+  /** Records of each column holding one of its values (each list's values distinct). */
+  async find(wanted: Wanted): Promise<Found> {
     const total = wanted.transaction_id.length + wanted.hash.length + wanted.request_id.length;
     const worker = total >= SPLIT_MIN_VALUES ? this.thread() : undefined;
     // A thread busy with a checkpoint (waiting on the disk) would answer late: look up here.
-    if (!worker || this.checkpointing) return this.local(wanted, render);
+    if (!worker || this.checkpointing) return this.local(wanted);
     const mine: Record<LookupColumn, readonly string[]> = { transaction_id: [], hash: [], request_id: [] };
     const theirs: [LookupColumn, string][] = [];
     const share = this.threadShare;
@@ -94,11 +89,11 @@ export class RecordLookups {
         theirCount += values.length - cut;
       }
     }
-    const remote = this.ask(worker, theirs, render?.shape);
+    const remote = this.ask(worker, theirs);
     // Handled below; until then, a failure must not count as unhandled.
     remote.catch(() => undefined);
     const start = performance.now();
-    const found = this.local(mine, render);
+    const found = this.local(mine);
     const here = performance.now() - start;
     this.learn('here', here, total - theirCount);
     let reply: ThreadAnswer;
@@ -106,13 +101,13 @@ export class RecordLookups {
       reply = await remote;
     } catch {
       // The thread failed: look up its part here, as if it had never started.
-      const rest = this.local(Object.fromEntries(theirs.map(([c, v]) => [c, JSON.parse(v) as string[]])) as Partial<Wanted>, render);
+      const rest = this.local(Object.fromEntries(theirs.map(([c, v]) => [c, JSON.parse(v) as string[]])) as Partial<Wanted>);
       for (const column of COLUMNS) found[column].push(...rest[column]);
       return found;
     }
     const waited = performance.now() - start - here;
     theirs.forEach(([column], i) => {
-      found[column].push(...recordsOfJson(reply.rows[i]!, reply.shown[i] ?? null, render));
+      found[column].push(...(JSON.parse(reply.rows[i]!) as LedgerRecord[]));
     });
     // When this thread had to wait, the thread's whole round trip (posting, waking, its JSON) is
     // known: learn that; else at least its queries' time. The share settles where neither waits.
@@ -129,7 +124,7 @@ export class RecordLookups {
     const worker = this.worker;
     if (!worker || this.checkpointing || performance.now() - this.lastCheckpoint < CHECKPOINT_EVERY_MS) return;
     this.checkpointing = true;
-    this.ask(worker, [], undefined, true)
+    this.ask(worker, [], true)
       .catch(() => undefined)
       .finally(() => {
         this.checkpointing = false;
@@ -172,20 +167,20 @@ export class RecordLookups {
     if (outcome === 'timed-out') void spawned.worker.terminate();
   }
 
-  private local(wanted: Partial<Wanted>, render?: Render): Found {
+  private local(wanted: Partial<Wanted>): Found {
     return {
-      transaction_id: recordsWhereIn(this.db, 'transaction_id', wanted.transaction_id ?? [], render),
-      hash: recordsWhereIn(this.db, 'hash', wanted.hash ?? [], render),
-      request_id: recordsWhereIn(this.db, 'request_id', wanted.request_id ?? [], render),
+      transaction_id: recordsWhereIn(this.db, 'transaction_id', wanted.transaction_id ?? []),
+      hash: recordsWhereIn(this.db, 'hash', wanted.hash ?? []),
+      request_id: recordsWhereIn(this.db, 'request_id', wanted.request_id ?? []),
     };
   }
 
-  private ask(worker: Worker, queries: [LookupColumn, string][], shape?: Shape, checkpoint = false): Promise<ThreadAnswer> {
-    if (queries.length === 0 && !checkpoint) return Promise.resolve({ rows: [], shown: [], ms: 0 });
+  private ask(worker: Worker, queries: [LookupColumn, string][], checkpoint = false): Promise<ThreadAnswer> {
+    if (queries.length === 0 && !checkpoint) return Promise.resolve({ rows: [], ms: 0 });
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.track(worker, id, resolve, reject);
-      worker.postMessage({ id, queries, shape, checkpoint } satisfies LookupRequest);
+      worker.postMessage({ id, queries, checkpoint } satisfies LookupRequest);
     });
   }
 

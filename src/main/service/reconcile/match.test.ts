@@ -1,7 +1,7 @@
 import { parse } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
 import type { TransactionRecord } from '../../../shared/ledger';
-import { FLAG_FIELDS, isItemIssue, readVerifyItem, type FlagField, type VerifyItem } from '../../../shared/reconcile';
+import { FLAG_FIELDS, isItemIssue, MATCH_FLAGS, matchFlagOf, readVerifyItem, type FlagField, type VerifyItem } from '../../../shared/reconcile';
 import { abnormalFields, describeMismatch, humanTime, identifiersAgree, lookupKey, matchClaim, recordShapeA, recordShapeB } from './match';
 import { fixtureRecord } from './fixtures.test-support';
 
@@ -36,7 +36,7 @@ const claim = (json: string): VerifyItem => {
   return item;
 };
 const withId = (fields: string) => claim(`{"transaction_id":"${TX}",${fields}}`);
-const only = (field: FlagField, value: boolean) => Object.fromEntries(FLAG_FIELDS.map((f) => [f, f === field ? value : true]));
+const only = (field: FlagField, value: boolean) => Object.fromEntries(FLAG_FIELDS.map((f) => [matchFlagOf(f), f === field ? value : true]));
 
 describe('each flag, true and false', () => {
   const cases: [string, FlagField, boolean][] = [
@@ -91,7 +91,7 @@ describe('tolerances are inclusive at the boundary', () => {
     ['"amount":"100.25","amount_delta":0', true],
     ['"amount":"100.2500000001","amount_delta":0', false],
   ])('%s -> %s', (fields, expected) => {
-    expect(matchClaim(withId(fields), [record], isEvm).flags.amount).toBe(expected);
+    expect(matchClaim(withId(fields), [record], isEvm).flags.amount_match).toBe(expected);
   });
 
   test.each([
@@ -103,21 +103,21 @@ describe('tolerances are inclusive at the boundary', () => {
     [T0 / 1000 + 1, 0, false],
     [T0 / 1000 + 3600, 3600, true],
   ])('time %d with time_delta %d -> %s', (time, delta, expected) => {
-    expect(matchClaim(withId(`"time":${time},"time_delta":${delta}`), [record], isEvm).flags.time).toBe(expected);
+    expect(matchClaim(withId(`"time":${time},"time_delta":${delta}`), [record], isEvm).flags.time_match).toBe(expected);
   });
 
   test('time_type picks the moment: Confirmed is 30 s after Created', () => {
-    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_type":"Confirmed","time_delta":0`), [record], isEvm).flags.time).toBe(true);
-    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_delta":0`), [record], isEvm).flags.time).toBe(false);
+    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_type":"Confirmed","time_delta":0`), [record], isEvm).flags.time_match).toBe(true);
+    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_delta":0`), [record], isEvm).flags.time_match).toBe(false);
   });
 
   test('a moment not recorded is false, whatever the tolerance', () => {
-    expect(matchClaim(withId(`"time":${T0 / 1000},"time_type":"Completed","time_delta":1000000`), [record], isEvm).flags.time).toBe(false);
+    expect(matchClaim(withId(`"time":${T0 / 1000},"time_type":"Completed","time_delta":1000000`), [record], isEvm).flags.time_match).toBe(false);
   });
 
   test('stored milliseconds compare as the whole second Shape A shows', () => {
     const ms = { ...record, created_at: T0 + 999 };
-    expect(matchClaim(withId(`"time":${T0 / 1000},"time_delta":0`), [ms], isEvm).flags.time).toBe(true);
+    expect(matchClaim(withId(`"time":${T0 / 1000},"time_delta":0`), [ms], isEvm).flags.time_match).toBe(true);
   });
 });
 
@@ -130,34 +130,34 @@ describe('exact decimals', () => {
 
   test('an amount read through binary floating point would differ: 0.30000000000000004 does not match 0.3 at tolerance 0', () => {
     const r = { ...record, amount: '0.3' };
-    expect(matchClaim(withId('"amount":0.30000000000000004,"amount_delta":0'), [r], isEvm).flags.amount).toBe(false);
+    expect(matchClaim(withId('"amount":0.30000000000000004,"amount_delta":0'), [r], isEvm).flags.amount_match).toBe(false);
   });
 
   test('18-decimal amounts off by one unit are told apart', () => {
     const r = { ...record, amount: '1234.567890123456789012' };
-    expect(matchClaim(withId('"amount":1234.567890123456789012,"amount_delta":0'), [r], isEvm).flags.amount).toBe(true);
-    expect(matchClaim(withId('"amount":1234.567890123456789013,"amount_delta":0'), [r], isEvm).flags.amount).toBe(false);
-    expect(matchClaim(withId('"amount":"1234.567890123456789013","amount_delta":"0.000000000000000001"'), [r], isEvm).flags.amount).toBe(true);
+    expect(matchClaim(withId('"amount":1234.567890123456789012,"amount_delta":0'), [r], isEvm).flags.amount_match).toBe(true);
+    expect(matchClaim(withId('"amount":1234.567890123456789013,"amount_delta":0'), [r], isEvm).flags.amount_match).toBe(false);
+    expect(matchClaim(withId('"amount":"1234.567890123456789013","amount_delta":"0.000000000000000001"'), [r], isEvm).flags.amount_match).toBe(true);
   });
 
   test('scientific notation is exact too', () => {
     const r = { ...record, fee: '0.00000015' };
-    expect(matchClaim(withId('"fee":1.5e-7,"amount_delta":0'), [r], isEvm).flags.fee).toBe(true);
+    expect(matchClaim(withId('"fee":1.5e-7,"amount_delta":0'), [r], isEvm).flags.fee_match).toBe(true);
   });
 
   test('a fee claimed where none is recorded is false', () => {
-    expect(matchClaim(withId('"fee":0'), [{ ...record, fee: null }], isEvm).flags.fee).toBe(false);
+    expect(matchClaim(withId('"fee":0'), [{ ...record, fee: "" }], isEvm).flags.fee_match).toBe(false);
   });
 });
 
 describe('case rules for to', () => {
   test('exact on a chain that is not EVM', () => {
     const tron = { ...record, chain_id: 'TRON', to: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' };
-    expect(matchClaim(withId('"to":"TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"'), [tron], isEvm).flags.to).toBe(true);
-    expect(matchClaim(withId('"to":"tr7nhqjekqxgtci8q8zy4pl8otszgjlj6t"'), [tron], isEvm).flags.to).toBe(false);
+    expect(matchClaim(withId('"to":"TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"'), [tron], isEvm).flags.to_match).toBe(true);
+    expect(matchClaim(withId('"to":"tr7nhqjekqxgtci8q8zy4pl8otszgjlj6t"'), [tron], isEvm).flags.to_match).toBe(false);
   });
   test('a to claimed where none is recorded is false', () => {
-    expect(matchClaim(withId(`"to":"${EVM_TO}"`), [{ ...record, to: null }], isEvm).flags.to).toBe(false);
+    expect(matchClaim(withId(`"to":"${EVM_TO}"`), [{ ...record, to: "" }], isEvm).flags.to_match).toBe(false);
   });
 });
 
@@ -183,7 +183,13 @@ describe('lookup and identifiers', () => {
 
   test('identifiers that disagree: not found, every flag false, no record', () => {
     const out = matchClaim(withId('"request_id":"someone-else","amount":100.25'), [record], isEvm);
-    expect(out).toEqual({ record: null, result: false, flags: Object.fromEntries(FLAG_FIELDS.map((f) => [f, false])) });
+    expect(out).toEqual({ record: null, result: false, flags: Object.fromEntries(MATCH_FLAGS.map((f) => [f, false])) });
+  });
+
+  test('the flags carry the source names, in its order', () => {
+    expect(Object.keys(matchClaim(withId('"amount":1'), [record], isEvm).flags)).toEqual([
+      'chain_id_match', 'token_id_match', 'to_match', 'status_match', 'type_match', 'amount_match', 'fee_match', 'amount_actual_match', 'time_match',
+    ]);
   });
 
   test('nothing to look at: not found', () => {
@@ -199,6 +205,30 @@ describe('lookup and identifiers', () => {
   });
 });
 
+describe('source rule 2: request_id does not apply to a Deposit', () => {
+  const deposit = { ...record, type: 'Deposit' as const };
+
+  test('a Deposit claim drops its request_id: matched on transaction_id whatever request_id says', () => {
+    const item = withId('"type":"deposit","request_id":"someone-else","amount":100.25');
+    expect(item.request_id).toBeUndefined();
+    expect(matchClaim(item, [deposit], isEvm).result).toBe(true);
+  });
+
+  test('request_id alone cannot identify a Deposit (1002 on request_id)', () => {
+    expect(readVerifyItem(parse('{"type":"Deposit","request_id":"req-1","amount":1}'))).toEqual({
+      path: ['request_id'],
+      message: 'cannot be the only identifier of a Deposit; give transaction_id or hash',
+    });
+    expect(readVerifyItem(parse('{"type":"Deposit","request_id":"req-1","hash":"0x1","amount":1}'))).not.toHaveProperty('message');
+  });
+
+  test('a claim without type: request_id is not compared with a Deposit record, but is with a Withdrawal', () => {
+    const item = withId('"request_id":"someone-else","amount":100.25');
+    expect(matchClaim(item, [deposit], isEvm).result).toBe(true);
+    expect(matchClaim(item, [record], isEvm).record).toBeNull();
+  });
+});
+
 describe('abnormals and desc', () => {
   test('abnormals follow SPEC order whatever the claim order', () => {
     const out = matchClaim(withId(`"time":${T0 / 1000 + 100},"amount":"1","to":"0x${'9'.repeat(40)}","chain_id":"TRON"`), [record], isEvm);
@@ -207,8 +237,8 @@ describe('abnormals and desc', () => {
 
   test('desc says, per field, what was claimed and what is recorded', () => {
     const item = withId(`"amount":100.5,"time":${T0 / 1000 + 120},"status":"Failed","fee":"1"`);
-    const out = matchClaim(item, [{ ...record, fee: null }], isEvm);
-    expect(describeMismatch(item, { ...record, fee: null }, out.flags)).toBe(
+    const out = matchClaim(item, [{ ...record, fee: "" }], isEvm);
+    expect(describeMismatch(item, { ...record, fee: "" }, out.flags)).toBe(
       'status: claimed Failed, recorded Completed; ' +
         'amount: claimed 100.5, recorded 100.25 (off by 0.25, tolerance 0.001); ' +
         'fee: claimed 1, recorded nothing (tolerance 0.001); ' +

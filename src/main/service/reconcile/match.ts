@@ -1,6 +1,6 @@
 import Big from 'big.js';
-import type { TransactionRecord } from '../../../shared/ledger';
-import { FLAG_FIELDS, type FlagField, type Flags, type TimeType, type VerifyItem } from '../../../shared/reconcile';
+import { RECORD_FIELDS, type TransactionRecord } from '../../../shared/ledger';
+import { FLAG_FIELDS, MATCH_FLAGS, matchFlagOf, type FlagField, type MatchFlags, type RecordShapeA, type RecordShapeB, type TimeType, type VerifyItem } from '../../../shared/reconcile';
 
 /*
  * The matching rules of POST /nps/bill/verify/txs (SPEC.md, Reconciliation), as pure functions over
@@ -44,14 +44,17 @@ export function caselessKey(by: Identifier, value: string): string {
   return by === 'hash' && lower.startsWith('0x') ? lower.slice(2) : lower;
 }
 
-const sameId = (by: Identifier, claimed: string, recorded: string | null): boolean =>
-  recorded !== null && identifierKey(by, claimed) === identifierKey(by, recorded);
+const sameId = (by: Identifier, claimed: string, recorded: string): boolean => recorded !== '' && identifierKey(by, claimed) === identifierKey(by, recorded);
 
-/** Every identifier the claim gives agrees with the record (and, for a hash lookup, the chain). */
+/**
+ * Every identifier the claim gives agrees with the record (and, for a hash lookup, the chain).
+ * A Deposit record's request_id is never compared (source rule 2: request_id does not apply to a
+ * Deposit; a claim of type Deposit has already dropped its own, readVerifyItem).
+ */
 export function identifiersAgree(item: VerifyItem, record: TransactionRecord): boolean {
   if (item.transaction_id !== undefined && !sameId('transaction_id', item.transaction_id, record.transaction_id)) return false;
   if (item.hash !== undefined && !sameId('hash', item.hash, record.hash)) return false;
-  if (item.request_id !== undefined && !sameId('request_id', item.request_id, record.request_id)) return false;
+  if (item.request_id !== undefined && record.type !== 'Deposit' && !sameId('request_id', item.request_id, record.request_id)) return false;
   if (item.transaction_id === undefined && item.hash !== undefined && item.chain_id !== undefined && item.chain_id !== record.chain_id) return false;
   return true;
 }
@@ -78,8 +81,8 @@ export const TIME_TYPE_FIELD: Record<TimeType, 'created_at' | 'confirmed_at' | '
 export const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** |claimed - recorded| exactly; null when nothing (or no number) is recorded. */
-function difference(claimed: string, recorded: string | null): Big | null {
-  if (recorded === null) return null;
+function difference(claimed: string, recorded: string): Big | null {
+  if (recorded === '') return null;
   try {
     return new Big(claimed).minus(new Big(recorded)).abs();
   } catch {
@@ -87,42 +90,41 @@ function difference(claimed: string, recorded: string | null): Big | null {
   }
 }
 
-function amountWithin(claimed: string, recorded: string | null, delta: string): boolean {
+function amountWithin(claimed: string, recorded: string, delta: string): boolean {
   // Both sides are plain decimals: the same text is the same number (the common case, no arithmetic).
   if (claimed === recorded) return true;
   const diff = difference(claimed, recorded);
   return diff !== null && diff.lte(new Big(delta));
 }
 
-const sameText = (a: string, b: string | null, caseInsensitive: boolean): boolean =>
-  b !== null && (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
+const sameText = (a: string, b: string, caseInsensitive: boolean): boolean => b !== '' && (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
 
-export const ALL_FALSE: Flags = Object.freeze(Object.fromEntries(FLAG_FIELDS.map((f) => [f, false])) as Flags);
+export const ALL_FALSE: MatchFlags = Object.freeze(Object.fromEntries(MATCH_FLAGS.map((f) => [f, false])) as MatchFlags);
 
-/** Each comparable field: true when it agrees or the claim does not give it. */
-export function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvmChain): Flags {
+/** Each comparable field's flag, in the source's order: true when it agrees or the claim does not give it. */
+export function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvmChain): MatchFlags {
   const moment = recordedMoment(record, item.time_type);
   return {
-    chain_id: item.chain_id === undefined || item.chain_id === record.chain_id,
-    token_id: item.token_id === undefined || item.token_id === record.token_id,
-    to: item.to === undefined || sameText(item.to, record.to, isEvm(record.chain_id)),
-    status: item.status === undefined || sameText(item.status, record.status, true),
-    type: item.type === undefined || sameText(item.type, record.type, true),
-    amount: item.amount === undefined || amountWithin(item.amount, record.amount, item.amount_delta),
-    fee: item.fee === undefined || amountWithin(item.fee, record.fee, item.amount_delta),
-    amount_actual: item.amount_actual === undefined || amountWithin(item.amount_actual, record.amount_actual, item.amount_delta),
-    time: item.time === undefined || (moment !== null && Math.abs(item.time - toUnixSeconds(moment)) <= item.time_delta),
+    chain_id_match: item.chain_id === undefined || item.chain_id === record.chain_id,
+    token_id_match: item.token_id === undefined || item.token_id === record.token_id,
+    to_match: item.to === undefined || sameText(item.to, record.to, isEvm(record.chain_id)),
+    status_match: item.status === undefined || sameText(item.status, record.status, true),
+    type_match: item.type === undefined || sameText(item.type, record.type, true),
+    amount_match: item.amount === undefined || amountWithin(item.amount, record.amount, item.amount_delta),
+    fee_match: item.fee === undefined || amountWithin(item.fee, record.fee, item.amount_delta),
+    amount_actual_match: item.amount_actual === undefined || amountWithin(item.amount_actual, record.amount_actual, item.amount_delta),
+    time_match: item.time === undefined || (moment !== null && Math.abs(item.time - toUnixSeconds(moment)) <= item.time_delta),
   };
 }
 
-export const allTrue = (flags: Flags): boolean => FLAG_FIELDS.every((f) => flags[f]);
+export const allTrue = (flags: MatchFlags): boolean => MATCH_FLAGS.every((f) => flags[f]);
 
-/** The false flags' field names, in SPEC.md's order. */
-export const abnormalFields = (flags: Flags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[f]);
+/** The fields of the false flags, in SPEC.md's order (`abnormals`). */
+export const abnormalFields = (flags: MatchFlags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]);
 
-export interface MatchOutcome {
-  record: TransactionRecord | null;
-  flags: Flags;
+export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
+  record: R | null;
+  flags: MatchFlags;
   result: boolean;
 }
 
@@ -132,15 +134,15 @@ export interface MatchOutcome {
  * agreeing on most fields wins, then the earliest created, then the lowest transaction_id, so a
  * claim about one transfer of a batch is checked against that transfer.
  */
-export function matchClaim(item: VerifyItem, candidates: readonly TransactionRecord[], isEvm: IsEvmChain): MatchOutcome {
-  let best: MatchOutcome | null = null;
+export function matchClaim<R extends TransactionRecord>(item: VerifyItem, candidates: readonly R[], isEvm: IsEvmChain): MatchOutcome<R> {
+  let best: MatchOutcome<R> | null = null;
   let bestScore = -1;
   for (const record of candidates) {
     if (!identifiersAgree(item, record)) continue;
     const flags = compareFields(item, record, isEvm);
-    const score = FLAG_FIELDS.reduce((n, f) => n + (flags[f] ? 1 : 0), 0);
+    const score = MATCH_FLAGS.reduce((n, f) => n + (flags[f] ? 1 : 0), 0);
     if (best === null || score > bestScore || (score === bestScore && earlier(record, best.record!))) {
-      best = { record, flags, result: score === FLAG_FIELDS.length };
+      best = { record, flags, result: score === MATCH_FLAGS.length };
       bestScore = score;
     }
   }
@@ -159,14 +161,14 @@ export function humanTime(ms: number): string {
   return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
 }
 
-const shown = (v: string | null | undefined): string => (v === null || v === undefined ? 'nothing' : v);
+const shown = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? 'nothing' : v);
 
 /**
  * Per false flag, what was claimed and what is recorded, in the order of `abnormals`, e.g.
  * "amount: claimed 100.5, recorded 100.25 (off by 0.25, tolerance 0.001); time: claimed
  * 2026-01-02T03:04:05Z, recorded 2026-01-02T03:06:05Z as created_at (off by 120 s, tolerance 10 s)".
  */
-export function describeMismatch(item: VerifyItem, record: TransactionRecord, flags: Flags): string {
+export function describeMismatch(item: VerifyItem, record: TransactionRecord, flags: MatchFlags): string {
   const parts: string[] = [];
   for (const field of abnormalFields(flags)) {
     switch (field) {
@@ -198,35 +200,24 @@ export function describeMismatch(item: VerifyItem, record: TransactionRecord, fl
   return parts.join('; ');
 }
 
-/** The record's own fields with its times as `time` shows them; import bookkeeping left out. */
-function publicRecord<T>(r: TransactionRecord, time: (ms: number | null) => T) {
-  return {
-    transaction_id: r.transaction_id,
-    wallet_id: r.wallet_id,
-    request_id: r.request_id,
-    type: r.type,
-    status: r.status,
-    amount: r.amount,
-    to: r.to,
-    fee_ratio: r.fee_ratio,
-    fee_fixed: r.fee_fixed,
-    fee: r.fee,
-    er: r.er,
-    amount_actual: r.amount_actual,
-    hash: r.hash,
-    chain_id: r.chain_id,
-    token_id: r.token_id,
-    created_at: time(r.created_at),
-    confirmed_at: time(r.confirmed_at),
-    completed_at: time(r.completed_at),
-  };
+/**
+ * The record as the wire shows it: the contract's fields in its order (the store's own import_id
+ * and updated_at left out), its times as `time` writes them.
+ */
+function wireRecord<T>(r: TransactionRecord, time: (ms: number | null) => T) {
+  const out: Record<string, unknown> = {};
+  for (const f of RECORD_FIELDS) out[f] = r[f];
+  out.created_at = time(r.created_at);
+  out.confirmed_at = time(r.confirmed_at);
+  out.completed_at = time(r.completed_at);
+  return out;
 }
 
 const seconds = (ms: number | null) => (ms === null ? null : toUnixSeconds(ms));
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Shape A's record: times in whole Unix seconds. */
-export const recordShapeA = (r: TransactionRecord) => publicRecord(r, seconds);
+export const recordShapeA = (r: TransactionRecord): RecordShapeA => wireRecord(r, seconds) as RecordShapeA;
 
 /** Shape B's record: times as ISO 8601 UTC with milliseconds. */
-export const recordShapeB = (r: TransactionRecord) => publicRecord(r, iso);
+export const recordShapeB = (r: TransactionRecord): RecordShapeB => wireRecord(r, iso) as RecordShapeB;

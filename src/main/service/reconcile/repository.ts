@@ -1,9 +1,9 @@
-import type { TransactionRecord } from '../../../shared/ledger';
+import type { LedgerRecord } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
-import { FLAG_FIELDS, type BooksRejectedRow, type FlagField, type Flags, type RunSummary, type Shape } from '../../../shared/reconcile';
+import { FLAG_FIELDS, matchFlagOf, type BooksRejectedRow, type FlagField, type MatchFlags, type RunSummary, type Shape } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
-import { RECORD_COLUMNS, recordsWhereInSql, SHOWN_SEPARATOR, type LookupColumn } from './record-sql';
+import { RECORD_COLUMNS, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
 
 /*
  * The reconciliation store: reads the ledger (`transactions`, never written here), writes
@@ -11,89 +11,15 @@ import { RECORD_COLUMNS, recordsWhereInSql, SHOWN_SEPARATOR, type LookupColumn }
  * request of 1000 claims costs a few index probes per claim and one statement per identifier kind.
  */
 
-const statementSql = new Map<string, string>();
-/** The lookup statement of a column, with the answer texts of a shape when one is given (record-sql.ts). */
-const lookupSql = (column: LookupColumn, shape: Shape | undefined): string => {
-  const key = `${column} ${shape ?? ''}`;
-  let sql = statementSql.get(key);
-  if (sql === undefined) statementSql.set(key, (sql = recordsWhereInSql(column, shape)));
-  return sql;
-};
-
-/**
- * What a verification asks of its lookups beyond the records: each record's text as the answer
- * of this shape shows it, filed under the record.
- */
-export interface Render {
-  shape: Shape;
-  shown: Map<TransactionRecord, string>;
-}
-
-/** Columns of RECORD_COLUMNS: a row with an answer text has it after them. */
-const RECORD_WIDTH = 20;
-
-export type RecordRow = [
-  string, string, string | null, TransactionRecord['type'], TransactionRecord['status'], string, string | null, string | null, string | null,
-  string | null, string | null, string | null, string | null, string, string, number | null, number | null, number | null, string | null, number,
-];
-
-// Rows come back as arrays and are built with one object literal: cheaper than better-sqlite3's
-// generic row objects when a request reads a thousand records.
-export const fromRow = (r: RecordRow): TransactionRecord => ({
-  transaction_id: r[0],
-  wallet_id: r[1],
-  request_id: r[2],
-  type: r[3],
-  status: r[4],
-  amount: r[5],
-  to: r[6],
-  fee_ratio: r[7],
-  fee_fixed: r[8],
-  fee: r[9],
-  er: r[10],
-  amount_actual: r[11],
-  hash: r[12],
-  chain_id: r[13],
-  token_id: r[14],
-  created_at: r[15],
-  confirmed_at: r[16],
-  completed_at: r[17],
-  import_id: r[18],
-  updated_at: r[19],
-});
-
 /** Records whose column holds one of the values (each value once; duplicates are harmless). */
-export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<string>, render?: Render): TransactionRecord[] {
+export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<string>): LedgerRecord[] {
   const list = [...new Set(values)];
   if (list.length === 0) return [];
-  const rows = stmt<[string], RecordRow>(db, lookupSql(column, render?.shape)).raw(true).all(JSON.stringify(list)) as unknown as RecordRow[];
-  return recordsOf(rows, render, (row) => (row as unknown as string[])[RECORD_WIDTH]!);
+  return stmt<[string], LedgerRecord>(db, recordsWhereInSql(column)).all(JSON.stringify(list));
 }
 
-/**
- * The records of the lookup thread's JSON rows (recordsWhereInJsonSql), with their answer texts
- * when `render` asks for them.
- */
-export function recordsOfJson(rows: string, shown: string | null, render: Render | undefined): TransactionRecord[] {
-  const list = JSON.parse(rows) as RecordRow[];
-  if (!render) return list.map(fromRow);
-  const texts = shown === null ? [] : shown.split(SHOWN_SEPARATOR);
-  if (texts.length !== list.length) throw new Error(`record lookup: ${list.length} records but ${texts.length} answer texts`);
-  return recordsOf(list, render, (_row, i) => texts[i]!);
-}
-
-/** Each row as a record, its answer text (`textOf`) filed in `render` when one is asked for. */
-function recordsOf(rows: RecordRow[], render: Render | undefined, textOf: (row: RecordRow, i: number) => string): TransactionRecord[] {
-  if (!render) return rows.map(fromRow);
-  return rows.map((row, i) => {
-    const record = fromRow(row);
-    render.shown.set(record, textOf(row, i));
-    return record;
-  });
-}
-
-export function recordById(db: Db, transactionId: string): TransactionRecord | undefined {
-  return stmt<[string], TransactionRecord>(db, `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id = ?`).get(transactionId);
+export function recordById(db: Db, transactionId: string): LedgerRecord | undefined {
+  return stmt<[string], LedgerRecord>(db, `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id = ?`).get(transactionId);
 }
 
 /** Chains whose addresses are EVM hex (chain_identifier ETH): `to` compares case-insensitively there. */
@@ -187,7 +113,7 @@ export interface RunItemRow {
   falseFlags: FlagField[];
   result: boolean;
   ticket_id: string | null;
-  record: TransactionRecord | null;
+  record: LedgerRecord | null;
 }
 
 const inFilter = (filter: RunItemFilter, o: StoredOutcome): boolean =>
@@ -240,16 +166,16 @@ export function listRunItems(db: Db, runId: string, filter: RunItemFilter, page:
 const ALL_FALSE_JSON = JSON.stringify(FLAG_FIELDS);
 
 /**
- * One item's outcome as a chunk stores it: [transaction_id or null, result 0/1, the false flags
- * (a few bytes for a match), ticket_id or null].
+ * One item's outcome as a chunk stores it: [transaction_id or null, result 0/1, the false flags'
+ * fields (a few bytes for a match), ticket_id or null].
  */
-export function outcomeJson(transactionId: string | null, result: boolean, flags: Flags, ticketId: string | null): string {
-  const falseFlags = result ? '[]' : transactionId === null ? ALL_FALSE_JSON : JSON.stringify(FLAG_FIELDS.filter((f) => !flags[f]));
+export function outcomeJson(transactionId: string | null, result: boolean, flags: MatchFlags, ticketId: string | null): string {
+  const falseFlags = result ? '[]' : transactionId === null ? ALL_FALSE_JSON : JSON.stringify(FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]));
   return `[${transactionId === null ? 'null' : JSON.stringify(transactionId)},${result ? 1 : 0},${falseFlags},${ticketId === null ? 'null' : JSON.stringify(ticketId)}]`;
 }
 
-/** Flags from the stored list of the false ones. */
-export function flagsOf(falseFlags: readonly FlagField[]): Flags {
+/** Flags from the stored list of the false ones' fields. */
+export function flagsOf(falseFlags: readonly FlagField[]): MatchFlags {
   const falseOnes = new Set(falseFlags);
-  return Object.fromEntries(FLAG_FIELDS.map((f) => [f, !falseOnes.has(f)])) as Flags;
+  return Object.fromEntries(FLAG_FIELDS.map((f) => [matchFlagOf(f), !falseOnes.has(f)])) as MatchFlags;
 }

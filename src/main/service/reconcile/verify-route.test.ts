@@ -1,3 +1,4 @@
+import { strictAnswers } from '../http/answers.test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildServer } from '../http/server';
 import { signedInject } from '../http/signed.test-support';
@@ -16,6 +17,7 @@ const VERIFY = '/nps/bill/verify/txs';
 let clock = T;
 const svc = tempService({ now: () => clock });
 const app = buildServer(svc, { log: () => {}, rateLimit: false });
+strictAnswers(app);
 let secret: string;
 
 beforeAll(async () => {
@@ -50,7 +52,8 @@ beforeEach(() => {
   clock += 1;
 });
 
-type Result = { result: boolean; flags: Record<string, boolean>; tx?: Record<string, unknown> | null; data?: Record<string, unknown> | null; ticket_id: string | null };
+type Result = Record<`${string}_match`, boolean> & { result: boolean; tx?: Record<string, unknown> | null; data?: Record<string, unknown> | null; ticket_id: string | null };
+const flagsOf = (r: Result) => Object.fromEntries(Object.entries(r).filter(([k]) => k.endsWith('_match')));
 const verify = (body: object | string, query = '') => signedInject(app, secret, { method: 'POST', url: VERIFY + query, body }, clock);
 const results = async (body: object | string, query = '') => {
   const res = await verify(body, query);
@@ -134,7 +137,7 @@ describe('wallet_id', () => {
   test('limits lookups to that wallet: another wallet\'s record is not found', async () => {
     const data = await results({ wallet_id: W1.toUpperCase(), txs: [{ transaction_id: TX1, amount: '0.3' }, { transaction_id: TX2, amount: 5 }] });
     expect(data.map((d) => d.result)).toEqual([true, false]);
-    expect(data[1]).toMatchObject({ tx: null, ticket_id: null, flags: { amount: false, time: false } });
+    expect(data[1]).toMatchObject({ tx: null, ticket_id: null, amount_match: false, time_match: false });
   });
 });
 
@@ -167,8 +170,18 @@ describe('lookup through the HTTP door', () => {
 
   test('Shape A (default): record under tx, times in whole Unix seconds; a mismatch carries its ticket', async () => {
     const data = await results({ txs: [{ transaction_id: TX1, amount: '0.31', time: T / 1000, time_delta: 0 }] });
-    expect(data[0]).toMatchObject({ result: false, flags: { amount: false, time: true } });
+    expect(data[0]).toMatchObject({ result: false, amount_match: false, time_match: true });
     expect(data[0]!.ticket_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The source's keys in its order: the nine flags, result, the record, then the addition ticket_id.
+    expect(Object.keys(data[0]!)).toEqual([
+      'chain_id_match', 'token_id_match', 'to_match', 'status_match', 'type_match', 'amount_match', 'fee_match', 'amount_actual_match', 'time_match', 'result', 'tx', 'ticket_id',
+    ]);
+    expect(Object.keys(data[0]!.tx!)).toEqual([
+      'wallet_id', 'type', 'status', 'amount', 'to', 'fee_ratio', 'fee_fixed', 'fee', 'er', 'amount_actual', 'hash', 'chain_id', 'token_id',
+      'created_at', 'confirmed_at', 'completed_at', 'transaction_id', 'request_id',
+    ]);
+    // Text the ledger does not record is "", never null.
+    expect(data[0]!.tx).toMatchObject({ fee_ratio: '', fee_fixed: '', er: '' });
     expect(data[0]).not.toHaveProperty('data');
     expect(data[0]!.tx).toMatchObject({ transaction_id: TX1, created_at: T / 1000, confirmed_at: T / 1000 + 60, completed_at: null, amount: '0.3' });
     expect(data[0]!.tx).not.toHaveProperty('import_id');
@@ -195,9 +208,29 @@ describe('lookup through the HTTP door', () => {
       const given = await svc.invoke('reconcile-verify-txs', { txs, shape }, { actor: 'ui' });
       expect(sent).toEqual(given);
       expect(sent.map((d) => d.result)).toEqual([true, false, false, false]);
-      expect(sent[1]!.flags).toEqual({ chain_id: true, token_id: true, to: true, status: true, type: false, amount: false, fee: true, amount_actual: true, time: true });
-      expect(sent[3]).toEqual({ result: false, flags: Object.fromEntries(Object.keys(sent[1]!.flags).map((f) => [f, false])), [shape === 'A' ? 'tx' : 'data']: null, ticket_id: null });
+      expect(flagsOf(sent[1]!)).toEqual({
+        chain_id_match: true, token_id_match: true, to_match: true, status_match: true, type_match: false, amount_match: false, fee_match: true, amount_actual_match: true, time_match: true,
+      });
+      expect(sent[3]).toEqual({ ...Object.fromEntries(Object.keys(flagsOf(sent[1]!)).map((f) => [f, false])), result: false, [shape === 'A' ? 'tx' : 'data']: null, ticket_id: null });
     }
+  });
+
+  test('source rule 2: a Deposit claim is matched on transaction_id or hash whatever its request_id; request_id alone is refused', async () => {
+    const data = await results({
+      txs: [
+        { transaction_id: TX2, request_id: 'not-ours', type: 'Deposit', amount: 5 },
+        { hash: 'b'.repeat(64), request_id: 'not-ours', type: 'deposit', amount: 5 },
+        // No type given, the record found is a Deposit: its request_id is not compared either.
+        { transaction_id: TX2, request_id: 'not-ours', amount: 5 },
+        // A Withdrawal's request_id is compared: a different one is not this record.
+        { transaction_id: TX3, request_id: 'not-ours', amount: 7 },
+      ],
+    });
+    expect(data.map((d) => d.result)).toEqual([true, true, true, false]);
+    expect(data[3]!.tx).toBeNull();
+    clock += 1;
+    const refused = await errorOf({ txs: [{ transaction_id: TX1, amount: 1 }, { request_id: 'req-2', type: 'Deposit', amount: 5 }] });
+    expect(refused).toMatchObject({ status: 1002, msg: expect.stringMatching(/^txs\[1\]\.request_id: /) });
   });
 
   test('every call is stored as a run: who, when, each item as sent, its result', async () => {

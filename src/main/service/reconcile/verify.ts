@@ -1,11 +1,11 @@
-import type { TransactionRecord } from '../../../shared/ledger';
-import type { Flags, Shape, VerifyItem } from '../../../shared/reconcile';
+import type { LedgerRecord } from '../../../shared/ledger';
+import type { MatchFlags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
 import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
 import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
 import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
-import { evmChainIds, insertChunk, insertRun, outcomeJson, type Render, type RunRow } from './repository';
+import { evmChainIds, insertChunk, insertRun, outcomeJson, type RunRow } from './repository';
 
 /*
  * The one verification core: the signed API and the books runs both come through verifyChunk, a
@@ -20,12 +20,10 @@ export interface Claim {
 }
 
 export interface Outcome {
-  record: TransactionRecord | null;
-  flags: Flags;
+  record: LedgerRecord | null;
+  flags: MatchFlags;
   result: boolean;
   ticket_id: string | null;
-  /** The record as the answer of the shape asked for shows it (JSON text), when a shape was asked for. */
-  shown: string | null;
 }
 
 export interface RunScope {
@@ -46,7 +44,7 @@ export const newRunId = (): string => uuidv7();
  * identifiers exactly as imported), and a record found is filed under the claim's comparison key
  * by the spelling that found it: one pattern test a claim, none a record.
  */
-async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[], render: Render | undefined): Promise<TransactionRecord[][]> {
+async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<LedgerRecord[][]> {
   const keys: { by: Identifier; key: string }[] = [];
   const keyOfSpelling: Record<Identifier, Map<string, string>> = { transaction_id: new Map(), hash: new Map(), request_id: new Map() };
   for (const item of items) {
@@ -65,8 +63,8 @@ async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[], r
     transaction_id: [...keyOfSpelling.transaction_id.keys()],
     hash: [...keyOfSpelling.hash.keys()],
     request_id: [...keyOfSpelling.request_id.keys()],
-  }, render);
-  const found: Record<Identifier, Map<string, TransactionRecord[]>> = { transaction_id: new Map(), hash: new Map(), request_id: new Map() };
+  });
+  const found: Record<Identifier, Map<string, LedgerRecord[]>> = { transaction_id: new Map(), hash: new Map(), request_id: new Map() };
   for (const by of ['transaction_id', 'hash', 'request_id'] as const) {
     for (const r of records[by]) {
       const key = keyOfSpelling[by].get(r[by]!);
@@ -84,16 +82,15 @@ async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[], r
  * not wait on one) and, if an import took it while the lookups ran, read again after it: the
  * import may have changed what was found.
  */
-async function settledCandidates(ctx: ServiceContext, items: readonly VerifyItem[], render: Render | undefined): Promise<TransactionRecord[][]> {
+async function settledCandidates(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<LedgerRecord[][]> {
   for (;;) {
     await ctx.writes.idle();
-    render?.shown.clear();
-    const candidates = await candidatesOf(ctx, items, render);
+    const candidates = await candidatesOf(ctx, items);
     if (!ctx.writes.busy) return candidates;
   }
 }
 
-function inScope(scope: RunScope, record: TransactionRecord): boolean {
+function inScope(scope: RunScope, record: LedgerRecord): boolean {
   if (scope.wallet_id !== null) return record.wallet_id.toLowerCase() === scope.wallet_id.toLowerCase();
   return scope.wallets === null || scope.wallets.has(record.wallet_id.toLowerCase());
 }
@@ -101,8 +98,7 @@ function inScope(scope: RunScope, record: TransactionRecord): boolean {
 /**
  * Check a batch of claims and store the outcome: each result under the run (created first when
  * `createRun` is given), and a ticket opened or updated for each record that does not match.
- * The whole batch is one transaction: it lands entirely or not at all. With `shape`, each
- * outcome carries its record's answer text in that shape.
+ * The whole batch is one transaction: it lands entirely or not at all.
  */
 export async function verifyChunk(
   ctx: ServiceContext,
@@ -110,17 +106,9 @@ export async function verifyChunk(
   firstIdx: number,
   claims: readonly Claim[],
   createRun?: RunRow,
-  shape?: Shape,
 ): Promise<Outcome[]> {
   const items = claims.map((c) => c.item);
-  const render: Render | undefined = shape ? { shape, shown: new Map() } : undefined;
-  const candidates = await settledCandidates(ctx, items, render);
-  const shownOf = (record: TransactionRecord | null): string | null => {
-    if (record === null || !render) return null;
-    const text = render.shown.get(record);
-    if (text === undefined) throw new Error(`verify: no answer text for record ${record.transaction_id}`);
-    return text;
-  };
+  const candidates = await settledCandidates(ctx, items);
   // From here to the commit nothing waits: no other call of the service runs in between.
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
@@ -137,7 +125,7 @@ export async function verifyChunk(
     const opened: NewTicket[] = [];
     const updates: [string, TicketClaim][] = [];
     const outcomes = matches.map((m, i): Outcome => {
-      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null, shown: shownOf(m.record) };
+      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null };
       const claim = { abnormals: abnormalFields(m.flags).join(','), desc: describeMismatch(items[i]!, m.record, m.flags), claimed: claims[i]!.claimed, run_id: scope.run_id, actor: scope.actor, at: now };
       let ticketId = pending.get(m.record.transaction_id);
       if (ticketId !== undefined) {
@@ -147,7 +135,7 @@ export async function verifyChunk(
         opened.push({ ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
         pending.set(m.record.transaction_id, ticketId);
       }
-      return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId, shown: shownOf(m.record) };
+      return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId };
     });
     openTickets(ctx.db, opened);
     for (const [ticketId, claim] of updates) updateTicketClaim(ctx.db, ticketId, claim);

@@ -56,15 +56,15 @@ export function ticketsHandlers(ctx: ServiceContext): HandlersOf<typeof ticketsC
       const record = recordById(ctx.db, row.transaction_id);
       return {
         ticket_id: row.ticket_id,
-        wallet_id: row.wallet_id,
         transaction_id: row.transaction_id,
-        request_id: record?.request_id ?? null,
-        hash: record?.hash ?? null,
-        status: row.status,
         abnormals: row.abnormals,
         desc: row.desc,
+        status: row.status,
         created_at: seconds(row.created_at),
         updated_at: seconds(row.updated_at),
+        wallet_id: row.wallet_id,
+        request_id: record?.request_id ?? '',
+        hash: record?.hash ?? '',
       };
     },
   };

@@ -1,3 +1,4 @@
+import { strictAnswers } from '../http/answers.test-support';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildServer } from '../http/server';
 import { signedInject } from '../http/signed.test-support';
@@ -14,6 +15,7 @@ const T = Date.UTC(2026, 0, 2, 3, 4, 5);
 let clock = T;
 const svc = tempService({ now: () => clock });
 const app = buildServer(svc, { log: () => {}, rateLimit: false });
+strictAnswers(app);
 insertRecords(svc.ctx.db, [
   { transaction_id: TX1, wallet_id: W1, amount: '100.25', to: '0xabc', created_at: T },
   { transaction_id: TX2, wallet_id: W2, amount: '5', created_at: T },
