@@ -34,7 +34,7 @@ const HEX = '0123456789abcdef';
 interface Asset {
   chain: string;
   token: string;
-  decimals: number;
+  decimal: number;
   family: 'ETH' | 'TRON';
   /** Typical size of an amount, in whole units. */
   scale: number;
@@ -42,17 +42,17 @@ interface Asset {
 }
 
 const ASSETS: Asset[] = [
-  { chain: 'TRON', token: 'TRON_USDT', decimals: 6, family: 'TRON', scale: 2000, weight: 30 },
-  { chain: 'ETH', token: 'ETH_USDT', decimals: 6, family: 'ETH', scale: 5000, weight: 14 },
-  { chain: 'ETH', token: 'ETH_USDC', decimals: 6, family: 'ETH', scale: 5000, weight: 8 },
-  { chain: 'ETH', token: 'ETH', decimals: 18, family: 'ETH', scale: 2, weight: 8 },
-  { chain: 'BSC_BNB', token: 'BSC_USDT', decimals: 18, family: 'ETH', scale: 1000, weight: 14 },
-  { chain: 'BSC_BNB', token: 'BSC_USDC', decimals: 18, family: 'ETH', scale: 1000, weight: 4 },
-  { chain: 'BSC_BNB', token: 'BSC_BNB', decimals: 18, family: 'ETH', scale: 3, weight: 3 },
-  { chain: 'TRON', token: 'TRON', decimals: 6, family: 'TRON', scale: 5000, weight: 5 },
-  { chain: 'MATIC', token: 'MATIC_USDT', decimals: 6, family: 'ETH', scale: 500, weight: 5 },
-  { chain: 'ARBITRUM_ETH', token: 'ARBITRUM_USDC', decimals: 6, family: 'ETH', scale: 800, weight: 5 },
-  { chain: 'BASE_ETH', token: 'BASE_USDC', decimals: 6, family: 'ETH', scale: 800, weight: 4 },
+  { chain: 'TRON', token: 'TRON_USDT', decimal: 6, family: 'TRON', scale: 2000, weight: 30 },
+  { chain: 'ETH', token: 'ETH_USDT', decimal: 6, family: 'ETH', scale: 5000, weight: 14 },
+  { chain: 'ETH', token: 'ETH_USDC', decimal: 6, family: 'ETH', scale: 5000, weight: 8 },
+  { chain: 'ETH', token: 'ETH', decimal: 18, family: 'ETH', scale: 2, weight: 8 },
+  { chain: 'BSC_BNB', token: 'BSC_USDT', decimal: 18, family: 'ETH', scale: 1000, weight: 14 },
+  { chain: 'BSC_BNB', token: 'BSC_USDC', decimal: 18, family: 'ETH', scale: 1000, weight: 4 },
+  { chain: 'BSC_BNB', token: 'BSC_BNB', decimal: 18, family: 'ETH', scale: 3, weight: 3 },
+  { chain: 'TRON', token: 'TRON', decimal: 6, family: 'TRON', scale: 5000, weight: 5 },
+  { chain: 'MATIC', token: 'MATIC_USDT', decimal: 6, family: 'ETH', scale: 500, weight: 5 },
+  { chain: 'ARBITRUM_ETH', token: 'ARBITRUM_USDC', decimal: 6, family: 'ETH', scale: 800, weight: 5 },
+  { chain: 'BASE_ETH', token: 'BASE_USDC', decimal: 6, family: 'ETH', scale: 800, weight: 4 },
 ];
 const STATUSES = ['Completed', 'Completed', 'Completed', 'Completed', 'Completed', 'Completed', 'Completed', 'Confirming', 'Pending', 'Failed', 'Rejected'];
 
@@ -62,7 +62,7 @@ const COLUMNS = 'transaction_id,wallet_id,request_id,type,status,amount,to,fee_r
 /**
  * Write `rows` ledger rows in the native CSV format to `path`: UUID ids, EIP-55 and TRON Base58
  * addresses from a pool of counterparties, hashes in each chain's form, amounts with the token's
- * decimals (18 on BSC), fees on withdrawals, times in Unix milliseconds.
+ * decimal places (18 on BSC), fees on withdrawals, times in Unix milliseconds.
  */
 export async function generateLedger(path: string, rows: number, opts: GenerateOptions = {}): Promise<GeneratedLedger> {
   const rand = prng(opts.seed ?? 1);
@@ -83,7 +83,7 @@ export async function generateLedger(path: string, rows: number, opts: GenerateO
   };
   const amountOf = (a: Asset) => {
     const whole = Math.floor(rand() * a.scale);
-    const places = Math.min(a.decimals, 1 + ((rand() * a.decimals) | 0));
+    const places = Math.min(a.decimal, 1 + ((rand() * a.decimal) | 0));
     let frac = '';
     for (let i = 0; i < places; i++) frac += HEX[(rand() * 10) | 0];
     frac = frac.replace(/0+$/, '');
@@ -105,7 +105,7 @@ export async function generateLedger(path: string, rows: number, opts: GenerateO
     const created = start + Math.floor(rand() * span);
     const confirmed = status === 'Completed' || status === 'Confirming' ? created + 15_000 + Math.floor(rand() * 120_000) : '';
     const completed = status === 'Completed' ? Number(confirmed) + Math.floor(rand() * 60_000) : '';
-    const fee = deposit ? '' : a.decimals === 6 ? '1' : '0.0005';
+    const fee = deposit ? '' : a.decimal === 6 ? '1' : '0.0005';
     const actual = deposit || status !== 'Completed' ? '' : amount;
     buf += `${uuid()},${wallets[(rand() * wallets.length) | 0]},${deposit ? '' : `wd-${hex(12)}`},${deposit ? 'Deposit' : 'Withdrawal'},${status},${amount},${to},,${fee ? fee : ''},${fee},,${actual},${hash},${a.chain},${a.token},${created},${confirmed},${completed}\n`;
     if (buf.length > 1 << 20) {

@@ -1,4 +1,5 @@
 import { callCommand, callUsage } from './cli/call';
+import { chainsCommand, chainsUsage, tokensCommand, tokensUsage } from './cli/catalogue';
 import { describeError } from './cli/common';
 import { importCommand, importUsage } from './cli/import';
 import { keysCommand, keysUsage } from './cli/keys';
@@ -16,6 +17,8 @@ const commands: Record<string, Command> = {
   keys: { usage: keysUsage, run: keysCommand },
   call: { usage: callUsage, run: callCommand },
   import: { usage: importUsage, run: importCommand },
+  chains: { usage: chainsUsage, run: chainsCommand },
+  tokens: { usage: tokensUsage, run: tokensCommand },
 };
 
 function usage(): string {

@@ -1,0 +1,80 @@
+import { ChainUpdate, TokenUpdate, type Chain, type Token } from '../../shared/catalogue';
+import { dataDirOption, parseFlags, UsageError, withService } from './common';
+
+const CHAIN_FIELDS = Object.keys(ChainUpdate.shape).filter((f) => f !== 'chain_id');
+const TOKEN_FIELDS = Object.keys(TokenUpdate.shape).filter((f) => f !== 'token_id');
+
+export const chainsUsage = `npm run nps -- chains list [--chain-identifier ETH] [--json] [--data-dir D]
+npm run nps -- chains set CHAIN_ID FIELD=VALUE... [--data-dir D]
+  FIELD is one of ${CHAIN_FIELDS.join(', ')}, e.g. chains set SETH enabled=true confirming_threshold=6.
+  A changed row keeps its values when the catalogue is seeded again.`;
+
+export const tokensUsage = `npm run nps -- tokens list [--chain-id TRON] [--json] [--data-dir D]
+npm run nps -- tokens set TOKEN_ID FIELD=VALUE... [--data-dir D]
+  FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.`;
+
+const cli = { actor: 'cli' as const };
+const out = (s: string) => process.stdout.write(s + '\n');
+
+/**
+ * FIELD=VALUE words as the update's fields, under the contract's names: true/false for the flags,
+ * whole numbers for integers, text for the rest (the service checks each and names the field at fault).
+ */
+function assignments(words: readonly string[], fields: readonly string[], integers: readonly string[]): Record<string, unknown> {
+  if (words.length === 0) throw new UsageError(`give at least one FIELD=VALUE; FIELD is one of ${fields.join(', ')}`);
+  const patch: Record<string, unknown> = {};
+  for (const word of words) {
+    const at = word.indexOf('=');
+    const field = at < 0 ? word : word.slice(0, at);
+    if (at < 0 || !fields.includes(field)) throw new UsageError(`${JSON.stringify(word)}: expected FIELD=VALUE with FIELD one of ${fields.join(', ')}`);
+    const value = word.slice(at + 1);
+    if (['enabled', 'can_deposit', 'can_withdraw'].includes(field)) {
+      if (value !== 'true' && value !== 'false') throw new UsageError(`${field}: must be true or false`);
+      patch[field] = value === 'true';
+    } else if (integers.includes(field)) {
+      if (!/^-?\d+$/.test(value)) throw new UsageError(`${field}: must be a whole number`);
+      patch[field] = Number(value);
+    } else {
+      patch[field] = value;
+    }
+  }
+  return patch;
+}
+
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+const describeChain = (c: Chain) =>
+  `${c.chain_id.padEnd(14)} ${c.chain_identifier.padEnd(5)} enabled=${yesNo(c.enabled).padEnd(3)} confirming_threshold=${String(c.confirming_threshold).padEnd(4)} ${c.explorer_tx_url}`;
+const describeToken = (t: Token) =>
+  `${t.token_id.padEnd(14)} ${t.chain_id.padEnd(13)} ${t.symbol.padEnd(5)} decimal=${String(t.decimal).padEnd(2)} can_deposit=${yesNo(t.can_deposit).padEnd(3)} can_withdraw=${yesNo(t.can_withdraw).padEnd(3)} dust_threshold=${t.dust_threshold} ${t.contract_address}`;
+
+export async function chainsCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, { 'chain-identifier': { type: 'string' }, json: { type: 'boolean' }, ...dataDirOption });
+  const [sub, id, ...words] = positionals;
+  await withService(values['data-dir'], async (service) => {
+    if (sub === 'list') {
+      const page = await service.invoke('catalogue-chains-list', { page_size: 100, chain_identifier: values['chain-identifier'] }, cli);
+      out(values.json ? JSON.stringify(page.chains, null, 2) : page.chains.map(describeChain).join('\n'));
+    } else if (sub === 'set' && id !== undefined) {
+      const chain = await service.invoke('catalogue-chain-update', { chain_id: id, ...assignments(words, CHAIN_FIELDS, ['confirming_threshold']) }, cli);
+      out(`Changed ${chain.chain_id}:\n${describeChain(chain)}`);
+    } else {
+      throw new UsageError(chainsUsage);
+    }
+  });
+}
+
+export async function tokensCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, { 'chain-id': { type: 'string' }, json: { type: 'boolean' }, ...dataDirOption });
+  const [sub, id, ...words] = positionals;
+  await withService(values['data-dir'], async (service) => {
+    if (sub === 'list') {
+      const page = await service.invoke('catalogue-tokens-list', { page_size: 100, chain_id: values['chain-id'] }, cli);
+      out(values.json ? JSON.stringify(page.tokens, null, 2) : page.tokens.map(describeToken).join('\n'));
+    } else if (sub === 'set' && id !== undefined) {
+      const token = await service.invoke('catalogue-token-update', { token_id: id, ...assignments(words, TOKEN_FIELDS, []) }, cli);
+      out(`Changed ${token.token_id}:\n${describeToken(token)}`);
+    } else {
+      throw new UsageError(tokensUsage);
+    }
+  });
+}
