@@ -100,7 +100,7 @@ describe('GET /nps/tokens', () => {
     expect(r.body.data.tokens.map((t: { token_id: string }) => t.token_id)).toEqual(['TRON', 'TRON_USDT']);
   });
 
-  it('gives real contract addresses and decimals', async () => {
+  it('gives real contract addresses and decimal places', async () => {
     const [usdt] = (await get('/nps/tokens?token_id=ETH_USDT')).body.data.tokens;
     expect(usdt).toMatchObject({ chain_id: 'ETH', contract_address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimal: 6, is_native: false });
     const [bsc] = (await get('/nps/tokens?token_id=BSC_USDT')).body.data.tokens;

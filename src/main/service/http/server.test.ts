@@ -35,6 +35,22 @@ function raw(method: string, path: string, headers: Record<string, string>, body
 }
 
 describe('the real server on a free port', () => {
+  it('openapi.json names the port it listens on and marks every addition to the source description', async () => {
+    expect(server.port).not.toBe(8730);
+    const doc = (await raw('GET', '/nps/openapi.json', { host: '127.0.0.1' })).json;
+    expect(doc.servers).toEqual([{ url: `http://127.0.0.1:${server.port}` }]);
+    const ok = (path: string, method: string) => doc.paths[path][method].responses['200'].content['application/json'].schema.properties.data;
+    const chain = ok('/nps/chains', 'get').properties.chains.items.properties;
+    expect(Object.keys(chain)).toEqual(['chain_id', 'chain_identifier', 'native_token_id', 'confirming_threshold', 'explorer_tx_url', 'explorer_address_url', 'enabled', 'name', 'is_testnet', 'explorer_url']);
+    expect(Object.entries(chain).filter(([, p]) => (p as { 'x-addition'?: true })['x-addition']).map(([k]) => k)).toEqual(['name', 'is_testnet', 'explorer_url']);
+    const token = ok('/nps/tokens', 'get').properties.tokens.items.properties;
+    expect(token.decimal).toMatchObject({ type: 'integer' });
+    const ticket = ok('/nps/ticket', 'get').properties;
+    expect(Object.keys(ticket).slice(0, 7)).toEqual(['ticket_id', 'transaction_id', 'abnormals', 'desc', 'status', 'created_at', 'updated_at']);
+    const shapes = ok('/nps/bill/verify/txs', 'post').anyOf.map((s: { items: { properties: Record<string, unknown> } }) => Object.keys(s.items.properties));
+    expect(shapes.map((keys: string[]) => keys.slice(9, 11))).toEqual([['result', 'tx'], ['result', 'data']]);
+  });
+
   it('binds to loopback and says where in api.json', () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
     const address = server.app.server.address();

@@ -12,8 +12,8 @@ import { envelopeSerializer, outputJsonSchema } from './serialize';
  * The source description's resource tables (shared/source/service-description.md), copied here as
  * data: field and JSON type, in the source's order. Each strict contract schema must carry exactly
  * these fields first, in this order, with these types; anything after them is an addition and says
- * so. Renaming any one field of the contract back (decimals, confirmations, explorer_tx_template,
- * a `flags` object, a `list` page) fails here.
+ * so. Renaming any one field of the contract to another name, nesting the flags in an object or
+ * naming a page's array otherwise fails here.
  */
 
 type JsonType = 'string' | 'integer' | 'boolean' | 'object' | 'array';
@@ -175,8 +175,8 @@ describe('answers are written by the serializer compiled from the schema, which 
 
   test('a schema with one field renamed cannot write the real answer: it fails instead of sending a wrong name', async () => {
     const page = await svc.invoke('catalogue-chains-list', { chain_id: 'ETH' }, { actor: 'api' });
-    const bad = z.strictObject({ ...ChainPage.shape, chains: z.array(renamed(Chain, 'confirming_threshold', 'confirmations')) });
-    expect(() => envelopeSerializer(bad)(page)).toThrow(/"confirmations" is required/);
+    const bad = z.strictObject({ ...ChainPage.shape, chains: z.array(renamed(Chain, 'confirming_threshold', 'threshold')) });
+    expect(() => envelopeSerializer(bad)(page)).toThrow(/"threshold" is required/);
 
     insertRecords(svc.ctx.db, [{ transaction_id: TX, wallet_id: W, amount: '1.5', created_at: 1_767_323_045_250 }]);
     const results = await svc.invoke('reconcile-verify-txs', { txs: [{ transaction_id: TX, amount: '1.5' }], shape: 'A' }, { actor: 'api' });
