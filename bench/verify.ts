@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { TransactionRecord } from '../src/shared/ledger';
+import { RECORD_COLUMNS } from '../src/main/service/db/record-sql';
 import { DB_FILE, openService } from '../src/main/service/index';
 import { signedHeaders } from '../src/main/service/keys/sign';
 import { generateLedger, prng } from './generate-ledger';
@@ -55,20 +56,20 @@ function claimJson(r: TransactionRecord, kind: Kind, rand: () => number): string
   const by = rand();
   if (kind === 'missing') {
     item.transaction_id = `ffffffff-${Math.floor(rand() * 1e4).toString().padStart(4, '0')}-4000-8000-${Math.floor(rand() * 1e12).toString().padStart(12, '0')}`;
-  } else if (by < 0.4 || (r.hash === null && r.request_id === null)) item.transaction_id = r.transaction_id;
-  else if (by < 0.75 && r.hash !== null) {
+  } else if (by < 0.4 || (r.hash === '' && r.request_id === '')) item.transaction_id = r.transaction_id;
+  else if (by < 0.75 && r.hash !== '') {
     item.hash = r.hash;
     item.chain_id = r.chain_id;
-  } else if (r.request_id !== null && r.type === 'Withdrawal') item.request_id = r.request_id;
+  } else if (r.request_id !== '' && r.type === 'Withdrawal') item.request_id = r.request_id;
   else item.transaction_id = r.transaction_id;
   item.token_id = r.token_id;
   item.type = rand() < 0.5 ? r.type : r.type.toUpperCase();
   item.status = r.status;
-  if (r.to !== null) item.to = r.to.startsWith('0x') && rand() < 0.5 ? r.to.toLowerCase() : r.to;
+  if (r.to !== '') item.to = r.to.startsWith('0x') && rand() < 0.5 ? r.to.toLowerCase() : r.to;
   let amount = r.amount;
   if (kind === 'mismatch') amount = (Number(r.amount) + 1).toFixed(6);
   item.amount = amount;
-  if (r.fee !== null) item.fee = r.fee;
+  if (r.fee !== '') item.fee = r.fee;
   if (r.created_at !== null) item.time = Math.floor(r.created_at / 1000) + (kind === 'mismatch' && rand() < 0.5 ? 3600 : Math.floor(rand() * 11) - 5);
   const text = JSON.stringify(item);
   return rand() < 0.5 ? text.replace(/"amount":"([0-9.]+)"/, '"amount":$1') : text;
@@ -105,8 +106,7 @@ try {
   const sampleRecords = (n: number) =>
     service.ctx.db.$client
       .prepare(
-        `SELECT transaction_id, wallet_id, request_id, type, status, amount, "to", fee, hash, chain_id, token_id, created_at
-         FROM transactions WHERE rowid IN (SELECT value FROM json_each(?))`,
+        `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.rowid IN (SELECT value FROM json_each(?))`,
       )
       .all(JSON.stringify(Array.from({ length: n }, () => 1 + Math.floor(rand() * rows)))) as TransactionRecord[];
   const kinds: Record<Kind, number> = { match: 0, mismatch: 0, missing: 0 };
