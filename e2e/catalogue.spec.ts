@@ -1,5 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { openScreen, shot, useSession } from './support/session';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChainPage, TokenPage } from '../src/shared/catalogue';
+import { dataOf, unsignedCall } from './support/api';
+import { openScreen, root, shot, useSession } from './support/session';
 
 const session = useSession();
 
@@ -48,4 +52,107 @@ test('tokens: filter by chain and by exact token ID', async () => {
   await page.getByLabel('Token ID').press('Enter');
   await expect(page.getByText('1–1 of 1')).toBeVisible();
   await expect(table.getByRole('row')).toHaveCount(2);
+});
+
+test('edit a chain: a bad value is refused with the field and the reason, Escape leaves the row as it was, Save keeps a good one', async () => {
+  const { page, apiBase } = session();
+  await page.getByRole('tab', { name: 'Chains' }).click();
+  const table = page.getByRole('table', { name: 'chains' });
+  const eth = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Ethereum', exact: true }) });
+  await expect(eth).toContainText('etherscan.io/tx/{hash}');
+  await expect(eth.getByRole('cell').nth(4)).toHaveText('12');
+
+  await page.getByRole('button', { name: 'Edit ETH', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit chain ETH' });
+  const threshold = dialog.getByLabel('Confirming threshold');
+  await expect(threshold).toHaveValue('12');
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await threshold.fill('-1');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('confirming_threshold: must be an integer >= 0');
+  await dialog.getByLabel('Explorer tx URL').fill('https://etherscan.io/tx/');
+  await threshold.press('Enter');
+  await expect(dialog.getByRole('alert')).toContainText('must be an integer >= 0');
+  await shot(page, 'catalogue-edit-chain');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Edit ETH', exact: true })).toBeFocused();
+
+  await page.getByRole('button', { name: 'Edit ETH', exact: true }).click();
+  await expect(dialog.getByLabel('Confirming threshold')).toHaveValue('12');
+  await dialog.getByLabel('Explorer tx URL').fill('https://etherscan.io/tx/');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('explorer_tx_url: must be an https URL containing {hash}');
+  await dialog.getByLabel('Explorer tx URL').fill('https://etherscan.io/tx/{hash}');
+  await dialog.getByLabel('Confirming threshold').fill('64');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(eth.getByRole('cell').nth(4)).toHaveText('64');
+
+  const chain = dataOf(ChainPage, await unsignedCall(apiBase, 'GET', '/chains?chain_id=ETH'));
+  expect(chain.total).toBe(1);
+  expect(chain.chains[0]).toMatchObject({ chain_id: 'ETH', confirming_threshold: 64, explorer_tx_url: 'https://etherscan.io/tx/{hash}', enabled: true });
+});
+
+test('switch a chain off and a token’s deposits off: kept after a reload, and the API says so', async () => {
+  const { page, apiBase } = session();
+  // The chain through its Edit dialog.
+  await page.getByRole('button', { name: 'Edit BTC', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit chain BTC' });
+  await expect(dialog.getByLabel('Enabled')).toBeChecked();
+  await dialog.getByLabel('Enabled').uncheck();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('switch', { name: 'enabled: BTC' })).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('switch', { name: 'enabled: ETH' })).toHaveAttribute('aria-checked', 'true');
+
+  // The token with its switch in the row.
+  await page.getByRole('tab', { name: 'Tokens' }).click();
+  await page.getByLabel('Token ID').fill('TRON_USDT');
+  await page.getByLabel('Token ID').press('Enter');
+  await expect(page.getByText('1–1 of 1')).toBeVisible();
+  await page.getByRole('button', { name: 'Edit TRON_USDT', exact: true }).click();
+  const tokenDialog = page.getByRole('dialog', { name: 'Edit token TRON_USDT' });
+  await tokenDialog.getByLabel('Dust threshold').fill('-0.5');
+  await tokenDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(tokenDialog.getByRole('alert')).toHaveText('dust_threshold: must not be negative');
+  await shot(page, 'catalogue-edit-token');
+  await page.keyboard.press('Escape');
+  await expect(tokenDialog).toBeHidden();
+  const deposit = page.getByRole('switch', { name: 'can_deposit: TRON_USDT' });
+  await expect(deposit).toHaveAttribute('aria-checked', 'true');
+  await deposit.click();
+  await expect(deposit).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('switch', { name: 'can_withdraw: TRON_USDT' })).toHaveAttribute('aria-checked', 'true');
+
+  // A fresh window: what is shown comes from the store.
+  await page.reload();
+  await openScreen(page, 'Catalogue');
+  await page.getByRole('tab', { name: 'Chains' }).click();
+  await expect(page.getByRole('switch', { name: 'enabled: BTC' })).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('table', { name: 'chains' }).getByRole('row').filter({ hasText: 'Bitcoin' })).toHaveClass(/row-off/);
+  await shot(page, 'catalogue-chain-disabled');
+  await page.getByRole('tab', { name: 'Tokens' }).click();
+  await page.getByLabel('Chain ID').selectOption('TRON');
+  await expect(page.getByText('1–2 of 2')).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'can_deposit: TRON_USDT' })).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByRole('switch', { name: 'can_withdraw: TRON_USDT' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('switch', { name: 'can_deposit: TRON', exact: true })).toHaveAttribute('aria-checked', 'true');
+
+  const btc = dataOf(ChainPage, await unsignedCall(apiBase, 'GET', '/chains?chain_id=BTC'));
+  expect(btc.total).toBe(1);
+  expect(btc.chains[0]).toMatchObject({ chain_id: 'BTC', enabled: false });
+  const tron = dataOf(TokenPage, await unsignedCall(apiBase, 'GET', '/tokens?token_id=TRON_USDT'));
+  expect(tron.total).toBe(1);
+  expect(tron.tokens[0]).toMatchObject({ token_id: 'TRON_USDT', can_deposit: false, can_withdraw: true });
+  // Every chain is listed still, enabled or not, and only BTC changed from the catalogue file.
+  const seeded = (JSON.parse(readFileSync(join(root, 'resources', 'catalogue.json'), 'utf8')) as { chains: { chain_id: string; enabled: boolean }[] }).chains;
+  const all = dataOf(ChainPage, await unsignedCall(apiBase, 'GET', '/chains?page_size=100'));
+  expect(all.total).toBe(seeded.length);
+  expect(all.chains.filter((c) => !c.enabled).map((c) => c.chain_id)).toEqual(
+    seeded
+      .filter((c) => !c.enabled || c.chain_id === 'BTC')
+      .map((c) => c.chain_id)
+      .sort(),
+  );
 });

@@ -61,7 +61,8 @@ test('find a transaction by its hash and open it, with its explorer link', async
   await expect(grid.getByRole('row')).toHaveCount(2);
   await expect(grid).toContainText('250.123456789012345678');
 
-  await grid.getByRole('row').nth(1).click();
+  // On its first cell: the hash and the address in the row are links to the explorer.
+  await grid.getByRole('row').nth(1).getByRole('gridcell').first().click();
   await page.keyboard.press('Enter');
   const detail = page.getByRole('complementary', { name: 'Transaction detail' });
   await expect(detail).toContainText('9db00239-e310-4a24-a95b-cba544765e3f');

@@ -1,7 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SOURCE_TICKET_FIELDS, TicketPublic } from '../src/shared/tickets';
+import { dataOf } from './support/api';
+import { createApiKey } from './support/keys';
 import { importLedger } from './support/ledger';
+import { signedCall } from './support/sign';
 import { openScreen, samples, shot, useSession } from './support/session';
 
 const session = useSession();
@@ -66,10 +70,12 @@ test('export the results as CSV', async () => {
   await page.getByRole('button', { name: 'Export results (CSV)' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8').trim().split(/\r?\n/);
   expect(csv).toHaveLength(18);
-  expect(csv[0]).toContain('claimed_amount,recorded_amount,amount_check');
+  // Each compared field: what was claimed, what is recorded, and its flag under the API's name.
+  expect(csv[0]).toContain('claimed_amount,recorded_amount,amount_match');
+  expect(csv[0]).toContain('claimed_time,recorded_time,time_match');
   const line = csv.find((l) => l.includes(AMOUNT_HASH))!;
   expect(line).toContain('mismatched');
-  expect(line).toContain('249.9,249.99,MISMATCH');
+  expect(line).toContain('249.9,249.99,false');
   expect(csv.filter((l) => l.split(',')[1] === 'not found')).toHaveLength(1);
 });
 
@@ -109,7 +115,7 @@ test('resolve the amount ticket with a note: claimed beside recorded, the field 
   await queue.locator('[data-ticket]').filter({ hasText: 'amount' }).click();
   const detail = page.getByTestId('ticket-detail');
   const compare = detail.getByRole('table', { name: 'Claimed and recorded' });
-  const amount = compare.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^amount differs/ }) });
+  const amount = compare.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Amount\s*amount\s*differs/ }) });
   await expect(amount).toHaveClass(/abnormal/);
   await expect(amount).toContainText('249.9');
   await expect(amount).toContainText('249.99');
@@ -209,4 +215,30 @@ test('a run opened after an import changed a record says so beside it; its mark 
   await expect(amountRow.locator('.fcell-bad')).toHaveCount(1);
   await expect(grid.getByText('record changed since')).toHaveCount(1);
   await shot(page, 'reconcile-record-changed');
+});
+
+test('a ticket opened here reads over the API as the source describes it, with its additions after', async () => {
+  const { page, apiBase } = session();
+  const [header, ...rows] = readFileSync(join(samples, 'native-ledger.csv'), 'utf8').replace(/^\uFEFF/, '').trimEnd().split(/\r?\n/);
+  const columns = header!.split(',');
+  const cells = rows.find((r) => r.includes(AMOUNT_HASH))!.split(',');
+  const recorded = (column: string) => cells[columns.indexOf(column)]!;
+  const key = await createApiKey(page, 'Ticket reader');
+
+  await openScreen(page, 'Tickets');
+  await page.getByRole('radio', { name: 'Resolved' }).click();
+  const ticketId = (await page.getByTestId('ticket-queue').locator('[data-ticket]').filter({ hasText: 'amount' }).getAttribute('data-ticket'))!;
+  const answer = await signedCall(apiBase, key, 'GET', '/ticket', { query: `wallet_id=${recorded('wallet_id')}&ticket_id=${ticketId}` });
+  const ticket = dataOf(TicketPublic, answer);
+  expect(Object.keys(answer.data as object)).toEqual([...SOURCE_TICKET_FIELDS, 'wallet_id', 'request_id', 'hash']);
+  expect(ticket).toMatchObject({
+    ticket_id: ticketId,
+    transaction_id: recorded('transaction_id'),
+    abnormals: 'amount',
+    status: 'Resolved',
+    wallet_id: recorded('wallet_id'),
+    request_id: recorded('request_id'),
+    hash: AMOUNT_HASH,
+  });
+  expect(ticket.desc).toContain('249.9');
 });

@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { MATCH_FLAGS, VerifyResultsA, VerifyResultsB } from '../src/shared/reconcile';
+import { dataOf } from './support/api';
 import { newKeyPair, signedCall } from './support/sign';
 import { openScreen, shot, useSession } from './support/session';
 
@@ -29,10 +31,12 @@ test('create a key: the secret is shown once, and it signs a request to the loca
   expect(created.api_secret).toMatch(/^[0-9a-f]{64}$/);
   await shot(page, 'settings-key-created');
 
-  const answer = await signedCall(apiBase, created, 'POST', '/bill/verify/txs', { body: probe });
-  expect(answer.msg).toBe('');
-  expect(answer.status).toBe(0);
-  expect(answer.data).toEqual([expect.objectContaining({ result: false, tx: null, ticket_id: null })]);
+  // Nothing in the ledger: not found, so every flag false and no record, in either shape.
+  const notFound = Object.fromEntries([...MATCH_FLAGS, 'result'].map((f) => [f, false]));
+  const shapeA = dataOf(VerifyResultsA, await signedCall(apiBase, created, 'POST', '/bill/verify/txs', { body: probe }));
+  expect(shapeA).toEqual([{ ...notFound, tx: null, ticket_id: null }]);
+  const shapeB = dataOf(VerifyResultsB, await signedCall(apiBase, created, 'POST', '/bill/verify/txs', { query: 'shape=B', body: probe }));
+  expect(shapeB).toEqual([{ ...notFound, data: null, ticket_id: null }]);
 
   const forged = await signedCall(apiBase, { api_key: created.api_key, api_secret: newKeyPair().api_secret }, 'POST', '/bill/verify/txs', { body: probe });
   expect([forged.http, forged.status]).toEqual([401, 2005]);
@@ -66,8 +70,7 @@ test('add a public key made elsewhere, scoped to one wallet', async () => {
   const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Auditor laptop/ });
   await expect(row).toContainText('3f2a6c1e');
 
-  const inScope = await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', { body: probe });
-  expect(inScope.status).toBe(0);
+  expect(dataOf(VerifyResultsA, await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', { body: probe }))).toHaveLength(1);
   const otherWallet = await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', { body: { ...probe, wallet_id: '00000000-0000-4000-8000-000000000000' } });
   expect(otherWallet.status).toBe(2006);
 });

@@ -49,6 +49,12 @@ function watchErrors(page: Page, errors: string[]): void {
   page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
 }
 
+/** The window's size: 1280x800, or E2E_VIEWPORT=WIDTHxHEIGHT (e.g. 1440x900) to look at the screens larger. */
+function viewport(): { width: number; height: number } {
+  const m = /^(\d+)x(\d+)$/.exec(process.env.E2E_VIEWPORT ?? '');
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : { width: 1280, height: 800 };
+}
+
 async function browserSession(dataDir: string): Promise<Session & { close(): Promise<void> }> {
   const log: string[] = [];
   // A real process, as a user starts it: `npm run nps -- serve --ui --port 0 --data-dir <tmp>`.
@@ -56,7 +62,7 @@ async function browserSession(dataDir: string): Promise<Session & { close(): Pro
   const [, url] = await waitForLine(child, /NPS Reconcile \(browser mode\): (\S+)/, 90_000, log);
   // Launched here rather than taken from the `browser` fixture, so the Electron runs never need Chromium.
   const browser = await chromium.launch(chromiumLaunchOptions);
-  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const context: BrowserContext = await browser.newContext({ viewport: viewport(), acceptDownloads: true });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url!).origin });
   const page = await context.newPage();
   const errors: string[] = [];

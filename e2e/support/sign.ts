@@ -1,3 +1,4 @@
+import { expect } from '@playwright/test';
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 
 /*
@@ -41,5 +42,6 @@ export async function signedCall(apiBase: string, key: { api_key: string; api_se
     body: body || undefined,
   });
   const json = (await res.json()) as { status: number; data: unknown; msg: string };
+  expect(Object.keys(json).sort(), `the envelope of ${method} ${path}`).toEqual(['data', 'msg', 'status']);
   return { http: res.status, ...json };
 }

@@ -67,25 +67,30 @@ export type ChainPage = z.infer<typeof ChainPage>;
 export const TokenPage = z.strictObject({ total: z.number().int(), tokens: z.array(Token), ...pageInfo });
 export type TokenPage = z.infer<typeof TokenPage>;
 
+/** An explorer template: https only (the window opens explorer links, and only https ones). */
 const template = (placeholder: string) =>
-  z.string().refine((s) => s.includes(placeholder) && /^https?:\/\//.test(s), { error: `must be an http(s) URL containing ${placeholder}` });
+  z
+    .string({ error: `must be an https URL containing ${placeholder}` })
+    .refine((s) => s.includes(placeholder) && /^https:\/\/[^\s/]+\//.test(s), { error: `must be an https URL containing ${placeholder}` });
+const name = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
+const flag = z.boolean({ error: 'must be true or false' });
 
 /** What an accountant may change in a catalogue row; a changed row is never overwritten by seeding. */
 export const ChainUpdate = z.strictObject({
   chain_id: z.string().min(1),
-  confirming_threshold: z.number().int().min(0, { error: 'must be an integer >= 0' }).optional(),
+  confirming_threshold: z.number({ error: 'must be an integer >= 0' }).int({ error: 'must be an integer >= 0' }).min(0, { error: 'must be an integer >= 0' }).optional(),
   explorer_tx_url: template('{hash}').optional(),
   explorer_address_url: template('{address}').optional(),
-  enabled: z.boolean().optional(),
-  name: z.string().min(1).optional(),
+  enabled: flag.optional(),
+  name: name.optional(),
 });
 export type ChainUpdate = z.output<typeof ChainUpdate>;
 export const TokenUpdate = z.strictObject({
   token_id: z.string().min(1),
   dust_threshold: DecimalString.refine((s) => !s.startsWith('-'), { error: 'must not be negative' }).optional(),
-  can_deposit: z.boolean().optional(),
-  can_withdraw: z.boolean().optional(),
-  name: z.string().min(1).optional(),
+  can_deposit: flag.optional(),
+  can_withdraw: flag.optional(),
+  name: name.optional(),
 });
 export type TokenUpdate = z.output<typeof TokenUpdate>;
 

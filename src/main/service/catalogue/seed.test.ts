@@ -84,8 +84,14 @@ describe('catalogue seeding', () => {
     });
     await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', explorer_tx_url: 'https://etherscan.io/tx/' }, { actor: 'ui' })).rejects.toMatchObject({
       code: 1002,
-      message: expect.stringContaining('explorer_tx_url: must be an http(s) URL containing {hash}'),
+      message: expect.stringContaining('explorer_tx_url: must be an https URL containing {hash}'),
     });
+    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', explorer_tx_url: 'http://etherscan.io/tx/{hash}' }, { actor: 'ui' })).rejects.toMatchObject({ code: 1002 });
+    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', confirming_threshold: 'abc' }, { actor: 'ui' })).rejects.toMatchObject({
+      message: 'confirming_threshold: must be an integer >= 0',
+    });
+    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', name: ' ' }, { actor: 'ui' })).rejects.toMatchObject({ message: 'name: must not be empty' });
+    await expect(s.invoke('catalogue-token-update', { token_id: 'ETH_USDT', can_deposit: 'no' }, { actor: 'ui' })).rejects.toMatchObject({ message: 'can_deposit: must be true or false' });
     await expect(s.invoke('catalogue-token-update', { token_id: 'ETH_USDT', dust_threshold: '-1' }, { actor: 'ui' })).rejects.toMatchObject({ code: 1002 });
     const eth = await s.invoke('catalogue-chains-list', { chain_id: 'ETH' }, { actor: 'ui' });
     expect(eth.chains[0]).toMatchObject({ confirming_threshold: 12, explorer_tx_url: 'https://etherscan.io/tx/{hash}' });

@@ -53,6 +53,19 @@ export function explorerUrl(target: ExplorerTarget): Promise<string> {
   return p;
 }
 
+/**
+ * Save a chain's editable fields (only those given). Explorer links made from its old templates
+ * are forgotten, so the next link uses what was saved.
+ */
+export async function updateChain(input: HandlerInput<'catalogue-chain-update'>): Promise<HandlerResult<'catalogue-chain-update'>> {
+  const chain = await call('catalogue-chain-update', input);
+  for (const key of linkCache.keys()) if (key.startsWith(`${chain.chain_id}|`)) linkCache.delete(key);
+  return chain;
+}
+
+/** Save a token's editable fields (only those given). */
+export const updateToken = (input: HandlerInput<'catalogue-token-update'>): Promise<HandlerResult<'catalogue-token-update'>> => call('catalogue-token-update', input);
+
 /** Open the explorer page: the system browser via the shell in Electron, a new tab in browser mode. */
 export async function openExplorer(target: ExplorerTarget): Promise<void> {
   const url = await explorerUrl(target);

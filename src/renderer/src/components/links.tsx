@@ -8,7 +8,7 @@ import { Icon } from './icons';
 /** The catalogue template filled in, for the link's address on hover; opening it goes through the service. */
 function templateUrl(chain: Chain | undefined, kind: 'tx' | 'address', value: string): string | undefined {
   if (!chain) return undefined;
-  const template = kind === 'tx' ? chain.explorer_tx_template : chain.explorer_address_template;
+  const template = kind === 'tx' ? chain.explorer_tx_url : chain.explorer_address_url;
   const placeholder = kind === 'tx' ? '{hash}' : '{address}';
   if (!template.includes(placeholder) || !/^[A-Za-z0-9:_.-]+$/.test(value)) return undefined;
   const url = template.replace(placeholder, encodeURIComponent(value));

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { errorText } from '../api';
+import { labelOf } from '../lib/fields';
 import { formatCount, groupThousands, splitAmount } from '../lib/format';
 import { Icon } from './icons';
 
@@ -41,7 +43,15 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 
 /** A decimal amount, exactly as stored, with its point lined up in a right-aligned column. */
 export function Amount({ value, className }: { value: string | null | undefined; className?: string }) {
-  if (value === null || value === undefined || value === '') return <span className="amount muted">—</span>;
+  if (value === null || value === undefined || value === '') {
+    // The dash stands where the digits before the point would, so it lines up with the amounts around it.
+    return (
+      <span className={className ? `amount muted ${className}` : 'amount muted'} aria-label="empty">
+        <span className="amount-int">—</span>
+        <span className="amount-frac" />
+      </span>
+    );
+  }
   const { int, frac } = splitAmount(value);
   return (
     <span className={className ? `amount ${className}` : 'amount'} title={value}>
@@ -169,7 +179,7 @@ export function Pager({ page, pageSize, total, onPage, busy }: { page: number; p
   );
 }
 
-export function Field({ label, hint, children, htmlFor }: { label: string; hint?: ReactNode; children: ReactNode; htmlFor?: string }) {
+export function Field({ label, hint, children, htmlFor }: { label: ReactNode; hint?: ReactNode; children: ReactNode; htmlFor?: string }) {
   return (
     <div className="field">
       <label htmlFor={htmlFor}>{label}</label>
@@ -191,13 +201,19 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
   );
 }
 
-/** A modal dialog: focus moves in, Escape closes, the page behind is inert. */
+/** A modal dialog: focus moves in, Escape closes, the page behind is inert, and focus goes back to what opened it. */
 export function Dialog({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Taken while rendering, before an autoFocus field inside takes the focus.
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
-  }, []);
+    // The dialog leaves the page without close(), so the browser does not hand focus back by itself.
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [opener]);
   return (
     <dialog
       ref={ref}
@@ -217,6 +233,107 @@ export function Dialog({ title, onClose, children, footer }: { title: string; on
       <div className="dialog-body">{children}</div>
       {footer && <footer className="dialog-footer">{footer}</footer>}
     </dialog>
+  );
+}
+
+/** A value the record or catalogue leaves empty ("" or null): a muted dash. */
+export function NoValue() {
+  return (
+    <span className="muted" aria-label="empty">
+      —
+    </span>
+  );
+}
+
+/**
+ * A field as the screens name it: the label for people, and under it the contract's name of the
+ * field (the name on the wire, in the API document and in files), so the two are never confused.
+ */
+export function FieldName({ field, label }: { field: string; label?: string }) {
+  const text = label ?? labelOf(field);
+  return (
+    <span className="fname" title={field}>
+      <span className="fname-label">{text}</span>
+      {text !== field && <code className="fname-key">{field}</code>}
+    </span>
+  );
+}
+
+/** An on/off switch for a boolean the user may change in place; its column or label says what it switches. */
+export function Switch({ checked, onChange, label, disabled }: { checked: boolean; onChange: (next: boolean) => void; label: string; disabled?: boolean }) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={checked}
+      aria-label={label}
+      title={`${label}: ${checked}`}
+      className={checked ? 'switch switch-on' : 'switch'}
+      disabled={disabled}
+      onClick={() => onChange(!checked)}
+    >
+      <span className="switch-track" aria-hidden="true">
+        <span className="switch-thumb" />
+      </span>
+    </button>
+  );
+}
+
+/** A dialog around one form: Cancel, a submit button that shows it is busy, and the failure under the fields. */
+export function FormDialog(props: {
+  id: string;
+  title: string;
+  submitLabel: string;
+  busyLabel?: string;
+  canSubmit: boolean;
+  onClose: () => void;
+  action: () => Promise<void>;
+  children: ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.action();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={props.title}
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" form={props.id} className="btn btn-primary" disabled={busy || !props.canSubmit}>
+            {busy ? (props.busyLabel ?? props.submitLabel) : props.submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={props.id}
+        className="form-grid"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        {props.children}
+        {error && (
+          <p className="error-text" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </Dialog>
   );
 }
 

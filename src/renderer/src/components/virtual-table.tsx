@@ -10,7 +10,8 @@ export interface Column<T> {
   render: (row: T, index: number) => ReactNode;
 }
 
-const HEADER_HEIGHT = 34;
+/** Room for a two-line header: a label over the field's name. */
+const HEADER_HEIGHT = 44;
 /**
  * Browsers cap an element's height (Chromium near 33.5 million px, Firefox near 17.9 million), and a
  * million 34 px rows are taller than that. Past this height the scroll bar stands for the whole list

@@ -1,38 +1,42 @@
-import { useState } from 'react';
-import type { Chain, Token } from '../../../shared/catalogue';
-import { call } from '../api';
+import { useState, type ReactNode } from 'react';
+import type { Chain, ChainUpdate, Token, TokenUpdate } from '../../../shared/catalogue';
+import { call, errorText, updateChain, updateToken } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { ExplorerLink } from '../components/links';
-import { Amount, Badge, Empty, ErrorBox, Field, Loading, PageHeader, Pager, Tabs } from '../components/ui';
-import { useQuery } from '../lib/use-query';
+import { Amount, Badge, Empty, ErrorBox, Field, FieldName, FormDialog, Loading, PageHeader, Pager, Switch, Tabs } from '../components/ui';
+import { useQuery, type QueryState } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 import { useRoute } from '../stores/route';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 
-const chainColumns: SimpleColumn<Chain>[] = [
-  { key: 'id', header: 'Chain ID', render: (c) => <span className="mono strong">{c.chain_id}</span> },
-  { key: 'name', header: 'Name', render: (c) => c.name },
-  { key: 'family', header: 'Identifier', render: (c) => <Badge tone="neutral">{c.chain_identifier}</Badge> },
-  { key: 'native', header: 'Native token', render: (c) => <span className="mono">{c.native_token_id}</span> },
-  { key: 'net', header: 'Network', render: (c) => (c.is_testnet ? <Badge tone="warn">testnet</Badge> : <span className="muted">mainnet</span>) },
-  { key: 'conf', header: 'Confirmations', align: 'right', render: (c) => <span className="num">{c.confirmations}</span> },
-  { key: 'explorer', header: 'Explorer', render: (c) => <span className="muted">{c.explorer_url.replace(/^https:\/\//, '')}</span> },
-];
+/** An explorer template as a person reads it: without the scheme, the placeholder set apart. */
+function Template({ field, value }: { field: string; value: string }) {
+  const text = value.replace(/^https:\/\//, '');
+  const at = text.search(/\{(hash|address)\}/);
+  return (
+    <span className="mono small template" title={`${field}: ${value}`}>
+      {at < 0 ? (
+        text
+      ) : (
+        <>
+          {text.slice(0, at)}
+          <span className="placeholder">{text.slice(at, text.indexOf('}', at) + 1)}</span>
+          {text.slice(text.indexOf('}', at) + 1)}
+        </>
+      )}
+    </span>
+  );
+}
 
-const tokenColumns: SimpleColumn<Token>[] = [
-  { key: 'id', header: 'Token ID', render: (t) => <span className="mono strong">{t.token_id}</span> },
-  { key: 'chain', header: 'Chain', render: (t) => <span className="mono">{t.chain_id}</span> },
-  { key: 'symbol', header: 'Symbol', render: (t) => t.symbol },
-  { key: 'name', header: 'Name', render: (t) => t.name },
-  {
-    key: 'contract',
-    header: 'Contract',
-    render: (t) => (t.is_native ? <Badge tone="neutral">native coin</Badge> : <ExplorerLink chainId={t.chain_id} kind="address" value={t.contract_address} />),
-  },
-  { key: 'decimals', header: 'Decimals', align: 'right', render: (t) => <span className="num">{t.decimals}</span> },
-  { key: 'dust', header: 'Dust threshold', align: 'right', render: (t) => <Amount value={t.dust_threshold} /> },
-];
+/** The row's Edit button, named after the row so a screen reader (and a test) can tell them apart. */
+function EditButton({ id, onClick }: { id: string; onClick: () => void }) {
+  return (
+    <button type="button" className="btn btn-small" onClick={onClick} aria-label={`Edit ${id}`}>
+      Edit
+    </button>
+  );
+}
 
 function PageSize({ value, onChange, id }: { value: number; onChange: (n: number) => void; id: string }) {
   return (
@@ -64,19 +68,204 @@ function ChainIdSelect({ id, value, onChange }: { id: string; value: string; onC
   );
 }
 
+/**
+ * Rows saved on this screen, shown at once while the page reloads. They belong to one answer: the
+ * next answer from the service replaces them, whatever else changed the catalogue meanwhile.
+ */
+function useSavedRows<T>(data: object | undefined, keyOf: (row: T) => string) {
+  const [saved, setSaved] = useState<{ data: object | undefined; rows: Record<string, T> }>({ data: undefined, rows: {} });
+  const rows = saved.data === data ? saved.rows : {};
+  return {
+    show: (list: T[]) => list.map((r) => rows[keyOf(r)] ?? r),
+    keep: (row: T) => setSaved({ data, rows: { ...rows, [keyOf(row)]: row } }),
+  };
+}
+
+/** Quick switches save one boolean in place; their failure is said above the table. */
+function useQuickSave<T>(save: (row: T, patch: Partial<T>) => Promise<T>, onSaved: (row: T) => void) {
+  const [busy, setBusy] = useState<string>();
+  const [error, setError] = useState<string>();
+  const run = async (key: string, row: T, patch: Partial<T>) => {
+    setBusy(key);
+    setError(undefined);
+    try {
+      onSaved(await save(row, patch));
+    } catch (err) {
+      setError(`${key}: ${errorText(err)}`);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  return { busy, error, run };
+}
+
+/** Whole numbers go as numbers; anything else goes as typed, and the service says what is wrong with it. */
+const asNumber = (text: string): number | string => (/^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text);
+
+function EditChainDialog({ chain, onClose, onSaved }: { chain: Chain; onClose: () => void; onSaved: (c: Chain) => void }) {
+  const [name, setName] = useState(chain.name);
+  const [threshold, setThreshold] = useState(String(chain.confirming_threshold));
+  const [txUrl, setTxUrl] = useState(chain.explorer_tx_url);
+  const [addressUrl, setAddressUrl] = useState(chain.explorer_address_url);
+  const [enabled, setEnabled] = useState(chain.enabled);
+  // Only what the user changed is sent.
+  const patch: Omit<ChainUpdate, 'chain_id'> = {
+    ...(name !== chain.name ? { name } : {}),
+    ...(threshold !== String(chain.confirming_threshold) ? { confirming_threshold: asNumber(threshold) as number } : {}),
+    ...(txUrl !== chain.explorer_tx_url ? { explorer_tx_url: txUrl } : {}),
+    ...(addressUrl !== chain.explorer_address_url ? { explorer_address_url: addressUrl } : {}),
+    ...(enabled !== chain.enabled ? { enabled } : {}),
+  };
+  return (
+    <FormDialog
+      id="edit-chain"
+      title={`Edit chain ${chain.chain_id}`}
+      submitLabel="Save"
+      busyLabel="Saving…"
+      canSubmit={Object.keys(patch).length > 0}
+      onClose={onClose}
+      action={async () => {
+        onSaved(await updateChain({ chain_id: chain.chain_id, ...patch }));
+        onClose();
+      }}
+    >
+      <p className="note">
+        <span className="mono">chain_identifier</span> <strong className="mono">{chain.chain_identifier}</strong> · <span className="mono">native_token_id</span>{' '}
+        <strong className="mono">{chain.native_token_id}</strong>. A chain changed here keeps its values when the catalogue file is seeded again.
+      </p>
+      <Field label={<FieldName field="name" />} htmlFor="chain-name">
+        <input id="chain-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+      </Field>
+      <Field label={<FieldName field="confirming_threshold" />} htmlFor="chain-threshold" hint="Blocks after which a deposit counts as final (an integer, 0 or more)">
+        <input id="chain-threshold" className="mono input-short" inputMode="numeric" value={threshold} onChange={(e) => setThreshold(e.target.value)} spellCheck={false} />
+      </Field>
+      <Field label={<FieldName field="explorer_tx_url" />} htmlFor="chain-tx-url" hint={<>An https transaction page; {'{hash}'} stands for the hash</>}>
+        <input id="chain-tx-url" className="mono" value={txUrl} onChange={(e) => setTxUrl(e.target.value)} spellCheck={false} />
+      </Field>
+      <Field label={<FieldName field="explorer_address_url" />} htmlFor="chain-address-url" hint={<>An https address page; {'{address}'} stands for the address</>}>
+        <input id="chain-address-url" className="mono" value={addressUrl} onChange={(e) => setAddressUrl(e.target.value)} spellCheck={false} />
+      </Field>
+      <label className="check">
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+        <FieldName field="enabled" />
+      </label>
+    </FormDialog>
+  );
+}
+
+function EditTokenDialog({ token, onClose, onSaved }: { token: Token; onClose: () => void; onSaved: (t: Token) => void }) {
+  const [name, setName] = useState(token.name);
+  const [dust, setDust] = useState(token.dust_threshold);
+  const [canDeposit, setCanDeposit] = useState(token.can_deposit);
+  const [canWithdraw, setCanWithdraw] = useState(token.can_withdraw);
+  const patch: Omit<TokenUpdate, 'token_id'> = {
+    ...(name !== token.name ? { name } : {}),
+    ...(dust !== token.dust_threshold ? { dust_threshold: dust.trim() } : {}),
+    ...(canDeposit !== token.can_deposit ? { can_deposit: canDeposit } : {}),
+    ...(canWithdraw !== token.can_withdraw ? { can_withdraw: canWithdraw } : {}),
+  };
+  return (
+    <FormDialog
+      id="edit-token"
+      title={`Edit token ${token.token_id}`}
+      submitLabel="Save"
+      busyLabel="Saving…"
+      canSubmit={Object.keys(patch).length > 0}
+      onClose={onClose}
+      action={async () => {
+        onSaved(await updateToken({ token_id: token.token_id, ...patch }));
+        onClose();
+      }}
+    >
+      <p className="note">
+        <span className="mono">chain_id</span> <strong className="mono">{token.chain_id}</strong> · <span className="mono">symbol</span> <strong className="mono">{token.symbol}</strong> ·{' '}
+        <span className="mono">decimal</span> <strong className="mono">{token.decimal}</strong>. A token changed here keeps its values when the catalogue file is seeded again.
+      </p>
+      <Field label={<FieldName field="name" />} htmlFor="token-name">
+        <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+      </Field>
+      <Field label={<FieldName field="dust_threshold" />} htmlFor="token-dust" hint={`Amounts below this count as dust (a decimal number in ${token.symbol}, 0 or more)`}>
+        <input id="token-dust" className="mono input-short" inputMode="decimal" value={dust} onChange={(e) => setDust(e.target.value)} spellCheck={false} />
+      </Field>
+      <label className="check">
+        <input type="checkbox" checked={canDeposit} onChange={(e) => setCanDeposit(e.target.checked)} />
+        <FieldName field="can_deposit" />
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={canWithdraw} onChange={(e) => setCanWithdraw(e.target.checked)} />
+        <FieldName field="can_withdraw" />
+      </label>
+    </FormDialog>
+  );
+}
+
 function ChainsTab() {
   const chains = useReference((s) => s.chains.data);
+  const loadChains = useReference((s) => s.loadChains);
   const [chainId, setChainId] = useState('');
   const [identifier, setIdentifier] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
+  const [editing, setEditing] = useState<Chain>();
   const q = { page, page_size: pageSize, ...(chainId ? { chain_id: chainId } : {}), ...(identifier ? { chain_identifier: identifier } : {}) };
   const result = useQuery(JSON.stringify(q), () => call('catalogue-chains-list', q));
+  const saved = useSavedRows<Chain>(result.data, (c) => c.chain_id);
+  const onSaved = (c: Chain) => {
+    saved.keep(c);
+    result.reload();
+    // Other screens pick chains (and build explorer links) from the reference list.
+    loadChains(true);
+  };
+  const quick = useQuickSave<Chain>((c, patch) => updateChain({ chain_id: c.chain_id, ...patch }), onSaved);
   const identifiers = [...new Set((chains ?? []).map((c) => c.chain_identifier))].sort();
   const reset = <T,>(set: (v: T) => void) => (v: T) => {
     set(v);
     setPage(1);
   };
+  const columns: SimpleColumn<Chain>[] = [
+    { key: 'chain_id', header: <FieldName field="chain_id" />, render: (c) => <span className="mono strong">{c.chain_id}</span> },
+    {
+      key: 'name',
+      header: <FieldName field="name" />,
+      render: (c) => (
+        <>
+          {c.name}
+          {c.is_testnet && (
+            <span className="nowrap" title="is_testnet: true">
+              {' '}
+              <Badge tone="warn">testnet</Badge>
+            </span>
+          )}
+        </>
+      ),
+    },
+    { key: 'chain_identifier', header: <FieldName field="chain_identifier" />, render: (c) => <Badge tone="neutral">{c.chain_identifier}</Badge> },
+    { key: 'native_token_id', header: <FieldName field="native_token_id" />, render: (c) => <span className="mono">{c.native_token_id}</span> },
+    { key: 'confirming_threshold', header: <FieldName field="confirming_threshold" />, align: 'right', render: (c) => <span className="num">{c.confirming_threshold}</span> },
+    {
+      // Two fields in one column, one above the other, so the row fits the window.
+      key: 'explorer',
+      header: (
+        <span className="fname" title="explorer_tx_url, explorer_address_url">
+          <span className="fname-label">Explorer URLs</span>
+          <code className="fname-key">explorer_tx_url</code>
+          <code className="fname-key">explorer_address_url</code>
+        </span>
+      ),
+      render: (c) => (
+        <span className="stack">
+          <Template field="explorer_tx_url" value={c.explorer_tx_url} />
+          <Template field="explorer_address_url" value={c.explorer_address_url} />
+        </span>
+      ),
+    },
+    {
+      key: 'enabled',
+      header: <FieldName field="enabled" />,
+      render: (c) => <Switch checked={c.enabled} label={`enabled: ${c.chain_id}`} disabled={quick.busy !== undefined} onChange={(v) => void quick.run(c.chain_id, c, { enabled: v })} />,
+    },
+    { key: 'edit', header: <span className="sr-only">Actions</span>, align: 'right', render: (c) => <EditButton id={c.chain_id} onClick={() => setEditing(c)} /> },
+  ];
   return (
     <>
       <div className="filters">
@@ -93,7 +282,19 @@ function ChainsTab() {
         </Field>
         <PageSize id="f-chain-page-size" value={pageSize} onChange={reset(setPageSize)} />
       </div>
-      <CatalogueResult what="chains" result={result} columns={chainColumns} rowKey={(c) => c.chain_id} page={page} pageSize={pageSize} onPage={setPage} />
+      <CatalogueResult
+        what="chains"
+        result={result}
+        rows={result.data && saved.show(result.data.chains)}
+        columns={columns}
+        rowKey={(c) => c.chain_id}
+        rowClass={(c) => (c.enabled ? undefined : 'row-off')}
+        page={page}
+        pageSize={pageSize}
+        onPage={setPage}
+        error={quick.error}
+      />
+      {editing && <EditChainDialog chain={editing} onClose={() => setEditing(undefined)} onSaved={onSaved} />}
     </>
   );
 }
@@ -104,8 +305,36 @@ function TokensTab() {
   const [tokenId, setTokenId] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
+  const [editing, setEditing] = useState<Token>();
   const q = { page, page_size: pageSize, ...(chainId ? { chain_id: chainId } : {}), ...(tokenId ? { token_id: tokenId } : {}) };
   const result = useQuery(JSON.stringify(q), () => call('catalogue-tokens-list', q));
+  const saved = useSavedRows<Token>(result.data, (t) => t.token_id);
+  const onSaved = (t: Token) => {
+    saved.keep(t);
+    result.reload();
+  };
+  const quick = useQuickSave<Token>((t, patch) => updateToken({ token_id: t.token_id, ...patch }), onSaved);
+  const flag = (field: 'can_deposit' | 'can_withdraw'): SimpleColumn<Token> => ({
+    key: field,
+    header: <FieldName field={field} />,
+    render: (t) => <Switch checked={t[field]} label={`${field}: ${t.token_id}`} disabled={quick.busy !== undefined} onChange={(v) => void quick.run(t.token_id, t, { [field]: v })} />,
+  });
+  const columns: SimpleColumn<Token>[] = [
+    { key: 'token_id', header: <FieldName field="token_id" />, render: (t) => <span className="mono strong">{t.token_id}</span> },
+    { key: 'chain_id', header: <FieldName field="chain_id" />, render: (t) => <span className="mono">{t.chain_id}</span> },
+    { key: 'symbol', header: <FieldName field="symbol" />, render: (t) => t.symbol },
+    { key: 'name', header: <FieldName field="name" />, render: (t) => t.name },
+    {
+      key: 'contract_address',
+      header: <FieldName field="contract_address" />,
+      render: (t) => (t.is_native ? <Badge tone="neutral">native coin</Badge> : <ExplorerLink chainId={t.chain_id} kind="address" value={t.contract_address} />),
+    },
+    { key: 'decimal', header: <FieldName field="decimal" />, align: 'right', render: (t) => <span className="num">{t.decimal}</span> },
+    { key: 'dust_threshold', header: <FieldName field="dust_threshold" />, align: 'right', render: (t) => <Amount value={t.dust_threshold} /> },
+    flag('can_deposit'),
+    flag('can_withdraw'),
+    { key: 'edit', header: <span className="sr-only">Actions</span>, align: 'right', render: (t) => <EditButton id={t.token_id} onClick={() => setEditing(t)} /> },
+  ];
   return (
     <>
       <form
@@ -155,7 +384,18 @@ function TokensTab() {
           }}
         />
       </form>
-      <CatalogueResult what="tokens" result={result} columns={tokenColumns} rowKey={(t) => t.token_id} page={page} pageSize={pageSize} onPage={setPage} />
+      <CatalogueResult
+        what="tokens"
+        result={result}
+        rows={result.data && saved.show(result.data.tokens)}
+        columns={columns}
+        rowKey={(t) => t.token_id}
+        page={page}
+        pageSize={pageSize}
+        onPage={setPage}
+        error={quick.error}
+      />
+      {editing && <EditTokenDialog token={editing} onClose={() => setEditing(undefined)} onSaved={onSaved} />}
     </>
   );
 }
@@ -163,31 +403,45 @@ function TokensTab() {
 function CatalogueResult<T>({
   what,
   result,
+  rows,
   columns,
   rowKey,
+  rowClass,
   page,
   pageSize,
   onPage,
+  error,
 }: {
   what: string;
-  result: ReturnType<typeof useQuery<{ list: T[]; total: number }>>;
+  result: QueryState<{ total: number }>;
+  rows: T[] | undefined;
   columns: SimpleColumn<T>[];
   rowKey: (r: T) => string;
+  rowClass?: (r: T) => string | undefined;
   page: number;
   pageSize: number;
   onPage: (p: number) => void;
+  /** A quick change that did not save. */
+  error?: ReactNode;
 }) {
   if (result.error) return <ErrorBox message={result.error} onRetry={result.reload} title={`Could not load ${what}`} />;
-  if (!result.data) return <Loading what={what} />;
-  const { list, total } = result.data;
+  if (!result.data || !rows) return <Loading what={what} />;
+  const { total } = result.data;
   return (
     <div className={result.loading ? 'panel is-loading' : 'panel'}>
-      {list.length === 0 ? (
+      {error && (
+        <p className="banner banner-bad" role="alert">
+          Not saved: {error}
+        </p>
+      )}
+      {rows.length === 0 ? (
         <Empty title={total === 0 ? `No ${what} match these filters` : `This page is past the end`}>
           {total === 0 ? 'Filters match exactly: check the spelling and the case.' : `There are ${total} ${what}; go back a page.`}
         </Empty>
       ) : (
-        <DataTable label={what} columns={columns} rows={list} rowKey={rowKey} />
+        <div className="catalogue-table">
+          <DataTable label={what} columns={columns} rows={rows} rowKey={rowKey} rowClass={rowClass} />
+        </div>
       )}
       <Pager page={page} pageSize={pageSize} total={total} onPage={onPage} busy={result.loading} />
     </div>
@@ -200,7 +454,10 @@ export function CatalogueScreen() {
   const tab = sub === 'tokens' ? 'tokens' : 'chains';
   return (
     <div className="screen">
-      <PageHeader title="Catalogue" subtitle="Chains and tokens the service knows, as the /nps/chains and /nps/tokens endpoints list them." />
+      <PageHeader
+        title="Catalogue"
+        subtitle="Chains and tokens the service knows, as the /nps/chains and /nps/tokens endpoints list them. Switch a chain or a token's deposits and withdrawals on or off here, or edit a row's thresholds and explorer links."
+      />
       <Tabs
         label="Catalogue"
         tabs={[

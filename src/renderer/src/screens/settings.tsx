@@ -1,8 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { ApiKey, KeyCreated } from '../../../shared/keys';
 import { call, errorText, transportKind } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
-import { Badge, CopyButton, Dialog, Empty, ErrorBox, Field, Loading, PageHeader } from '../components/ui';
+import { Badge, CopyButton, Dialog, Empty, ErrorBox, Field, FormDialog, Loading, PageHeader } from '../components/ui';
 import { formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
@@ -64,60 +64,6 @@ const scopeValue = (s: Scope) => {
   if (bad) throw new Error(bad);
   return s.all ? null : s.wallets;
 };
-
-/** A dialog around one form: Cancel, a submit button that shows it is busy, and the failure under the fields. */
-function FormDialog(props: {
-  id: string;
-  title: string;
-  submitLabel: string;
-  busyLabel?: string;
-  canSubmit: boolean;
-  onClose: () => void;
-  action: () => Promise<void>;
-  children: ReactNode;
-}) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await props.action();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Dialog
-      title={props.title}
-      onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" form={props.id} className="btn btn-primary" disabled={busy || !props.canSubmit}>
-            {busy ? (props.busyLabel ?? props.submitLabel) : props.submitLabel}
-          </button>
-        </>
-      }
-    >
-      <form
-        id={props.id}
-        className="form-grid"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        {props.children}
-        {error && <p className="error-text">{error}</p>}
-      </form>
-    </Dialog>
-  );
-}
 
 function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
   const [label, setLabel] = useState('');

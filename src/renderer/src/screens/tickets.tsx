@@ -4,7 +4,7 @@ import { FLAG_FIELDS, type FlagField } from '../../../shared/reconcile';
 import type { TicketDetail, TicketStatus, TicketSummary } from '../../../shared/tickets';
 import { call, errorText } from '../api';
 import { ExplorerLink } from '../components/links';
-import { Amount, Badge, Empty, ErrorBox, Loading, PageHeader, Pager, Segmented } from '../components/ui';
+import { Amount, Badge, Empty, ErrorBox, FieldName, Loading, NoValue, PageHeader, Pager, Segmented } from '../components/ui';
 import { formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
@@ -68,9 +68,9 @@ function Comparison({ d }: { d: TicketDetail }) {
     if (!rec) return <span className="muted">record no longer in the ledger</span>;
     if (f === 'hash') return <ExplorerLink chainId={rec.chain_id} kind="tx" value={rec.hash} short={false} />;
     if (f === 'to') return <ExplorerLink chainId={rec.chain_id} kind="address" value={rec.to} short={false} />;
-    if (f === 'transaction_id' || f === 'request_id') return <span className="mono">{rec[f] ?? '—'}</span>;
+    if (f === 'transaction_id' || f === 'request_id') return rec[f] ? <span className="mono">{rec[f]}</span> : <NoValue />;
     const text = recordedText(rec, f as FlagField, d.claimed);
-    return AMOUNTS.has(f) ? <Amount value={text} /> : <span className="mono">{text || '—'}</span>;
+    return AMOUNTS.has(f) ? <Amount value={text} /> : text ? <span className="mono">{text}</span> : <NoValue />;
   };
   const claimedOf = (f: string): ReactNode => {
     const text = FLAG_FIELDS.includes(f as FlagField) ? claimedDisplay(d.claimed, f as FlagField) : claimText(d.claimed[f]);
@@ -91,7 +91,7 @@ function Comparison({ d }: { d: TicketDetail }) {
         {order.map((f) => (
           <tr key={f} className={abnormal.has(f) ? 'abnormal' : undefined}>
             <th scope="row">
-              <span className="mono">{f}</span>
+              <FieldName field={f} />
               {abnormal.has(f) && <span className="chip chip-bad">differs</span>}
             </th>
             <td>{claimedOf(f)}</td>

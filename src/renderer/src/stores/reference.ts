@@ -25,8 +25,8 @@ async function allChains(): Promise<Chain[]> {
   const out: Chain[] = [];
   for (let page = 1; ; page++) {
     const r = await call('catalogue-chains-list', { page, page_size: 100 });
-    out.push(...r.list);
-    if (out.length >= r.total || r.list.length === 0) return out;
+    out.push(...r.chains);
+    if (out.length >= r.total || r.chains.length === 0) return out;
   }
 }
 

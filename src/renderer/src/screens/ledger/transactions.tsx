@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
-import { LEDGER_STATUSES, LEDGER_TYPES, type TransactionRecord } from '../../../../shared/ledger';
+import { LEDGER_STATUSES, LEDGER_TYPES, RECORD_FIELDS, RECORD_TIME_FIELDS, type LedgerRecord, type RecordField } from '../../../../shared/ledger';
 import { call } from '../../api';
 import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
-import { Amount, Badge, Empty, ErrorBox, Loading } from '../../components/ui';
+import { Amount, Badge, Empty, ErrorBox, FieldName, Loading, NoValue } from '../../components/ui';
 import { VirtualTable, type Column } from '../../components/virtual-table';
 import { dayToMs, formatCount, formatTime, shorten } from '../../lib/format';
 import { usePagedRows } from '../../lib/use-paged-rows';
@@ -47,50 +47,88 @@ function toQuery(f: TxFilters) {
   };
 }
 
-// The transaction ID is in the detail (and searchable); the row keeps room for 18-decimal amounts.
-const columns: Column<TransactionRecord>[] = [
-  { key: 'created', header: 'Created (UTC)', width: '152px', render: (r) => <span className="num">{formatTime(r.created_at)}</span> },
-  { key: 'type', header: 'Type', width: '86px', render: (r) => <span className={r.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{r.type}</span> },
-  { key: 'status', header: 'Status', width: '100px', render: (r) => <Badge>{r.status}</Badge> },
-  { key: 'chain', header: 'Chain', width: '112px', render: (r) => <span className="mono">{r.chain_id}</span> },
-  { key: 'token', header: 'Token', width: '124px', render: (r) => <span className="mono">{r.token_id}</span> },
-  { key: 'amount', header: 'Amount', width: '206px', align: 'right', render: (r) => <Amount value={r.amount} /> },
-  { key: 'to', header: 'To', width: 'minmax(116px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="address" value={r.to} head={6} tail={4} /> },
-  { key: 'hash', header: 'Hash', width: 'minmax(116px, 1fr)', render: (r) => <ExplorerLink chainId={r.chain_id} kind="tx" value={r.hash} head={6} tail={4} /> },
-];
+type Field = keyof LedgerRecord;
 
-const FIELDS: [keyof TransactionRecord, string][] = [
-  ['transaction_id', 'Transaction ID'],
-  ['request_id', 'Request ID'],
-  ['wallet_id', 'Wallet'],
-  ['type', 'Type'],
-  ['status', 'Status'],
-  ['chain_id', 'Chain'],
-  ['token_id', 'Token'],
-  ['amount', 'Amount'],
-  ['fee', 'Fee'],
-  ['fee_ratio', 'Fee ratio'],
-  ['fee_fixed', 'Fixed fee'],
-  ['er', 'Exchange rate'],
-  ['amount_actual', 'Amount actual'],
-  ['to', 'To'],
-  ['hash', 'Hash'],
-  ['created_at', 'Created (UTC)'],
-  ['confirmed_at', 'Confirmed (UTC)'],
-  ['completed_at', 'Completed (UTC)'],
-  ['import_id', 'Last import'],
-  ['updated_at', 'Updated (UTC)'],
-];
+const AMOUNT_FIELDS = new Set<Field>(['amount', 'fee_ratio', 'fee_fixed', 'fee', 'er', 'amount_actual']);
+const TIME_FIELDS = new Set<Field>([...RECORD_TIME_FIELDS, 'updated_at']);
+const ID_FIELDS = new Set<Field>(['wallet_id', 'transaction_id', 'import_id']);
 
-const AMOUNT_FIELDS = new Set(['amount', 'fee', 'fee_ratio', 'fee_fixed', 'er', 'amount_actual']);
-const TIME_FIELDS = new Set(['created_at', 'confirmed_at', 'completed_at', 'updated_at']);
+/** One value of a record: amounts exact, times in UTC, hashes and addresses as explorer links, an empty value as a dash. */
+function RecordValue({ record, field, full = false }: { record: LedgerRecord; field: Field; full?: boolean }) {
+  const v = record[field];
+  if (field === 'hash') return <ExplorerLink chainId={record.chain_id} kind="tx" value={record.hash} short={!full} head={6} tail={4} />;
+  if (field === 'to') return <ExplorerLink chainId={record.chain_id} kind="address" value={record.to} short={!full} head={6} tail={4} />;
+  if (AMOUNT_FIELDS.has(field)) return <Amount value={v === null ? '' : String(v)} />;
+  if (v === null || v === '') return <NoValue />;
+  if (TIME_FIELDS.has(field)) return <span className="num">{formatTime(v as number)}</span>;
+  if (field === 'type') return <span className={v === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{v}</span>;
+  if (field === 'status') return <Badge>{String(v)}</Badge>;
+  if (ID_FIELDS.has(field) && !full) {
+    return (
+      <span className="mono" title={String(v)}>
+        {shorten(String(v), 8, 4)}
+      </span>
+    );
+  }
+  return <span className={full ? 'mono break' : 'mono'}>{String(v)}</span>;
+}
 
-export function TransactionDetail({ record, onClose }: { record: TransactionRecord; onClose: () => void }) {
+/** Column widths of the Transactions table (every field of RECORD_FIELDS has one). The amounts keep room for 18 decimals. */
+const WIDTH: Record<RecordField, string> = {
+  wallet_id: '118px',
+  type: '90px',
+  status: '104px',
+  amount: '206px',
+  to: '132px',
+  fee_ratio: '112px',
+  fee_fixed: '112px',
+  fee: '150px',
+  er: '112px',
+  amount_actual: '206px',
+  hash: '132px',
+  chain_id: '118px',
+  token_id: '128px',
+  created_at: '152px',
+  confirmed_at: '152px',
+  completed_at: '152px',
+  transaction_id: '118px',
+  request_id: 'minmax(140px, 1fr)',
+};
+
+/**
+ * Which columns there are is RECORD_FIELDS; the table shows first what an accountant scans a ledger
+ * by (when, what, how much, of which token), then the rest in the contract's order.
+ */
+const FIRST: readonly RecordField[] = ['created_at', 'type', 'status', 'amount', 'token_id', 'chain_id', 'to', 'hash'];
+const COLUMN_ORDER: readonly RecordField[] = [...FIRST, ...RECORD_FIELDS.filter((f) => !FIRST.includes(f))];
+
+const columns: Column<LedgerRecord>[] = COLUMN_ORDER.map((f) => ({
+  key: f,
+  header: <FieldName field={f} />,
+  width: WIDTH[f],
+  align: AMOUNT_FIELDS.has(f) ? 'right' : undefined,
+  render: (r) => <RecordValue record={r} field={f} />,
+}));
+
+/** Not part of the record: what this store knows about it. */
+const STORE_FIELDS = ['import_id', 'updated_at'] as const satisfies readonly Field[];
+
+export function TransactionDetail({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
+  const row = (f: Field) => (
+    <div key={f} className="kv-row">
+      <dt>
+        <FieldName field={f} />
+      </dt>
+      <dd>
+        <RecordValue record={record} field={f} full />
+      </dd>
+    </div>
+  );
   return (
     <aside className="drawer" aria-label="Transaction detail">
       <header className="drawer-head">
@@ -100,22 +138,9 @@ export function TransactionDetail({ record, onClose }: { record: TransactionReco
         </button>
       </header>
       <dl className="kv kv-detail">
-        {FIELDS.map(([k, label]) => {
-          const v = record[k];
-          let body;
-          if (k === 'hash') body = <ExplorerLink chainId={record.chain_id} kind="tx" value={record.hash} short={false} />;
-          else if (k === 'to') body = <ExplorerLink chainId={record.chain_id} kind="address" value={record.to} short={false} />;
-          else if (v === null || v === '') body = <span className="muted">—</span>;
-          else if (AMOUNT_FIELDS.has(k)) body = <Amount value={String(v)} />;
-          else if (TIME_FIELDS.has(k)) body = <span className="num">{formatTime(v as number)}</span>;
-          else body = <span className="mono break">{String(v)}</span>;
-          return (
-            <div key={k} className="kv-row">
-              <dt>{label}</dt>
-              <dd>{body}</dd>
-            </div>
-          );
-        })}
+        {RECORD_FIELDS.map(row)}
+        <div className="kv-group">In this store</div>
+        {STORE_FIELDS.map(row)}
       </dl>
     </aside>
   );
@@ -171,7 +196,7 @@ function FilterBar() {
       </select>
       <select aria-label="Token" value={filters.token_id} onChange={(e) => set({ token_id: e.target.value })}>
         <option value="">All tokens</option>
-        {(tokens.data?.list ?? []).map((t) => (
+        {(tokens.data?.tokens ?? []).map((t) => (
           <option key={t.token_id} value={t.token_id}>
             {t.token_id}
           </option>
@@ -219,7 +244,7 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
   const query = toQuery(filters);
   const rows = usePagedRows(JSON.stringify(query), (page, page_size) => call('transactions-list', { ...query, page, page_size }));
   const [selected, setSelected] = useState<number>();
-  const [open, setOpen] = useState<TransactionRecord>();
+  const [open, setOpen] = useState<LedgerRecord>();
   const filtered = Object.values(filters).some(Boolean);
 
   useEffect(() => loadWallets(true), [loadWallets]);

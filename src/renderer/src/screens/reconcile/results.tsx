@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { FLAG_FIELDS, type FlagField, type RunItem } from '../../../../shared/reconcile';
+import { FLAG_FIELDS, matchFlagOf, type FlagField, type RunItem } from '../../../../shared/reconcile';
 import { call, errorText } from '../../api';
 import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
-import { Badge, Empty, ErrorBox, Loading, Pager, Stat } from '../../components/ui';
+import { Badge, Empty, ErrorBox, FieldName, Loading, Pager, Stat } from '../../components/ui';
 import { downloadText, toCsv } from '../../lib/csv';
 import { formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
@@ -16,15 +16,16 @@ const AMOUNTS = new Set<FlagField>(['amount', 'fee', 'amount_actual']);
 
 function FieldCell({ item, f }: { item: RunItem; f: FlagField }) {
   const isGiven = given(item.claimed, f);
-  const ok = item.flags[f];
+  const ok = item[matchFlagOf(f)];
   const found = item.record !== null;
   const claimed = claimedDisplay(item.claimed, f);
   const recorded = recordedText(item.record, f, item.claimed);
   const state = !found ? 'nf' : !isGiven ? 'skip' : ok ? 'ok' : 'bad';
   const mark = state === 'ok' ? 'check' : state === 'bad' ? 'cross' : 'dash';
   const label = state === 'ok' ? 'agrees' : state === 'bad' ? 'differs' : state === 'skip' ? 'not given' : 'not found';
+  const title = `${matchFlagOf(f)}: ${ok} (${label})${isGiven ? `\nclaimed: ${claimed}` : ''}${found ? `\nrecorded: ${recorded || '—'}` : ''}`;
   return (
-    <div className={`fcell fcell-${state}${AMOUNTS.has(f) ? ' fcell-num' : ''}`} title={`${f}: ${label}${isGiven ? `\nclaimed: ${claimed}` : ''}${found ? `\nrecorded: ${recorded || '—'}` : ''}`}>
+    <div className={`fcell fcell-${state}${AMOUNTS.has(f) ? ' fcell-num' : ''}`} title={title}>
       <Icon name={mark} size={13} className="fmark" />
       <div className="fvals">
         <span className="fclaimed">{isGiven ? claimed : '—'}</span>
@@ -50,13 +51,14 @@ async function exportRun(runId: string, label: string, onProgress: (n: number, t
         id.value,
         it.record?.transaction_id ?? '',
         it.ticket_id ?? '',
-        ...FLAG_FIELDS.flatMap((f) => [given(it.claimed, f) ? claimText(it.claimed[f]) : '', recordedText(it.record, f, it.claimed), it.record ? (it.flags[f] ? 'ok' : 'MISMATCH') : '']),
+        // The flag exactly as the API answers it: true when the field agrees or was not given, false when it differs or nothing was found.
+        ...FLAG_FIELDS.flatMap((f) => [given(it.claimed, f) ? claimText(it.claimed[f]) : '', recordedText(it.record, f, it.claimed), String(it[matchFlagOf(f)])]),
       ]);
     }
     onProgress(rows.length, r.items.total);
     if (rows.length >= r.items.total || r.items.list.length === 0) break;
   }
-  const header = ['row', 'outcome', 'identifier', 'identifier_value', 'transaction_id', 'ticket_id', ...FLAG_FIELDS.flatMap((f) => [`claimed_${f}`, `recorded_${f}`, `${f}_check`])];
+  const header = ['row', 'outcome', 'identifier', 'identifier_value', 'transaction_id', 'ticket_id', ...FLAG_FIELDS.flatMap((f) => [`claimed_${f}`, `recorded_${f}`, matchFlagOf(f)])];
   downloadText(`reconciliation-${label.replace(/[^\w.-]+/g, '_') || runId}.csv`, toCsv(header, rows));
 }
 
@@ -144,7 +146,7 @@ export function RunResults({ runId }: { runId: string }) {
                 <th scope="col">Outcome · hash or ID</th>
                 {fields.map((f) => (
                   <th key={f} scope="col" className={AMOUNTS.has(f) ? 'al-right' : undefined}>
-                    <span className="mono">{f}</span>
+                    <FieldName field={f} />
                   </th>
                 ))}
               </tr>
