@@ -1,22 +1,9 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Token } from '../../shared/catalogue';
 import { openService } from '../service/index';
 import { tempService } from '../service/test-support';
+import { nps } from './nps.test-support';
 
-const root = join(import.meta.dirname, '../../..');
-
-function nps(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], { cwd: root });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
 
 describe('npm run nps -- chains / tokens', () => {
   const svc = tempService();
@@ -48,5 +35,5 @@ describe('npm run nps -- chains / tokens', () => {
     } finally {
       again.close();
     }
-  }, 60_000);
+  }, 90_000);
 });

@@ -4,19 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../service/http/server';
 import { signedHeaders } from '../service/keys/sign';
 import { tempService } from '../service/test-support';
+import { nps } from './nps.test-support';
 
 const root = join(import.meta.dirname, '../../..');
+/** Each command starts a process that compiles the CLI first (seconds on a busy 2-core machine). */
+const CLI_TIMEOUT = 90_000;
 
-function nps(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
 
 describe('npm run nps -- keys / call', () => {
   const svc = tempService();
@@ -59,7 +52,7 @@ describe('npm run nps -- keys / call', () => {
     const refused = await nps(['call', 'GET', `/nps/ticket?wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`, '--secret', secret, '--base', server.url]);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.out)).toMatchObject({ status: 2002, data: null });
-  });
+  }, CLI_TIMEOUT);
 
   it('registers a key made elsewhere and refuses bad input in one line', async () => {
     const pub = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
@@ -72,7 +65,7 @@ describe('npm run nps -- keys / call', () => {
     const badQuery = await nps(['call', 'GET', '/nps/ticket', '--query', 'a=b c', '--secret', '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', '--base', server.url]);
     expect(badQuery.code).toBe(1);
     expect(badQuery.err).toMatch(/not URL-encoded/);
-  });
+  }, CLI_TIMEOUT);
 
   it('serve takes the nonce window and the rate limit', async () => {
     const bad = await nps(['serve', '--rate-limit', 'lots']);
@@ -101,5 +94,5 @@ describe('npm run nps -- keys / call', () => {
         child.kill('SIGTERM');
       });
     }
-  });
+  }, CLI_TIMEOUT);
 });
