@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { TransactionRecord } from '../src/shared/ledger';
-import { RECORD_COLUMNS } from '../src/main/service/db/record-sql';
+import { RECORD_COLUMNS, recordOfRow } from '../src/main/service/db/record-sql';
 import { DB_FILE, openService } from '../src/main/service/index';
 import { signedHeaders } from '../src/main/service/keys/sign';
 import { generateLedger, prng } from './generate-ledger';
@@ -108,7 +108,9 @@ try {
       .prepare(
         `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.rowid IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(Array.from({ length: n }, () => 1 + Math.floor(rand() * rows)))) as TransactionRecord[];
+      .raw(true)
+      .all(JSON.stringify(Array.from({ length: n }, () => 1 + Math.floor(rand() * rows))))
+      .map((row) => recordOfRow(row as unknown[]));
   const kinds: Record<Kind, number> = { match: 0, mismatch: 0, missing: 0 };
   const makeBodies = (count: number, sample: TransactionRecord[], tally: boolean) =>
     Array.from({ length: count }, (_, q) => {

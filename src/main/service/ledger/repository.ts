@@ -1,7 +1,7 @@
 import type { ImportDetail, ImportSummary, LedgerRecord, Rejection, TransactionListQuery, WalletSummary } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
-import { RECORD_COLUMNS } from '../db/record-sql';
+import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
 import type { CatalogueView } from './rows';
 
 /* SQL of the ledger: the catalogue as the importer needs it, and the lists (the import's writes: import-repository.ts). */
@@ -49,7 +49,8 @@ export function getImport(db: Db, importId: string): ImportDetail | undefined {
 const TX_SELECT = `SELECT ${RECORD_COLUMNS} FROM transactions t`;
 
 export function getTransaction(db: Db, transactionId: string): LedgerRecord | undefined {
-  return db.$client.prepare(`${TX_SELECT} WHERE t.transaction_id = ?`).get(transactionId) as LedgerRecord | undefined;
+  const row = db.$client.prepare(`${TX_SELECT} WHERE t.transaction_id = ?`).raw(true).get(transactionId) as unknown[] | undefined;
+  return row && recordOfRow(row);
 }
 
 const HEX_ID = /^(0x)?[0-9a-fA-F]{64}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -86,7 +87,9 @@ export function listTransactions(db: Db, query: TransactionListQuery): Page<Ledg
   const total = db.$client.prepare(`SELECT count(*) FROM transactions t${filter}`).pluck().get(...args) as number;
   const list = db.$client
     .prepare(`${TX_SELECT}${filter} ORDER BY t.created_at DESC, t.transaction_id LIMIT ? OFFSET ?`)
-    .all(...args, query.page_size, (query.page - 1) * query.page_size) as LedgerRecord[];
+    .raw(true)
+    .all(...args, query.page_size, (query.page - 1) * query.page_size)
+    .map((row) => recordOfRow(row as unknown[]));
   return { list, total, page: query.page, page_size: query.page_size };
 }
 

@@ -10,8 +10,8 @@ import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
 import { findWallet, flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections } from './repository';
-import { recordShapeA, recordShapeB } from './match';
-import { newRunId, verifyChunk, type Claim, type Outcome, type RunScope } from './verify';
+import { verifyResultA, verifyResultB } from './match';
+import { newRunId, verifyChunk, type Claim, type RunScope } from './verify';
 
 const BOOKS_CHUNK = 1000;
 
@@ -69,18 +69,6 @@ function resolveWallet(ctx: ServiceContext, walletId: string | undefined, scope:
 const scopeOf = (meta: CallMeta): ReadonlySet<string> | null => (meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null);
 
 /**
- * One verify result as the contract orders it: the flags, `result`, the record (`tx` in Shape A,
- * `data` in Shape B), then the addition `ticket_id`. The HTTP door writes it out with the
- * serializer compiled from VerifyResultA / VerifyResultB.
- */
-function resultA(o: Outcome): VerifyResultA {
-  return { ...o.flags, result: o.result, tx: o.record && recordShapeA(o.record), ticket_id: o.ticket_id };
-}
-function resultB(o: Outcome): VerifyResultB {
-  return { ...o.flags, result: o.result, data: o.record && recordShapeB(o.record), ticket_id: o.ticket_id };
-}
-
-/**
  * POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`),
  * then the check. data[i] answers txs[i].
  */
@@ -107,7 +95,9 @@ export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: C
     options: '{}',
     created_at: ctx.now(),
   });
-  return input.shape === 'A' ? outcomes.map(resultA) : outcomes.map(resultB);
+  // The HTTP door writes these with the serializer compiled from VerifyResultA / VerifyResultB.
+  const result = input.shape === 'A' ? verifyResultA : verifyResultB;
+  return outcomes.map((o) => result(o.flags, o.result, o.record, o.ticket_id)) as VerifyResultA[] | VerifyResultB[];
 }
 
 /** The accountant's books file, mapped to claims and checked in chunks through the same core as the API. */

@@ -24,7 +24,7 @@ export interface LookupInit {
 export type LookupRequest = { id: number; queries: [LookupColumn, string][]; checkpoint?: boolean };
 /** The service is closing: close the connection, say so, and end. */
 export type CloseRequest = { close: true };
-/** Per query, the records found as one JSON array of objects (db/record-sql.ts); `ms`: the time the queries took here. */
+/** Per query, the records found as one JSON array of rows (db/record-sql.ts); `ms`: the time the queries took here. */
 export type LookupReply = { id: number; rows: string[]; ms: number } | { id: number; error: string };
 
 const port = parentPort!;

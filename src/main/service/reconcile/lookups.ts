@@ -5,6 +5,7 @@ import { nativeBindingOf } from '../db/open';
 import { workerModule } from '../threads';
 import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
 import type { LookupColumn } from '../db/record-sql';
+import { recordOfRow } from '../db/record-sql';
 import { recordsWhereIn } from './repository';
 
 /*
@@ -107,7 +108,7 @@ export class RecordLookups {
     }
     const waited = performance.now() - start - here;
     theirs.forEach(([column], i) => {
-      found[column].push(...(JSON.parse(reply.rows[i]!) as LedgerRecord[]));
+      found[column].push(...(JSON.parse(reply.rows[i]!) as unknown[][]).map(recordOfRow));
     });
     // When this thread had to wait, the thread's whole round trip (posting, waking, its JSON) is
     // known: learn that; else at least its queries' time. The share settles where neither waits.

@@ -1,6 +1,6 @@
 import Big from 'big.js';
-import { RECORD_FIELDS, type TransactionRecord } from '../../../shared/ledger';
-import { FLAG_FIELDS, MATCH_FLAGS, matchFlagOf, type FlagField, type MatchFlags, type RecordShapeA, type RecordShapeB, type TimeType, type VerifyItem } from '../../../shared/reconcile';
+import { RECORD_FIELDS, RECORD_TIME_FIELDS, type TransactionRecord } from '../../../shared/ledger';
+import { FLAG_FIELDS, MATCH_FLAGS, matchFlagOf, type FlagField, type MatchFlags, type RecordShapeA, type RecordShapeB, type TimeType, type VerifyItem, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
 
 /*
  * The matching rules of POST /nps/bill/verify/txs (SPEC.md, Reconciliation), as pure functions over
@@ -200,24 +200,40 @@ export function describeMismatch(item: VerifyItem, record: TransactionRecord, fl
   return parts.join('; ');
 }
 
-/**
- * The record as the wire shows it: the contract's fields in its order (the store's own import_id
- * and updated_at left out), its times as `time` writes them.
- */
-function wireRecord<T>(r: TransactionRecord, time: (ms: number | null) => T) {
-  const out: Record<string, unknown> = {};
-  for (const f of RECORD_FIELDS) out[f] = r[f];
-  out.created_at = time(r.created_at);
-  out.confirmed_at = time(r.confirmed_at);
-  out.completed_at = time(r.completed_at);
-  return out;
-}
-
 const seconds = (ms: number | null) => (ms === null ? null : toUnixSeconds(ms));
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const TIMES = new Set<string>(RECORD_TIME_FIELDS);
+
+/**
+ * The record as the wire shows it: the contract's fields in its order (the store's own import_id
+ * and updated_at left out), its times as `time` writes them. Compiled once from RECORD_FIELDS into
+ * one object literal (a verify answer holds a thousand of these; a literal of a fixed shape is the
+ * cheapest object to build and to collect); the code is made from the field names only.
+ */
+function compileWireRecord<T>(time: (ms: number | null) => unknown): (r: TransactionRecord) => T {
+  const fields = RECORD_FIELDS.map((f) => `${JSON.stringify(f)}: ${TIMES.has(f) ? `time(r[${JSON.stringify(f)}])` : `r[${JSON.stringify(f)}]`}`);
+  return new Function('time', `return (r) => ({${fields.join(', ')}});`)(time) as (r: TransactionRecord) => T;
+}
 
 /** Shape A's record: times in whole Unix seconds. */
-export const recordShapeA = (r: TransactionRecord): RecordShapeA => wireRecord(r, seconds) as RecordShapeA;
+export const recordShapeA = compileWireRecord<RecordShapeA>(seconds);
 
 /** Shape B's record: times as ISO 8601 UTC with milliseconds. */
-export const recordShapeB = (r: TransactionRecord): RecordShapeB => wireRecord(r, iso) as RecordShapeB;
+export const recordShapeB = compileWireRecord<RecordShapeB>(iso);
+
+/**
+ * One verification result in the contract's order: the flags, `result`, the record under `tx`
+ * (Shape A) or `data` (Shape B), then `ticket_id`. Compiled like the records, from MATCH_FLAGS.
+ */
+function compileResult<R>(recordKey: 'tx' | 'data', wire: (r: TransactionRecord) => unknown) {
+  const flags = MATCH_FLAGS.map((f) => `${f}: flags.${f}`);
+  return new Function('wire', `return (flags, result, record, ticket_id) => ({${flags.join(', ')}, result, ${recordKey}: record === null ? null : wire(record), ticket_id});`)(wire) as (
+    flags: MatchFlags,
+    result: boolean,
+    record: TransactionRecord | null,
+    ticketId: string | null,
+  ) => R;
+}
+
+export const verifyResultA = compileResult<VerifyResultA>('tx', recordShapeA);
+export const verifyResultB = compileResult<VerifyResultB>('data', recordShapeB);

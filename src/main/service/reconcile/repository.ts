@@ -3,7 +3,7 @@ import type { Page } from '../../../shared/primitives';
 import { FLAG_FIELDS, matchFlagOf, type BooksRejectedRow, type FlagField, type MatchFlags, type RunSummary, type Shape } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
-import { RECORD_COLUMNS, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
+import { RECORD_COLUMNS, recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
 
 /*
  * The reconciliation store: reads the ledger (`transactions`, never written here), writes
@@ -15,11 +15,13 @@ import { RECORD_COLUMNS, recordsWhereInSql, type LookupColumn } from '../db/reco
 export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<string>): LedgerRecord[] {
   const list = [...new Set(values)];
   if (list.length === 0) return [];
-  return stmt<[string], LedgerRecord>(db, recordsWhereInSql(column)).all(JSON.stringify(list));
+  const rows = stmt<[string], unknown[]>(db, recordsWhereInSql(column)).raw(true).all(JSON.stringify(list)) as unknown as unknown[][];
+  return rows.map(recordOfRow);
 }
 
 export function recordById(db: Db, transactionId: string): LedgerRecord | undefined {
-  return stmt<[string], LedgerRecord>(db, `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id = ?`).get(transactionId);
+  const row = stmt<[string], unknown[]>(db, `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id = ?`).raw(true).get(transactionId) as unknown[] | undefined;
+  return row && recordOfRow(row);
 }
 
 /** Chains whose addresses are EVM hex (chain_identifier ETH): `to` compares case-insensitively there. */
