@@ -52,11 +52,15 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
   registerJsonBody(app);
 
   // DNS-rebinding guard: a page on another origin that resolves its name to 127.0.0.1 still sends its own Host.
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook, not an async one: every request passes here, and a promise a request is measurable on the catalogue's path.
+  app.addHook('onRequest', (req, reply, done) => {
     const name = hostName(req.headers.host);
     if (!name || !allowedHosts.has(name)) {
-      return sendError(reply, ErrorCodes.INVALID_PARAM, `Host: ${JSON.stringify(req.headers.host ?? '')} is not accepted; use 127.0.0.1, localhost or [::1]`, 400);
+      // Answering from the hook: the request goes no further (done is not called).
+      sendError(reply, ErrorCodes.INVALID_PARAM, `Host: ${JSON.stringify(req.headers.host ?? '')} is not accepted; use 127.0.0.1, localhost or [::1]`, 400);
+      return;
     }
+    done();
   });
 
   // Signed routes are charged to their key only once the request is shown to come from it: a
