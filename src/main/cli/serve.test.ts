@@ -13,31 +13,38 @@ describe('npm run nps -- serve', () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const dataDir = mkdtempSync(join(tmpdir(), 'nps-serve-'));
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], { cwd: root });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       let out = '';
       child.stdout.on('data', (c) => (out += c));
       child.stderr.on('data', (c) => (out += c));
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 15_000);
-        child.stdout.on('data', () => {
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\/nps/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          // The CLI compiles itself first: seconds on a busy machine.
+          const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 60_000);
+          child.stdout.on('data', () => {
+            const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\/nps/.exec(out);
+            if (m) {
+              clearTimeout(timer);
+              resolve(m[1]!);
+            }
+          });
         });
-      });
-      const body = parseAnswer('GET', '/nps/chains?chain_identifier=TRON', await (await fetch(`${url}/nps/chains?chain_identifier=TRON`)).text()) as { data: ChainPage };
-      expect(body.data.chains[0]?.chain_id).toBe('TRON');
-      expect(existsSync(join(dataDir, 'api.json'))).toBe(true);
-      const code = await new Promise<number | null>((resolve) => {
-        child.on('exit', resolve);
+        const body = parseAnswer('GET', '/nps/chains?chain_identifier=TRON', await (await fetch(`${url}/nps/chains?chain_identifier=TRON`)).text()) as { data: ChainPage };
+        expect(body.data.chains[0]?.chain_id).toBe('TRON');
+        expect(existsSync(join(dataDir, 'api.json'))).toBe(true);
         child.kill(signal);
-      });
-      expect(code).toBe(0);
-      expect(existsSync(join(dataDir, 'api.json'))).toBe(false);
-      rmSync(dataDir, { recursive: true, force: true });
+        expect(await exited).toBe(0);
+        expect(existsSync(join(dataDir, 'api.json'))).toBe(false);
+      } finally {
+        // Whatever failed above, the server does not outlive the test.
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGKILL');
+          await exited;
+        }
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     }
-  });
+  }, 150_000);
 
   it('refuses a bad port in one line', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', 'x'], { cwd: root });
