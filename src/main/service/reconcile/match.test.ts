@@ -196,6 +196,24 @@ describe('lookup and identifiers', () => {
     expect(matchClaim(withId('"amount":1'), [], isEvm).record).toBeNull();
   });
 
+  test('one hash with an ETH transfer and two token transfers: token_id picks, then to, then the first; amount never picks', () => {
+    const hash = '0x' + 'cd'.repeat(32);
+    const at = (n: number) => T0 + n * 1000;
+    const eth = { ...record, transaction_id: 'bbbbbbbb-0000-4000-8000-000000000001', hash, token_id: 'ETH', amount: '5', to: '0x' + '1'.repeat(40), created_at: at(0) };
+    const usdt = { ...record, transaction_id: 'bbbbbbbb-0000-4000-8000-000000000002', hash, token_id: 'ETH_USDT', amount: '7', to: '0x' + '2'.repeat(40), created_at: at(0) };
+    const usdt2 = { ...record, transaction_id: 'bbbbbbbb-0000-4000-8000-000000000003', hash, token_id: 'ETH_USDT', amount: '9', to: '0x' + '3'.repeat(40), created_at: at(0) };
+    const all = [usdt2, eth, usdt];
+    const pick = (json: string) => matchClaim(claim(`{"hash":"${hash}",${json}}`), all, isEvm);
+    // The claim names USDT with the ETH transfer's amount: checked against a USDT transfer (a mismatch), not the ETH one.
+    expect(pick('"token_id":"ETH_USDT","amount":5').record).toBe(usdt);
+    expect(pick('"token_id":"ETH_USDT","amount":5').result).toBe(false);
+    // Two USDT transfers: `to` tells them apart.
+    expect(pick(`"token_id":"ETH_USDT","to":"0x${'3'.repeat(40)}","amount":9`)).toMatchObject({ record: usdt2, result: true });
+    expect(pick('"token_id":"ETH","amount":5')).toMatchObject({ record: eth, result: true });
+    // Nothing tells them apart: the first of the hash's movements.
+    expect(pick('"amount":9').record).toBe(eth);
+  });
+
   test('several records behind one hash: the claim is checked against the one it describes', () => {
     const a = { ...record, transaction_id: 'aaaaaaaa-0000-4000-8000-00000000000a', amount: '5', to: '0x' + '1'.repeat(40) };
     const b = { ...record, transaction_id: 'aaaaaaaa-0000-4000-8000-00000000000b', amount: '7', to: '0x' + '2'.repeat(40) };

@@ -130,20 +130,22 @@ export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
 
 /**
  * Pick the claim's record among the records its lookup identifier points at (already limited to
- * the wallets in scope) and compare. Several can qualify (one hash, several transfers): the one
- * agreeing on most fields wins, then the earliest created, then the lowest transaction_id, so a
- * claim about one transfer of a batch is checked against that transfer.
+ * the wallets in scope) and compare. Several can qualify (one hash carries a native transfer and
+ * token transfers): as SPEC.md says, the one whose token_id agrees with the claim, then the one
+ * whose `to` agrees; when the claim cannot tell them apart, the first in movement order (for now
+ * the earliest created, then the lowest transaction_id). The other fields do not choose: a claim
+ * about a transfer is checked against that transfer, whatever its amount says.
  */
 export function matchClaim<R extends TransactionRecord>(item: VerifyItem, candidates: readonly R[], isEvm: IsEvmChain): MatchOutcome<R> {
   let best: MatchOutcome<R> | null = null;
-  let bestScore = -1;
+  let bestRank = -1;
   for (const record of candidates) {
     if (!identifiersAgree(item, record)) continue;
     const flags = compareFields(item, record, isEvm);
-    const score = MATCH_FLAGS.reduce((n, f) => n + (flags[f] ? 1 : 0), 0);
-    if (best === null || score > bestScore || (score === bestScore && earlier(record, best.record!))) {
-      best = { record, flags, result: score === MATCH_FLAGS.length };
-      bestScore = score;
+    const rank = (flags.token_id_match ? 2 : 0) + (flags.to_match ? 1 : 0);
+    if (best === null || rank > bestRank || (rank === bestRank && earlier(record, best.record!))) {
+      best = { record, flags, result: allTrue(flags) };
+      bestRank = rank;
     }
   }
   return best ?? { record: null, flags: { ...ALL_FALSE }, result: false };
