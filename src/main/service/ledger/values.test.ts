@@ -122,6 +122,11 @@ describe('derived transaction ids', () => {
     expect(deriveTransactionId(['w', 'ETH', '0xabd'])).not.toBe(a);
     expect(deriveTransactionId(['w', 'ETHX', '0xabc'])).not.toBe(a);
   });
+
+  it('keep the values stores already hold (the ids of earlier imports)', () => {
+    expect(deriveTransactionId(['w', 'ETH', '0xabc'])).toBe('50d99c73-1961-554c-b8e9-6657f9b6e0b2');
+    expect(deriveTransactionId(['wallet é 中', 'TRON', 'ff'.repeat(32), '2'])).toBe('146d5afd-f20e-5e77-8c43-83b20090db67');
+  });
 });
 
 describe('JsonArraySplitter', () => {

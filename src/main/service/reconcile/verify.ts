@@ -1,7 +1,7 @@
+import { v7 as uuidv7 } from 'uuid';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { MatchFlags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
-import { uuidv7 } from '../db/ids';
 import { inTransaction } from '../db/open';
 import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
 import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
