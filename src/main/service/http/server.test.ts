@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainPage } from '../../../shared/catalogue';
 import { parseAnswer } from './answers.test-support';
@@ -34,7 +35,35 @@ function raw(method: string, path: string, headers: Record<string, string>, body
   });
 }
 
+/** Bytes written straight to the server's socket, and everything it answers until it closes. */
+function rawSocket(text: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(text));
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c) => (got += c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = got.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), body });
+    });
+  });
+}
+
 describe('the real server on a free port', () => {
+  it('a request the HTTP parser refuses still gets the envelope: 431 for headers too large, 400 for garbage', async () => {
+    const big = await rawSocket(`GET /nps/chains HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big.status).toBe(431);
+    expect(parseAnswer('GET', '/nps/chains', big.body)).toEqual({ status: 1002, data: null, msg: 'headers: larger than the 16 KiB the service reads; send smaller headers' });
+    const garbage = await rawSocket('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage.status).toBe(400);
+    expect(parseAnswer('GET', '/nps/chains', garbage.body)).toMatchObject({ status: 1002, data: null });
+    // And a request without a Host header at all.
+    const noHost = await rawSocket('GET /nps/chains HTTP/1.0\r\n\r\n');
+    expect(noHost.status).toBe(400);
+    expect(parseAnswer('GET', '/nps/chains', noHost.body)).toMatchObject({ status: 1002, msg: expect.stringMatching(/^Host: /) });
+  });
+
   it('openapi.json names the port it listens on and marks every addition to the source description', async () => {
     expect(server.port).not.toBe(8730);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is walked freely below

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
@@ -42,10 +43,32 @@ export function hostName(header: string | undefined): string | undefined {
   return m?.[1]?.toLowerCase();
 }
 
+/**
+ * A request Node's HTTP parser refuses before any route sees it (headers over Node's 16 KiB, a
+ * request line that is not HTTP) still gets the envelope: 431 for headers too large, else 400.
+ */
+function refuseMalformed(err: NodeJS.ErrnoException & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return;
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    status: ErrorCodes.INVALID_PARAM,
+    data: null,
+    msg: tooLarge ? 'headers: larger than the 16 KiB the service reads; send smaller headers' : 'request: not a valid HTTP/1.1 request',
+  });
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 /** The /nps service over HTTP: thin routes over the handler map, the envelope on every answer. */
 export function buildServer(service: Service, opts: ServerOptions = {}): FastifyInstance {
   const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: refuseMalformed,
+  });
   const allowedHosts = new Set(LOOPBACK_NAMES);
   if (opts.host && opts.host !== '0.0.0.0' && opts.host !== '::') allowedHosts.add(opts.host.includes(':') ? `[${opts.host}]` : opts.host.toLowerCase());
 
