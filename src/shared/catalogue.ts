@@ -38,10 +38,6 @@ export const Token = z.strictObject({
 });
 export type Token = z.infer<typeof Token>;
 
-/** The source's fields of each, in its order (the contract test holds the source's tables against these). */
-export const SOURCE_CHAIN_FIELDS = ['chain_id', 'chain_identifier', 'native_token_id', 'confirming_threshold', 'explorer_tx_url', 'explorer_address_url', 'enabled'] as const;
-export const SOURCE_TOKEN_FIELDS = ['chain_id', 'token_id', 'symbol', 'contract_address', 'decimal', 'dust_threshold', 'can_deposit', 'can_withdraw'] as const;
-
 export const ChainListQuery = z.object({
   ...PageQuery,
   chain_id: optionalFilter('Exact chain ID, e.g. ETH'),

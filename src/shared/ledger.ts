@@ -16,7 +16,7 @@ const msOrNull = z.number().int().nullable();
  * The transaction record: the source description's sixteen fields in its order (shared/source/
  * service-description.md, "Transaction record"), then the additions transaction_id and request_id.
  * This object is the one list of the record's fields: the ledger table's columns (db/schema.ts),
- * the statement that reads a record (ledger/record-sql.ts), both wire shapes of the verify answer
+ * the statement that reads a record (main's db/record-sql.ts), both wire shapes of the verify answer
  * (reconcile.ts), openapi.json and the Ledger screen's columns are all made from it.
  * A text field is "" when the ledger does not record it; a time is Unix milliseconds, or null.
  */
@@ -46,9 +46,6 @@ export type RecordField = keyof TransactionRecord;
 /** The record's fields in the contract's order. */
 export const RECORD_FIELDS = Object.keys(TransactionRecord.shape) as RecordField[];
 export const RECORD_TIME_FIELDS = ['created_at', 'confirmed_at', 'completed_at'] as const satisfies readonly RecordField[];
-export type RecordTimeField = (typeof RECORD_TIME_FIELDS)[number];
-/** The fields the source description has; transaction_id and request_id are the product's additions. */
-export const SOURCE_RECORD_FIELDS = RECORD_FIELDS.slice(0, 16);
 
 /** A record as the store keeps it: the record, and the import that last added or changed it. */
 export const LedgerRecord = TransactionRecord.extend({

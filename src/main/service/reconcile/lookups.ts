@@ -4,8 +4,7 @@ import type { Db } from '../db/open';
 import { nativeBindingOf } from '../db/open';
 import { workerModule } from '../threads';
 import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
-import type { LookupColumn } from '../db/record-sql';
-import { recordOfRow } from '../db/record-sql';
+import { recordOfRow, type LookupColumn } from '../db/record-sql';
 import { recordsWhereIn } from './repository';
 
 /*
