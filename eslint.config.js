@@ -15,7 +15,17 @@ const nativeAndMain = (from) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'src/main/service/db/migrations/**', 'test-results/**', 'playwright-report/**', 'tmp/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'src/main/service/db/migrations/**',
+      'test-results/**',
+      'playwright-report/**',
+      'tmp/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -41,7 +51,10 @@ export default tseslint.config(
   {
     files: ['src/main/service/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'the service runs under plain Node; only src/main/index.ts knows Electron' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'the service runs under plain Node; only src/main/index.ts knows Electron' }] },
+      ],
     },
   },
 );

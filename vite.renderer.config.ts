@@ -11,8 +11,10 @@ function devCsp(): Plugin {
     name: 'nps-dev-csp',
     apply: 'serve',
     transformIndexHtml: (html) =>
-      html.replace(/(http-equiv="Content-Security-Policy"\s+content=")([^"]*)"/, (_m, head: string, policy: string) =>
-        `${head}${policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws:")}"`,
+      html.replace(
+        /(http-equiv="Content-Security-Policy"\s+content=")([^"]*)"/,
+        (_m, head: string, policy: string) =>
+          `${head}${policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws:")}"`,
       ),
   };
 }

@@ -63,7 +63,8 @@ const { values } = parseArgs({
 /** A whole number in [min, max], or an error naming the option: every loop below is bounded by these. */
 function intArg(name: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`--${name}: must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new Error(`--${name}: must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return n;
 }
 const rounds = intArg('rounds', values.rounds, 1, 100);
@@ -151,8 +152,17 @@ function cannon(url: string, seconds: number, who: string): Promise<Cannon> {
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`autocannon against ${who} ${url} ended with ${signal ?? `code ${code}`}${signal === 'SIGKILL' ? ` (not done after ${limitMs / 1000} s)` : ''}:\n${err}`));
-      const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+      if (code !== 0)
+        return reject(
+          new Error(
+            `autocannon against ${who} ${url} ended with ${signal ?? `code ${code}`}${signal === 'SIGKILL' ? ` (not done after ${limitMs / 1000} s)` : ''}:\n${err}`,
+          ),
+        );
+      const line = out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .pop();
       if (!line) return reject(new Error(`autocannon against ${who} ${url} printed no JSON result:\n${out}\n${err}`));
       const r = JSON.parse(line) as CannonJson;
       const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
@@ -178,7 +188,12 @@ function median(xs: number[]): number {
 
 /** The ceiling: answers each path with its precomputed bytes; nothing is computed per request. */
 function startBare(answers: Map<string, { body: Buffer; contentType: string }>): Promise<{ server: Server; port: number }> {
-  const prepared = new Map([...answers].map(([path, a]) => [path, { body: a.body, headers: { 'content-type': a.contentType, 'content-length': String(a.body.length) } }]));
+  const prepared = new Map(
+    [...answers].map(([path, a]) => [
+      path,
+      { body: a.body, headers: { 'content-type': a.contentType, 'content-length': String(a.body.length) } },
+    ]),
+  );
   const notFound = Buffer.from('not found\n');
   const server = createServer((req, res) => {
     const a = prepared.get(req.url ?? '');
@@ -240,7 +255,8 @@ try {
     const a = await get(serviceBase + path);
     count(serviceAnswered, { [String(a.status)]: 1 });
     if (a.status !== 200) throw new Error(`service ${path}: HTTP ${a.status} (expected 200): ${a.body.subarray(0, 300).toString()}`);
-    if (a.headerNames.includes('content-encoding')) throw new Error(`service ${path}: the answer is encoded; the ceiling would not send the same bytes`);
+    if (a.headerNames.includes('content-encoding'))
+      throw new Error(`service ${path}: the answer is encoded; the ceiling would not send the same bytes`);
     answers.set(path, a);
     say(`service ${path}: HTTP ${a.status}, ${a.contentType}, ${fmt(a.body.length)} bytes (headers: ${a.headerNames.join(', ')})`);
   }
@@ -252,7 +268,8 @@ try {
   for (const path of PATHS) {
     const a = await get(bareBase + path);
     const want = answers.get(path)!;
-    if (a.status !== 200 || a.contentType !== want.contentType || !a.body.equals(want.body)) throw new Error(`bare ${path}: does not answer the service's bytes`);
+    if (a.status !== 200 || a.contentType !== want.contentType || !a.body.equals(want.body))
+      throw new Error(`bare ${path}: does not answer the service's bytes`);
   }
   say(`bare node:http ceiling on ${bareBase}, service on ${serviceBase}`);
 
@@ -310,7 +327,16 @@ try {
           date,
           machine: { ...machine, load_average_1m_after: loadavg()[0] },
           node: process.version,
-          settings: { rounds, duration_s: duration, connections, pipelining: PIPELINING, warmup_s: warmup, host: HOST, rate_limit: false, client: 'autocannon 9 CLI in a child process' },
+          settings: {
+            rounds,
+            duration_s: duration,
+            connections,
+            pipelining: PIPELINING,
+            warmup_s: warmup,
+            host: HOST,
+            rate_limit: false,
+            client: 'autocannon 9 CLI in a child process',
+          },
           service_answers: serviceAnswered,
           paths: results,
         },
@@ -332,7 +358,9 @@ try {
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     console.log('');
-    console.log(`medians of ${rounds} rounds of ${duration} s, ${connections} connections, pipelining ${PIPELINING}; service/bare is the median of the per-round ratios`);
+    console.log(
+      `medians of ${rounds} rounds of ${duration} s, ${connections} connections, pipelining ${PIPELINING}; service/bare is the median of the per-round ratios`,
+    );
     console.log(line(head));
     for (const r of rows) console.log(line(r));
     console.log(`all ${fmt(serviceTotal)} answers of the service in the run were HTTP 200; rate limiting was off`);

@@ -54,10 +54,23 @@ const ASSETS: Asset[] = [
   { chain: 'ARBITRUM_ETH', token: 'ARBITRUM_USDC', decimal: 6, family: 'ETH', scale: 800, weight: 5 },
   { chain: 'BASE_ETH', token: 'BASE_USDC', decimal: 6, family: 'ETH', scale: 800, weight: 4 },
 ];
-const STATUSES = ['Completed', 'Completed', 'Completed', 'Completed', 'Completed', 'Completed', 'Completed', 'Confirming', 'Pending', 'Failed', 'Rejected'];
+const STATUSES = [
+  'Completed',
+  'Completed',
+  'Completed',
+  'Completed',
+  'Completed',
+  'Completed',
+  'Completed',
+  'Confirming',
+  'Pending',
+  'Failed',
+  'Rejected',
+];
 
 /** The native format's columns (any order is read) in the order each row below writes its values. */
-const COLUMNS = 'transaction_id,wallet_id,request_id,type,status,amount,to,fee_ratio,fee_fixed,fee,er,amount_actual,hash,chain_id,token_id,created_at,confirmed_at,completed_at';
+const COLUMNS =
+  'transaction_id,wallet_id,request_id,type,status,amount,to,fee_ratio,fee_fixed,fee,er,amount_actual,hash,chain_id,token_id,created_at,confirmed_at,completed_at';
 
 /**
  * Write `rows` ledger rows in the native CSV format to `path`: UUID ids, EIP-55 and TRON Base58

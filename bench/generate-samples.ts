@@ -47,21 +47,165 @@ function nativeRows(): Row[] {
   const evmTx = (m: number) => ({ hash: evmHash(), created_at: ms(m), confirmed_at: ms(m + 1), completed_at: iso(m + 3) });
   const tronTx = (m: number) => ({ hash: tronHash(), created_at: ms(m), confirmed_at: iso(m + 1), completed_at: ms(m + 2) });
   // Deposits of customers
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '1500', to: tron(), chain_id: 'TRON', token_id: 'TRON_USDT', ...tronTx(0) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '2.5E+3', to: tron(), chain_id: 'TRON', token_id: 'TRON_USDT', ...tronTx(7) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '249.99', to: evm(), chain_id: 'ETH', token_id: 'ETH_USDT', ...evmTx(12) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '1000', to: evm(), chain_id: 'ETH', token_id: 'ETH_USDC', ...evmTx(20) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '0.75', to: evm(), chain_id: 'ETH', token_id: 'ETH', ...evmTx(31) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '1.5E-7', to: evm(), chain_id: 'ETH', token_id: 'ETH', ...evmTx(33) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '250.123456789012345678', to: evm(), chain_id: 'BSC_BNB', token_id: 'BSC_USDT', ...evmTx(40) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '99.000000000000000001', to: evm(), chain_id: 'BSC_BNB', token_id: 'BSC_USDC', ...evmTx(46) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '0.042', to: evm(), chain_id: 'BSC_BNB', token_id: 'BSC_BNB', ...evmTx(52) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Confirming', amount: '320', to: tron(), chain_id: 'TRON', token_id: 'TRON_USDT', hash: tronHash(), created_at: ms(60), confirmed_at: '', completed_at: '' });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Pending', amount: '75.5', to: evm(), chain_id: 'MATIC', token_id: 'MATIC_USDT', hash: evmHash(), created_at: ms(64) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '5000', to: evm(), chain_id: 'ARBITRUM_ETH', token_id: 'ARBITRUM_USDC', ...evmTx(70) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '12.34', to: evm(), chain_id: 'BASE_ETH', token_id: 'BASE_USDC', ...evmTx(75) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Completed', amount: '1200', to: tron(), chain_id: 'TRON', token_id: 'TRON', hash: tronHash(), created_at: secs(81), confirmed_at: secs(82), completed_at: secs(83) });
-  add({ wallet_id: customers, type: 'Deposit', status: 'Failed', amount: '60', to: evm(), chain_id: 'ETH', token_id: 'ETH_USDT', hash: evmHash(), created_at: ms(90), completed_at: ms(92) });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '1500',
+    to: tron(),
+    chain_id: 'TRON',
+    token_id: 'TRON_USDT',
+    ...tronTx(0),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '2.5E+3',
+    to: tron(),
+    chain_id: 'TRON',
+    token_id: 'TRON_USDT',
+    ...tronTx(7),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '249.99',
+    to: evm(),
+    chain_id: 'ETH',
+    token_id: 'ETH_USDT',
+    ...evmTx(12),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '1000',
+    to: evm(),
+    chain_id: 'ETH',
+    token_id: 'ETH_USDC',
+    ...evmTx(20),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '0.75',
+    to: evm(),
+    chain_id: 'ETH',
+    token_id: 'ETH',
+    ...evmTx(31),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '1.5E-7',
+    to: evm(),
+    chain_id: 'ETH',
+    token_id: 'ETH',
+    ...evmTx(33),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '250.123456789012345678',
+    to: evm(),
+    chain_id: 'BSC_BNB',
+    token_id: 'BSC_USDT',
+    ...evmTx(40),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '99.000000000000000001',
+    to: evm(),
+    chain_id: 'BSC_BNB',
+    token_id: 'BSC_USDC',
+    ...evmTx(46),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '0.042',
+    to: evm(),
+    chain_id: 'BSC_BNB',
+    token_id: 'BSC_BNB',
+    ...evmTx(52),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Confirming',
+    amount: '320',
+    to: tron(),
+    chain_id: 'TRON',
+    token_id: 'TRON_USDT',
+    hash: tronHash(),
+    created_at: ms(60),
+    confirmed_at: '',
+    completed_at: '',
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Pending',
+    amount: '75.5',
+    to: evm(),
+    chain_id: 'MATIC',
+    token_id: 'MATIC_USDT',
+    hash: evmHash(),
+    created_at: ms(64),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '5000',
+    to: evm(),
+    chain_id: 'ARBITRUM_ETH',
+    token_id: 'ARBITRUM_USDC',
+    ...evmTx(70),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '12.34',
+    to: evm(),
+    chain_id: 'BASE_ETH',
+    token_id: 'BASE_USDC',
+    ...evmTx(75),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: '1200',
+    to: tron(),
+    chain_id: 'TRON',
+    token_id: 'TRON',
+    hash: tronHash(),
+    created_at: secs(81),
+    confirmed_at: secs(82),
+    completed_at: secs(83),
+  });
+  add({
+    wallet_id: customers,
+    type: 'Deposit',
+    status: 'Failed',
+    amount: '60',
+    to: evm(),
+    chain_id: 'ETH',
+    token_id: 'ETH_USDT',
+    hash: evmHash(),
+    created_at: ms(90),
+    completed_at: ms(92),
+  });
   // Withdrawals of the treasury, with request ids and fees
   const wd = (m: number, r: Row, fee: string, family: 'ETH' | 'TRON') => {
     const amount = r.amount!;
@@ -83,24 +227,99 @@ function nativeRows(): Row[] {
   wd(118, { status: 'Completed', amount: '750.5', to: evm(), chain_id: 'ETH', token_id: 'ETH_USDT' }, '4.2', 'ETH');
   wd(125, { status: 'Completed', amount: '1.25', to: evm(), chain_id: 'ETH', token_id: 'ETH' }, '0.00042', 'ETH');
   wd(131, { status: 'Completed', amount: '3000.000000000000000001', to: evm(), chain_id: 'BSC_BNB', token_id: 'BSC_USDT' }, '0.5', 'ETH');
-  wd(137, { status: 'Completed', amount: '0.3', to: evm(), chain_id: 'BSC_BNB', token_id: 'BSC_BNB', fee: '3.1E-4', fee_fixed: '3.1E-4' }, '0.00031', 'ETH');
-  wd(142, { status: 'Confirming', amount: '400', to: evm(), chain_id: 'ETH', token_id: 'ETH_USDC', completed_at: '', amount_actual: '' }, '3', 'ETH');
-  wd(150, { status: 'Pending', amount: '88', to: tron(), chain_id: 'TRON', token_id: 'TRON_USDT', hash: '', confirmed_at: '', completed_at: '', amount_actual: '' }, '1', 'TRON');
-  wd(155, { status: 'Rejected', amount: '50000', to: tron(), chain_id: 'TRON', token_id: 'TRON_USDT', hash: '', confirmed_at: '', completed_at: '', amount_actual: '', request_id: 'WD-2026-01063, manual review' }, '', 'TRON');
-  wd(160, { status: 'Failed', amount: '120', to: evm(), chain_id: 'MATIC', token_id: 'MATIC_USDT', completed_at: ms(170), amount_actual: '' }, '0.02', 'ETH');
+  wd(
+    137,
+    { status: 'Completed', amount: '0.3', to: evm(), chain_id: 'BSC_BNB', token_id: 'BSC_BNB', fee: '3.1E-4', fee_fixed: '3.1E-4' },
+    '0.00031',
+    'ETH',
+  );
+  wd(
+    142,
+    { status: 'Confirming', amount: '400', to: evm(), chain_id: 'ETH', token_id: 'ETH_USDC', completed_at: '', amount_actual: '' },
+    '3',
+    'ETH',
+  );
+  wd(
+    150,
+    {
+      status: 'Pending',
+      amount: '88',
+      to: tron(),
+      chain_id: 'TRON',
+      token_id: 'TRON_USDT',
+      hash: '',
+      confirmed_at: '',
+      completed_at: '',
+      amount_actual: '',
+    },
+    '1',
+    'TRON',
+  );
+  wd(
+    155,
+    {
+      status: 'Rejected',
+      amount: '50000',
+      to: tron(),
+      chain_id: 'TRON',
+      token_id: 'TRON_USDT',
+      hash: '',
+      confirmed_at: '',
+      completed_at: '',
+      amount_actual: '',
+      request_id: 'WD-2026-01063, manual review',
+    },
+    '',
+    'TRON',
+  );
+  wd(
+    160,
+    { status: 'Failed', amount: '120', to: evm(), chain_id: 'MATIC', token_id: 'MATIC_USDT', completed_at: ms(170), amount_actual: '' },
+    '0.02',
+    'ETH',
+  );
   wd(175, { status: 'Completed', amount: '640.25', to: evm(), chain_id: 'ARBITRUM_ETH', token_id: 'ARBITRUM_USDT' }, '0.1', 'ETH');
   wd(180, { status: 'Completed', amount: '99.99', to: evm(), chain_id: 'OPT_ETH', token_id: 'OPT_USDT' }, '0.05', 'ETH');
   wd(186, { status: 'Completed', amount: '1800', to: evm(), chain_id: 'AVAXC', token_id: 'AVAXC_USDT' }, '0.3', 'ETH');
   wd(192, { status: 'Completed', amount: '5E+2', to: tron(), chain_id: 'TRON', token_id: 'TRON_USDT', amount_actual: '500' }, '1', 'TRON');
-  wd(199, { status: 'Rejected', amount: '15', to: evm(), chain_id: 'BASE_ETH', token_id: 'BASE_USDC', hash: '', confirmed_at: '', completed_at: '', amount_actual: '' }, '', 'ETH');
+  wd(
+    199,
+    {
+      status: 'Rejected',
+      amount: '15',
+      to: evm(),
+      chain_id: 'BASE_ETH',
+      token_id: 'BASE_USDC',
+      hash: '',
+      confirmed_at: '',
+      completed_at: '',
+      amount_actual: '',
+    },
+    '',
+    'ETH',
+  );
   return rows;
 }
 
 function etherscan(): { csv: string; address: string } {
   const me = evm().toLowerCase();
   const header = [
-    'Transaction Hash', 'Blockno', 'UnixTimestamp', 'DateTime (UTC)', 'From', 'To', 'ContractAddress', 'Value_IN(ETH)', 'Value_OUT(ETH)',
-    'CurrentValue @ $3,312.48/ETH', 'TxnFee(ETH)', 'TxnFee(USD)', 'Historical $Price/ETH', 'Status', 'ErrCode', 'Method',
+    'Transaction Hash',
+    'Blockno',
+    'UnixTimestamp',
+    'DateTime (UTC)',
+    'From',
+    'To',
+    'ContractAddress',
+    'Value_IN(ETH)',
+    'Value_OUT(ETH)',
+    'CurrentValue @ $3,312.48/ETH',
+    'TxnFee(ETH)',
+    'TxnFee(USD)',
+    'Historical $Price/ETH',
+    'Status',
+    'ErrCode',
+    'Method',
   ];
   const rows: string[][] = [];
   let block = 21_540_000;
@@ -110,7 +329,24 @@ function etherscan(): { csv: string; address: string } {
     t += 600 + ((rand() * 7200) | 0);
     const dt = new Date(t * 1000).toISOString().replace('T', ' ').slice(0, 19);
     const usd = (Number(valueIn !== '0' ? valueIn : valueOut) * 3312.48).toFixed(2);
-    rows.push([evmHash(), String(block), String(t), dt, from, to, '', valueIn, valueOut, `$${usd}`, fee, (Number(fee) * 3312.48).toFixed(2), '3298.17', status, err, method]);
+    rows.push([
+      evmHash(),
+      String(block),
+      String(t),
+      dt,
+      from,
+      to,
+      '',
+      valueIn,
+      valueOut,
+      `$${usd}`,
+      fee,
+      (Number(fee) * 3312.48).toFixed(2),
+      '3298.17',
+      status,
+      err,
+      method,
+    ]);
   };
   line(evm().toLowerCase(), me, '1.5', '0', '0.000441');
   line(me, evm().toLowerCase(), '0', '0.25', '0.000126');
@@ -128,7 +364,18 @@ function etherscan(): { csv: string; address: string } {
 
 function tronscan(): { csv: string; address: string } {
   const me = tron();
-  const header = ['Tx Hash', 'blockHeight', 'blockTime(UTC+8)', 'blockTime(UTC)', 'from', 'to', 'value', 'symbol', 'tokenAddress', 'isConfirm'];
+  const header = [
+    'Tx Hash',
+    'blockHeight',
+    'blockTime(UTC+8)',
+    'blockTime(UTC)',
+    'from',
+    'to',
+    'value',
+    'symbol',
+    'tokenAddress',
+    'isConfirm',
+  ];
   const usdt = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
   const rows: string[][] = [];
   let block = 68_410_000;
@@ -183,10 +430,10 @@ export function writeSamples(dir: string): { etherscanAddress: string; tronscanA
   const jsonRows = nativeRows()
     .slice(0, 10)
     .map((r) => {
-    const o: Record<string, unknown> = {};
-    for (const f of LEDGER_FIELDS) o[f] = r[f] === undefined || r[f] === '' ? null : r[f];
-    return o;
-  });
+      const o: Record<string, unknown> = {};
+      for (const f of LEDGER_FIELDS) o[f] = r[f] === undefined || r[f] === '' ? null : r[f];
+      return o;
+    });
   // Numbers in the JSON sample are JSON numbers where a program would write them so.
   const jsonText = JSON.stringify(
     jsonRows.map((o) => ({ ...o, created_at: o.created_at === null ? null : Number(o.created_at) })),

@@ -28,17 +28,30 @@ const rssBefore = process.memoryUsage().rss;
 const t0 = performance.now();
 // The last progress call (every byte read) ends the reading and checking; the write follows.
 let readMs = 0;
-const report = await service.invoke('ledger-import', { source: { path: file } }, {
-  actor: 'cli',
-  onProgress: (p) => {
-    sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss);
-    if (p.bytes === p.totalBytes) readMs = performance.now() - t0;
+const report = await service.invoke(
+  'ledger-import',
+  { source: { path: file } },
+  {
+    actor: 'cli',
+    onProgress: (p) => {
+      sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss);
+      if (p.bytes === p.totalBytes) readMs = performance.now() - t0;
+    },
   },
-});
+);
 const ms = performance.now() - t0;
 clearInterval(timer);
 sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss);
 service.close();
 process.stdout.write(
-  JSON.stringify({ rows: report.rows_total, added: report.added, rejected: report.rejected, ms, readMs, rssBefore, sampledPeak, vmHwm: vmHwmBytes() }) + '\n',
+  JSON.stringify({
+    rows: report.rows_total,
+    added: report.added,
+    rejected: report.rejected,
+    ms,
+    readMs,
+    rssBefore,
+    sampledPeak,
+    vmHwm: vmHwmBytes(),
+  }) + '\n',
 );

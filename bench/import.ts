@@ -18,7 +18,11 @@ const TARGET_RSS_MB = 400;
 const TARGET_RATIO = 3;
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' }, keep: { type: 'boolean', default: false } },
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '1' },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const rows = Number(values.rows);
 if (!Number.isSafeInteger(rows) || rows < 1) throw new Error('--rows: must be a positive integer');
@@ -29,22 +33,41 @@ const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 try {
-  console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadavg()[0]!.toFixed(2)}; node ${process.version}`);
+  console.log(
+    `machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadavg()[0]!.toFixed(2)}; node ${process.version}`,
+  );
   let t = performance.now();
   const gen = await generateLedger(csv, rows, { seed: Number(values.seed), wallets: 20 });
   console.log(`generated ${fmt(rows)} rows (${mb(gen.bytes)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${csv}`);
 
-  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./import-child.ts', import.meta.url)), csv, join(dir, 'data')], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./import-child.ts', import.meta.url)), csv, join(dir, 'data')],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   if (child.status !== 0) throw new Error(`import failed:\n${child.stderr}`);
-  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as { rows: number; added: number; rejected: number; ms: number; readMs: number; rssBefore: number; sampledPeak: number; vmHwm: number | null };
+  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as {
+    rows: number;
+    added: number;
+    rejected: number;
+    ms: number;
+    readMs: number;
+    rssBefore: number;
+    sampledPeak: number;
+    vmHwm: number | null;
+  };
   if (r.added !== rows || r.rejected !== 0) throw new Error(`expected ${rows} rows added, got ${r.added} added and ${r.rejected} rejected`);
   const rate = (rows / r.ms) * 1000;
   const peak = Math.max(r.sampledPeak, r.vmHwm ?? 0);
-  console.log(`nps import:     ${fmt(rows)} rows in ${(r.ms / 1000).toFixed(2)} s = ${fmt(rate)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, sampled ${mb(r.sampledPeak)} MB; ${mb(r.rssBefore)} MB with the service open, before the import)`);
-  console.log(`  reading and checking ${(r.readMs / 1000).toFixed(2)} s, writing (one transaction) ${((r.ms - r.readMs) / 1000).toFixed(2)} s`);
+  console.log(
+    `nps import:     ${fmt(rows)} rows in ${(r.ms / 1000).toFixed(2)} s = ${fmt(rate)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, sampled ${mb(r.sampledPeak)} MB; ${mb(r.rssBefore)} MB with the service open, before the import)`,
+  );
+  console.log(
+    `  reading and checking ${(r.readMs / 1000).toFixed(2)} s, writing (one transaction) ${((r.ms - r.readMs) / 1000).toFixed(2)} s`,
+  );
 
   // The record's columns (the service's table adds import_id and updated_at), the same unique transaction_id
   // and indexes, and the same pragmas as the service's store.

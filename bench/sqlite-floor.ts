@@ -16,7 +16,9 @@ import { generateLedger } from './generate-ledger';
  * bulk import can be on this machine, before reading and checking a single byte.
  */
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, 'page-size': { type: 'string', default: '4096' } } });
+const { values } = parseArgs({
+  options: { rows: { type: 'string', default: '1000000' }, 'page-size': { type: 'string', default: '4096' } },
+});
 const rows = Number(values.rows);
 const pageSize = Number(values['page-size']);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -32,7 +34,10 @@ try {
   const indexes = service.ctx.db.$client
     .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
     .all() as { name: string; sql: string }[];
-  const table = service.ctx.db.$client.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'transactions'").pluck().get() as string;
+  const table = service.ctx.db.$client
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'transactions'")
+    .pluck()
+    .get() as string;
   const source = service.ctx.db.$client.name;
   service.close();
 
@@ -49,7 +54,9 @@ try {
   db.pragma('foreign_keys = OFF');
   db.exec(table);
   const columns = [...LEDGER_FIELDS, 'import_id', 'updated_at'];
-  const insert = db.prepare(`INSERT INTO transactions (rowid, ${columns.map((c) => `"${c}"`).join(', ')}) VALUES (?${', ?'.repeat(columns.length)})`);
+  const insert = db.prepare(
+    `INSERT INTO transactions (rowid, ${columns.map((c) => `"${c}"`).join(', ')}) VALUES (?${', ?'.repeat(columns.length)})`,
+  );
   const src = new Database(source, { readonly: true });
   const read = src.prepare(`SELECT rowid, ${columns.map((c) => `"${c}"`).join(', ')} FROM transactions ORDER BY rowid`).raw(true);
 
@@ -82,7 +89,9 @@ try {
   for (const [name, ms] of builds) console.log(`  build ${name}: ${s(ms)}`);
   console.log(`build the ${builds.length} indexes: ${s(indexMs)}`);
   console.log(`commit (no checkpoint): ${s(commitMs)}; checkpoint: ${s(checkpointMs)}`);
-  console.log(`floor of a bulk import (insert, then the indexes): ${s(insertMs + indexMs)} = at most ${fmt((rows / (insertMs + indexMs)) * 1000)} rows/s`);
+  console.log(
+    `floor of a bulk import (insert, then the indexes): ${s(insertMs + indexMs)} = at most ${fmt((rows / (insertMs + indexMs)) * 1000)} rows/s`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

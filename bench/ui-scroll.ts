@@ -27,11 +27,17 @@ const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
 try {
   let t = performance.now();
   await generateLedger(join(dir, 'ledger.csv'), rows, { seed: 7, wallets: 20 });
-  const imported = spawnSync(process.execPath, [tsx, 'src/main/cli.ts', 'import', join(dir, 'ledger.csv'), '--data-dir', dataDir], { cwd: root, encoding: 'utf8' });
+  const imported = spawnSync(process.execPath, [tsx, 'src/main/cli.ts', 'import', join(dir, 'ledger.csv'), '--data-dir', dataDir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (imported.status !== 0) throw new Error(`import failed:\n${imported.stderr}`);
   console.log(`ledger of ${rows.toLocaleString('en-US')} rows generated and imported in ${ms(t)}`);
 
-  const server = spawn(process.execPath, [tsx, 'src/main/cli.ts', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [tsx, 'src/main/cli.ts', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     server.stdout!.on('data', (c: Buffer) => {
@@ -41,7 +47,10 @@ try {
     });
     server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
-  const browser = await chromium.launch({ executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Strings: this file is type-checked without the DOM library.
@@ -57,7 +66,10 @@ try {
       });
     t = performance.now();
     await page.goto(url);
-    await page.getByTestId('tx-count').filter({ hasText: rows.toLocaleString('en-US') }).waitFor();
+    await page
+      .getByTestId('tx-count')
+      .filter({ hasText: rows.toLocaleString('en-US') })
+      .waitFor();
     await settled();
     console.log(`first page:   ${ms(t)}; ${await shown()}`);
     await page.getByRole('grid').getByRole('row').nth(1).click();
@@ -66,7 +78,9 @@ try {
     await page.locator('.vt-selected').waitFor();
     await settled();
     const last = await page.locator('.vt-selected').getAttribute('aria-rowindex');
-    console.log(`End:          ${ms(t)}; selected row ${(Number(last) - 2).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')}; ${await shown()}`);
+    console.log(
+      `End:          ${ms(t)}; selected row ${(Number(last) - 2).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')}; ${await shown()}`,
+    );
     t = performance.now();
     for (let i = 0; i < 30; i++) await page.mouse.wheel(0, -4000);
     await settled();

@@ -55,7 +55,11 @@ function claimJson(r: TransactionRecord, kind: Kind, rand: () => number): string
   const item: Record<string, unknown> = {};
   const by = rand();
   if (kind === 'missing') {
-    item.transaction_id = `ffffffff-${Math.floor(rand() * 1e4).toString().padStart(4, '0')}-4000-8000-${Math.floor(rand() * 1e12).toString().padStart(12, '0')}`;
+    item.transaction_id = `ffffffff-${Math.floor(rand() * 1e4)
+      .toString()
+      .padStart(4, '0')}-4000-8000-${Math.floor(rand() * 1e12)
+      .toString()
+      .padStart(12, '0')}`;
   } else if (by < 0.4 || (r.hash === '' && r.request_id === '')) item.transaction_id = r.transaction_id;
   else if (by < 0.75 && r.hash !== '') {
     item.hash = r.hash;
@@ -70,7 +74,8 @@ function claimJson(r: TransactionRecord, kind: Kind, rand: () => number): string
   if (kind === 'mismatch') amount = (Number(r.amount) + 1).toFixed(6);
   item.amount = amount;
   if (r.fee !== '') item.fee = r.fee;
-  if (r.created_at !== null) item.time = Math.floor(r.created_at / 1000) + (kind === 'mismatch' && rand() < 0.5 ? 3600 : Math.floor(rand() * 11) - 5);
+  if (r.created_at !== null)
+    item.time = Math.floor(r.created_at / 1000) + (kind === 'mismatch' && rand() < 0.5 ? 3600 : Math.floor(rand() * 11) - 5);
   const text = JSON.stringify(item);
   return rand() < 0.5 ? text.replace(/"amount":"([0-9.]+)"/, '"amount":$1') : text;
 }
@@ -92,7 +97,9 @@ try {
   let t = performance.now();
   const csv = join(dir, 'ledger.csv');
   const gen = await generateLedger(csv, rows, { seed: Number(values.seed), wallets: 20 });
-  console.log(`generated ${fmt(rows)} ledger rows (${(gen.bytes / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${fmt(rows)} ledger rows (${(gen.bytes / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
 
   const service = openService({ dataDir: join(dir, 'data') });
   t = performance.now();
@@ -105,9 +112,7 @@ try {
   const total = requests * perRequest;
   const sampleRecords = (n: number) =>
     service.ctx.db.$client
-      .prepare(
-        `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.rowid IN (SELECT value FROM json_each(?))`,
-      )
+      .prepare(`SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.rowid IN (SELECT value FROM json_each(?))`)
       .raw(true)
       .all(JSON.stringify(Array.from({ length: n }, () => 1 + Math.floor(rand() * rows))))
       .map((row) => recordOfRow(row as unknown[]));
@@ -127,7 +132,9 @@ try {
   const bodies = makeBodies(requests, sampleRecords(total), true);
   // Warm-up claims come after, from records of their own: the timed claims are the same with or without them.
   const warmupBodies = warmup > 0 ? makeBodies(warmup, sampleRecords(warmup * perRequest), false) : [];
-  console.log(`claims: ${fmt(kinds.match)} to match, ${fmt(kinds.mismatch)} mismatching, ${fmt(kinds.missing)} not in the ledger; body ~${(bodies[0]!.length / 1024).toFixed(0)} KB`);
+  console.log(
+    `claims: ${fmt(kinds.match)} to match, ${fmt(kinds.mismatch)} mismatching, ${fmt(kinds.missing)} not in the ledger; body ~${(bodies[0]!.length / 1024).toFixed(0)} KB`,
+  );
 
   const key = await service.invoke('keys-create', { label: 'bench', wallets: null }, { actor: 'cli' });
   // The import leaves a large write-ahead log; fold it into the database, as an idle service
@@ -144,7 +151,17 @@ try {
 
   const server = spawn(
     process.execPath,
-    [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), '--import', 'tsx', fileURLToPath(new URL('../src/main/cli.ts', import.meta.url)), 'serve', '--port', '0', '--data-dir', join(dir, 'data')],
+    [
+      ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []),
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('../src/main/cli.ts', import.meta.url)),
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      join(dir, 'data'),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -247,7 +264,9 @@ try {
 
   if (cpuBefore !== null && cpuAfter !== null) {
     const cpu = cpuAfter - cpuBefore;
-    console.log(`service CPU time: ${(cpu / requests).toFixed(1)} ms a request = ${fmt((total / cpu) * 1000)} items per CPU-second (the rate one free core would give)`);
+    console.log(
+      `service CPU time: ${(cpu / requests).toFixed(1)} ms a request = ${fmt((total / cpu) * 1000)} items per CPU-second (the rate one free core would give)`,
+    );
   }
   const sorted = [...times].sort((a, b) => a - b);
   const rate = (total / elapsed) * 1000;
@@ -256,7 +275,9 @@ try {
     `verify: ${fmt(total)} items in ${requests} signed requests over HTTP (${concurrency} in flight) in ${(elapsed / 1000).toFixed(2)} s = ${fmt(rate)} items/s ` +
       `(target ${fmt(TARGET_ITEMS_PER_S)}: ${rate >= TARGET_ITEMS_PER_S ? 'met' : 'MISSED'}); ` +
       `request time p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms; ` +
-      `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine`,
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on this machine`,
   );
 } finally {
   if (values.keep || values.profile) console.log(`kept ${dir}`);

@@ -47,8 +47,18 @@ test('TRON addresses, and chains that cannot be checked say why', async () => {
 test('the same checks over the API answer exactly {is_valid, address}, the address as sent', async () => {
   const { apiBase } = session();
   // The contract's strict schema: the endpoint's data has these two keys and no other.
-  const check = async (chain_id: string, address: string) => dataOf(AddressVerifyResult, await unsignedCall(apiBase, 'POST', '/address/verify', { chain_id, address }));
-  expect(await check('ETH', '0xdac17f958d2ee523a2206206994597c13d831ec7')).toEqual({ is_valid: true, address: '0xdac17f958d2ee523a2206206994597c13d831ec7' });
-  expect(await check('ETH', '0xdAC17F958D2ee523a2206206994597C13D831eC7')).toEqual({ is_valid: false, address: '0xdAC17F958D2ee523a2206206994597C13D831eC7' });
-  expect(await check('TRON', ' TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toEqual({ is_valid: false, address: ' TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+  const check = async (chain_id: string, address: string) =>
+    dataOf(AddressVerifyResult, await unsignedCall(apiBase, 'POST', '/address/verify', { chain_id, address }));
+  expect(await check('ETH', '0xdac17f958d2ee523a2206206994597c13d831ec7')).toEqual({
+    is_valid: true,
+    address: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+  });
+  expect(await check('ETH', '0xdAC17F958D2ee523a2206206994597C13D831eC7')).toEqual({
+    is_valid: false,
+    address: '0xdAC17F958D2ee523a2206206994597C13D831eC7',
+  });
+  expect(await check('TRON', ' TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toEqual({
+    is_valid: false,
+    address: ' TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  });
 });

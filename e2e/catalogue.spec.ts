@@ -91,7 +91,12 @@ test('edit a chain: a bad value is refused with the field and the reason, Escape
 
   const chain = dataOf(ChainPage, await unsignedCall(apiBase, 'GET', '/chains?chain_id=ETH'));
   expect(chain.total).toBe(1);
-  expect(chain.chains[0]).toMatchObject({ chain_id: 'ETH', confirming_threshold: 64, explorer_tx_url: 'https://etherscan.io/tx/{hash}', enabled: true });
+  expect(chain.chains[0]).toMatchObject({
+    chain_id: 'ETH',
+    confirming_threshold: 64,
+    explorer_tx_url: 'https://etherscan.io/tx/{hash}',
+    enabled: true,
+  });
 });
 
 test('switch a chain off and a token’s deposits off: kept after a reload, and the API says so', async () => {
@@ -146,7 +151,9 @@ test('switch a chain off and a token’s deposits off: kept after a reload, and 
   expect(tron.total).toBe(1);
   expect(tron.tokens[0]).toMatchObject({ token_id: 'TRON_USDT', can_deposit: false, can_withdraw: true });
   // Every chain is listed still, enabled or not, and only BTC changed from the catalogue file.
-  const seeded = (JSON.parse(readFileSync(join(root, 'resources', 'catalogue.json'), 'utf8')) as { chains: { chain_id: string; enabled: boolean }[] }).chains;
+  const seeded = (
+    JSON.parse(readFileSync(join(root, 'resources', 'catalogue.json'), 'utf8')) as { chains: { chain_id: string; enabled: boolean }[] }
+  ).chains;
   const all = dataOf(ChainPage, await unsignedCall(apiBase, 'GET', '/chains?page_size=100'));
   expect(all.total).toBe(seeded.length);
   expect(all.chains.filter((c) => !c.enabled).map((c) => c.chain_id)).toEqual(

@@ -49,7 +49,8 @@ test('rows with errors: each one listed with its row, column and reason, exporta
   await expect(page.getByTestId('preview-message')).toContainText('5 rejected');
   const rejected = page.getByRole('table', { name: 'Rejected rows' });
   await expect(rejected.getByRole('row')).toHaveCount(6);
-  for (const row of ['5', '6', '7', '8', '9']) await expect(rejected.getByRole('row').filter({ has: page.getByRole('cell', { name: row, exact: true }) })).toHaveCount(1);
+  for (const row of ['5', '6', '7', '8', '9'])
+    await expect(rejected.getByRole('row').filter({ has: page.getByRole('cell', { name: row, exact: true }) })).toHaveCount(1);
   await expect(rejected).toContainText('12,5');
   await shot(page, 'ledger-import-rejected');
 

@@ -33,8 +33,19 @@ test('choose the books: columns mapped from their names, tolerances at their def
   await page.getByTestId('file-input').setInputFiles(BOOKS);
   const mapping = page.getByRole('table', { name: 'Books column mapping' });
   await expect(mapping).toBeVisible();
-  const expected: Record<string, string> = { request_id: 'Reference', hash: 'Tx hash', chain_id: 'Network', token_id: 'Asset', type: 'Direction', status: 'Status', amount: 'Amount', fee: 'Fee', time: 'Date (UTC)' };
-  for (const [field, column] of Object.entries(expected)) await expect(page.getByLabel(`Column for ${field}`, { exact: true })).toHaveValue(column);
+  const expected: Record<string, string> = {
+    request_id: 'Reference',
+    hash: 'Tx hash',
+    chain_id: 'Network',
+    token_id: 'Asset',
+    type: 'Direction',
+    status: 'Status',
+    amount: 'Amount',
+    fee: 'Fee',
+    time: 'Date (UTC)',
+  };
+  for (const [field, column] of Object.entries(expected))
+    await expect(page.getByLabel(`Column for ${field}`, { exact: true })).toHaveValue(column);
   await expect(page.getByLabel('Column for to', { exact: true })).toHaveValue('');
   await expect(page.getByLabel('Amount tolerance')).toHaveValue('0.001');
   await expect(page.getByLabel('Time is the moment')).toHaveValue('Created');
@@ -68,7 +79,9 @@ test('export the results as CSV', async () => {
   const { page } = session();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export results (CSV)' }).click();
-  const csv = readFileSync(await (await download).path(), 'utf8').trim().split(/\r?\n/);
+  const csv = readFileSync(await (await download).path(), 'utf8')
+    .trim()
+    .split(/\r?\n/);
   expect(csv).toHaveLength(18);
   // Each compared field: what was claimed, what is recorded, and its flag under the API's name.
   expect(csv[0]).toContain('claimed_amount,recorded_amount,amount_match');
@@ -181,7 +194,23 @@ test('books rows that cannot be read are left out, and kept with the run for whe
   await expect(unreadable.locator('summary')).toHaveText('2 books rows could not be read and were left out');
   // Rows are numbered as in the books file: the two left out leave gaps.
   const grid = page.getByRole('table', { name: 'Reconciliation results' });
-  await expect(grid.locator('tbody tr td:first-child')).toHaveText(['1', '2', '4', '5', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17']);
+  await expect(grid.locator('tbody tr td:first-child')).toHaveText([
+    '1',
+    '2',
+    '4',
+    '5',
+    '7',
+    '8',
+    '9',
+    '10',
+    '11',
+    '12',
+    '13',
+    '14',
+    '15',
+    '16',
+    '17',
+  ]);
 
   // A fresh window (nothing remembered in the page): the run's page still lists them.
   await page.reload();
@@ -219,7 +248,10 @@ test('a run opened after an import changed a record says so beside it; its mark 
 
 test('a ticket opened here reads over the API as the source describes it, with its additions after', async () => {
   const { page, apiBase } = session();
-  const [header, ...rows] = readFileSync(join(samples, 'native-ledger.csv'), 'utf8').replace(/^\uFEFF/, '').trimEnd().split(/\r?\n/);
+  const [header, ...rows] = readFileSync(join(samples, 'native-ledger.csv'), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split(/\r?\n/);
   const columns = header!.split(',');
   const cells = rows.find((r) => r.includes(AMOUNT_HASH))!.split(',');
   const recorded = (column: string) => cells[columns.indexOf(column)]!;
@@ -227,7 +259,11 @@ test('a ticket opened here reads over the API as the source describes it, with i
 
   await openScreen(page, 'Tickets');
   await page.getByRole('radio', { name: 'Resolved' }).click();
-  const ticketId = (await page.getByTestId('ticket-queue').locator('[data-ticket]').filter({ hasText: 'amount' }).getAttribute('data-ticket'))!;
+  const ticketId = (await page
+    .getByTestId('ticket-queue')
+    .locator('[data-ticket]')
+    .filter({ hasText: 'amount' })
+    .getAttribute('data-ticket'))!;
   const answer = await signedCall(apiBase, key, 'GET', '/ticket', { query: `wallet_id=${recorded('wallet_id')}&ticket_id=${ticketId}` });
   const ticket = dataOf(TicketPublic, answer);
   expect(Object.keys(answer.data as object)).toEqual([...SOURCE_TICKET_FIELDS, 'wallet_id', 'request_id', 'hash']);

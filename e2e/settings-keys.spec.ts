@@ -26,7 +26,10 @@ test('create a key: the secret is shown once, and it signs a request to the loca
   await dialog.getByRole('button', { name: 'Create key' }).click();
   const shown = page.getByRole('dialog', { name: 'API key created' });
   await expect(shown.getByRole('alert')).toContainText('shown this once');
-  created = { api_key: (await shown.getByTestId('created-api-key').textContent())!, api_secret: (await shown.getByTestId('created-api-secret').textContent())! };
+  created = {
+    api_key: (await shown.getByTestId('created-api-key').textContent())!,
+    api_secret: (await shown.getByTestId('created-api-secret').textContent())!,
+  };
   expect(created.api_key).toMatch(/^[0-9a-f]{64}$/);
   expect(created.api_secret).toMatch(/^[0-9a-f]{64}$/);
   await shot(page, 'settings-key-created');
@@ -38,7 +41,9 @@ test('create a key: the secret is shown once, and it signs a request to the loca
   const shapeB = dataOf(VerifyResultsB, await signedCall(apiBase, created, 'POST', '/bill/verify/txs', { query: 'shape=B', body: probe }));
   expect(shapeB).toEqual([{ ...notFound, data: null, ticket_id: null }]);
 
-  const forged = await signedCall(apiBase, { api_key: created.api_key, api_secret: newKeyPair().api_secret }, 'POST', '/bill/verify/txs', { body: probe });
+  const forged = await signedCall(apiBase, { api_key: created.api_key, api_secret: newKeyPair().api_secret }, 'POST', '/bill/verify/txs', {
+    body: probe,
+  });
   expect([forged.http, forged.status]).toEqual([401, 2005]);
 
   await shown.getByRole('button', { name: 'I have stored the secret' }).click();
@@ -71,7 +76,9 @@ test('add a public key made elsewhere, scoped to one wallet', async () => {
   await expect(row).toContainText('3f2a6c1e');
 
   expect(dataOf(VerifyResultsA, await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', { body: probe }))).toHaveLength(1);
-  const otherWallet = await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', { body: { ...probe, wallet_id: '00000000-0000-4000-8000-000000000000' } });
+  const otherWallet = await signedCall(apiBase, outside, 'POST', '/bill/verify/txs', {
+    body: { ...probe, wallet_id: '00000000-0000-4000-8000-000000000000' },
+  });
   expect(otherWallet.status).toBe(2006);
 });
 

@@ -19,8 +19,14 @@ const outDir = join(root, ELECTRON_NATIVE_DIR);
 const tree = join(outDir, 'build-tree');
 rmSync(tree, { recursive: true, force: true });
 mkdirSync(join(tree, 'node_modules'), { recursive: true });
-writeFileSync(join(tree, 'package.json'), JSON.stringify({ name: 'nps-electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }, null, 2));
-cpSync(sqliteDir, join(tree, 'node_modules', 'better-sqlite3'), { recursive: true, filter: (src) => !src.startsWith(join(sqliteDir, 'build')) });
+writeFileSync(
+  join(tree, 'package.json'),
+  JSON.stringify({ name: 'nps-electron-native', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }, null, 2),
+);
+cpSync(sqliteDir, join(tree, 'node_modules', 'better-sqlite3'), {
+  recursive: true,
+  filter: (src) => !src.startsWith(join(sqliteDir, 'build')),
+});
 
 console.log(`building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion} in ${tree}`);
 await rebuild({ buildPath: tree, electronVersion, onlyModules: ['better-sqlite3'], force: true });

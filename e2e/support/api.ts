@@ -26,6 +26,7 @@ export function dataOf<S extends z.ZodType>(schema: S, answer: ApiAnswer): z.out
   expect(answer.msg, 'the envelope msg').toBe('');
   expect([answer.http, answer.status]).toEqual([200, 0]);
   const parsed = schema.safeParse(answer.data);
-  if (!parsed.success) throw new Error(`the answer does not fit the contract:\n${z.prettifyError(parsed.error)}\n${JSON.stringify(answer.data)}`);
+  if (!parsed.success)
+    throw new Error(`the answer does not fit the contract:\n${z.prettifyError(parsed.error)}\n${JSON.stringify(answer.data)}`);
   return parsed.data;
 }

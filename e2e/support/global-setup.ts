@@ -13,8 +13,10 @@ export default function globalSetup(): void {
     return;
   }
   // Asked for Electron explicitly: say precisely what is missing rather than quietly testing something else.
-  if (!locateElectron().path) throw new Error('E2E_ELECTRON=1 but no Electron binary is installed (npx install-electron, with network access)');
-  if (!existsSync(electronSqliteBinding())) throw new Error('E2E_ELECTRON=1 but better-sqlite3 is not built for Electron: run npm run electron:rebuild');
+  if (!locateElectron().path)
+    throw new Error('E2E_ELECTRON=1 but no Electron binary is installed (npx install-electron, with network access)');
+  if (!existsSync(electronSqliteBinding()))
+    throw new Error('E2E_ELECTRON=1 but better-sqlite3 is not built for Electron: run npm run electron:rebuild');
   const electronVite = join(resolve(requireHere.resolve('electron-vite/package.json'), '..'), 'bin', 'electron-vite.js');
   const r = spawnSync(process.execPath, [electronVite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error(`electron-vite build failed (${r.status ?? r.signal})`);

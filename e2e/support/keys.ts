@@ -8,7 +8,10 @@ export async function createApiKey(page: Page, label: string): Promise<{ api_key
   await page.getByRole('dialog', { name: 'Create an API key' }).getByLabel('Label').fill(label);
   await page.getByRole('dialog', { name: 'Create an API key' }).getByRole('button', { name: 'Create key' }).click();
   const shown = page.getByRole('dialog', { name: 'API key created' });
-  const key = { api_key: (await shown.getByTestId('created-api-key').textContent())!, api_secret: (await shown.getByTestId('created-api-secret').textContent())! };
+  const key = {
+    api_key: (await shown.getByTestId('created-api-key').textContent())!,
+    api_secret: (await shown.getByTestId('created-api-secret').textContent())!,
+  };
   expect(key.api_secret).toMatch(/^[0-9a-f]{64}$/);
   await shown.getByRole('button', { name: 'I have stored the secret' }).click();
   await expect(shown).toBeHidden();

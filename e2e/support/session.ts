@@ -58,7 +58,10 @@ function viewport(): { width: number; height: number } {
 async function browserSession(dataDir: string): Promise<Session & { close(): Promise<void> }> {
   const log: string[] = [];
   // A real process, as a user starts it: `npm run nps -- serve --ui --port 0 --data-dir <tmp>`.
-  const child = spawn(process.execPath, [tsxCli, 'src/main/cli.ts', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [tsxCli, 'src/main/cli.ts', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const [, url] = await waitForLine(child, /NPS Reconcile \(browser mode\): (\S+)/, 90_000, log);
   // Launched here rather than taken from the `browser` fixture, so the Electron runs never need Chromium.
   const browser = await chromium.launch(chromiumLaunchOptions);
@@ -149,7 +152,10 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Go to a screen through the left navigation, as a user would. */
-export async function openScreen(page: Page, name: 'Ledger' | 'Reconcile' | 'Tickets' | 'Catalogue' | 'Address check' | 'Settings'): Promise<void> {
+export async function openScreen(
+  page: Page,
+  name: 'Ledger' | 'Reconcile' | 'Tickets' | 'Catalogue' | 'Address check' | 'Settings',
+): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }

@@ -22,14 +22,24 @@ export function newKeyPair(): { api_key: string; api_secret: string } {
   return { api_key: raw.toString('hex'), api_secret: seed.toString('hex') };
 }
 
-export async function signedCall(apiBase: string, key: { api_key: string; api_secret: string }, method: 'GET' | 'POST', path: string, opts: { query?: string; body?: unknown } = {}): Promise<ApiAnswer> {
+export async function signedCall(
+  apiBase: string,
+  key: { api_key: string; api_secret: string },
+  method: 'GET' | 'POST',
+  path: string,
+  opts: { query?: string; body?: unknown } = {},
+): Promise<ApiAnswer> {
   const url = new URL(apiBase);
   const fullPath = url.pathname.replace(/\/$/, '') + path;
   const body = opts.body === undefined ? '' : JSON.stringify(opts.body);
   const nonce = String(Date.now());
   const text = `${method}|${fullPath}|${nonce}|${opts.query ?? ''}|${body}`;
   const digest = createHash('sha256').update(createHash('sha256').update(text, 'utf8').digest()).digest();
-  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(key.api_secret, 'hex')]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(key.api_secret, 'hex')]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const signature = sign(null, digest, privateKey).toString('hex');
   const res = await fetch(`${url.origin}${fullPath}${opts.query ? `?${opts.query}` : ''}`, {
     method,

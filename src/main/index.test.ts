@@ -14,7 +14,9 @@ type Handler = (event: unknown, ...args: unknown[]) => unknown;
 const ipc = new Map<string, Handler>();
 const appListeners = new Map<string, (...args: unknown[]) => void>();
 const windows: { opts: { webPreferences: Record<string, unknown> }; file?: string }[] = [];
-let headersHook: ((details: { responseHeaders: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void) | undefined;
+let headersHook:
+  | ((details: { responseHeaders: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)
+  | undefined;
 let permissionHook: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | undefined;
 const openExternal = vi.fn(async (_url: string) => undefined);
 const paths = new Map<string, string>([['userData', '/nonexistent/default-user-data']]);
@@ -104,7 +106,10 @@ describe('the window', () => {
   it('may not navigate, open windows or attach webviews', () => {
     const events = new Map<string, (e: { preventDefault: () => void }) => void>();
     let openHandler: (() => { action: string }) | undefined;
-    const contents = { on: (name: string, fn: (e: { preventDefault: () => void }) => void) => events.set(name, fn), setWindowOpenHandler: (fn: () => { action: string }) => (openHandler = fn) };
+    const contents = {
+      on: (name: string, fn: (e: { preventDefault: () => void }) => void) => events.set(name, fn),
+      setWindowOpenHandler: (fn: () => { action: string }) => (openHandler = fn),
+    };
     appListeners.get('web-contents-created')!({}, contents);
     for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
       const preventDefault = vi.fn();
@@ -128,12 +133,16 @@ describe('the IPC bridge', () => {
 
   it('answers only the app’s own page', async () => {
     expect(await ipc.get('nps:call')!(fromElsewhere, 'app-info', {}, null)).toMatchObject({ status: 2001, data: null });
-    expect(await ipc.get('nps:open-explorer')!(fromElsewhere, { chain_id: 'ETH', kind: 'tx', value: '0xabc' })).toMatchObject({ status: 2001 });
+    expect(await ipc.get('nps:open-explorer')!(fromElsewhere, { chain_id: 'ETH', kind: 'tx', value: '0xabc' })).toMatchObject({
+      status: 2001,
+    });
     expect(openExternal).not.toHaveBeenCalled();
   });
 
   it('reports the desktop mode and the API server it started', async () => {
-    const info = (await ipc.get('nps:call')!(fromUs(), 'app-info', {}, null)) as { data: { mode: string; version: string; data_dir: string; api: { state: string; port: number } } };
+    const info = (await ipc.get('nps:call')!(fromUs(), 'app-info', {}, null)) as {
+      data: { mode: string; version: string; data_dir: string; api: { state: string; port: number } };
+    };
     expect(info.data).toMatchObject({ mode: 'electron', version: '9.8.7', data_dir: dataDir, api: { state: 'running' } });
     const res = await fetch(`http://127.0.0.1:${info.data.api.port}/nps/chains?chain_id=ETH`);
     expect(((await res.json()) as { data: { total: number } }).data.total).toBe(1);

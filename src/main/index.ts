@@ -43,7 +43,9 @@ function bridgeIpc(service: Service): void {
   ipcMain.handle('nps:call', (event, name: unknown, args: unknown, callId: unknown) => {
     if (!fromOurPage(event)) return refused;
     const onProgress =
-      typeof callId === 'string' ? throttleProgress((progress) => !event.sender.isDestroyed() && event.sender.send('nps:progress', callId, progress)) : undefined;
+      typeof callId === 'string'
+        ? throttleProgress((progress) => !event.sender.isDestroyed() && event.sender.send('nps:progress', callId, progress))
+        : undefined;
     return callForWindow(service.handlers, name, args, { actor: 'ui', onProgress }, log);
   });
   ipcMain.handle('nps:open-explorer', async (event, target: ExplorerTarget) => {
@@ -104,7 +106,12 @@ async function startApiServer(service: Service): Promise<RunningServer | undefin
     return server;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    const error = code === 'EADDRINUSE' ? `port ${port} is already in use (another copy of the service?)` : err instanceof Error ? err.message : String(err);
+    const error =
+      code === 'EADDRINUSE'
+        ? `port ${port} is already in use (another copy of the service?)`
+        : err instanceof Error
+          ? err.message
+          : String(err);
     log(`API server not started: ${error}`);
     reportRuntime(service.ctx, { api: { state: 'failed', base_url: null, host, port, error } });
     return undefined;
@@ -127,12 +134,19 @@ if (!app.requestSingleInstanceLock()) {
     const dataDir = app.getPath('userData');
     let service: Service;
     try {
-      service = openService({ dataDir, ...configurePaths(), onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`) });
+      service = openService({
+        dataDir,
+        ...configurePaths(),
+        onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`),
+      });
     } catch (err) {
       // Without the store there is nothing to show: say why (often better-sqlite3 not built for this Electron) and stop.
       const reason = err instanceof Error ? err.message : String(err);
       log(`cannot open the data in ${dataDir}: ${reason}`);
-      dialog.showErrorBox('NPS Reconcile cannot start', `The data folder ${dataDir} could not be opened:\n\n${reason}\n\nFrom a checkout, run npm run electron:rebuild.`);
+      dialog.showErrorBox(
+        'NPS Reconcile cannot start',
+        `The data folder ${dataDir} could not be opened:\n\n${reason}\n\nFrom a checkout, run npm run electron:rebuild.`,
+      );
       app.exit(1);
       return;
     }

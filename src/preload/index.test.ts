@@ -11,7 +11,8 @@ vi.mock('electron', () => ({
   contextBridge: { exposeInMainWorld: (key: string, value: unknown) => exposed.set(key, value) },
   ipcRenderer: {
     invoke: (...args: unknown[]) => invoke(...args),
-    on: (channel: string, fn: (event: unknown, ...args: unknown[]) => void) => listeners.set(channel, [...(listeners.get(channel) ?? []), fn]),
+    on: (channel: string, fn: (event: unknown, ...args: unknown[]) => void) =>
+      listeners.set(channel, [...(listeners.get(channel) ?? []), fn]),
     removeListener: (channel: string, fn: (event: unknown, ...args: unknown[]) => void) =>
       listeners.set(
         channel,

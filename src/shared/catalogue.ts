@@ -12,7 +12,9 @@ const optionalFilter = (description: string) =>
 
 export const Chain = z.strictObject({
   chain_id: z.string(),
-  chain_identifier: z.string().meta({ description: 'Execution family shared by several chain_id values: ETH for every EVM chain, TRON, BTC, SOL, ...' }),
+  chain_identifier: z
+    .string()
+    .meta({ description: 'Execution family shared by several chain_id values: ETH for every EVM chain, TRON, BTC, SOL, ...' }),
   native_token_id: z.string(),
   confirming_threshold: z.number().int().meta({ description: 'Blocks after which a deposit is treated as final' }),
   explorer_tx_url: z.string().meta({ description: 'Transaction page URL template with {hash}' }),
@@ -74,7 +76,11 @@ const flag = z.boolean({ error: 'must be true or false' });
 /** What an accountant may change in a catalogue row; a changed row is never overwritten by seeding. */
 export const ChainUpdate = z.strictObject({
   chain_id: z.string().min(1),
-  confirming_threshold: z.number({ error: 'must be an integer >= 0' }).int({ error: 'must be an integer >= 0' }).min(0, { error: 'must be an integer >= 0' }).optional(),
+  confirming_threshold: z
+    .number({ error: 'must be an integer >= 0' })
+    .int({ error: 'must be an integer >= 0' })
+    .min(0, { error: 'must be an integer >= 0' })
+    .optional(),
   explorer_tx_url: template('{hash}').optional(),
   explorer_address_url: template('{address}').optional(),
   enabled: flag.optional(),

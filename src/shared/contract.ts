@@ -30,7 +30,15 @@ export function mergeUnique<T extends Record<string, unknown>[]>(...parts: T): U
  * The one handler map's contract: every name the desktop window, the browser-mode door and the
  * /nps routes can call, with the schema of its input and of its answer.
  */
-export const contract = mergeUnique(catalogueContract, addressContract, appContract, keysContract, reconcileContract, ticketsContract, ledgerContract);
+export const contract = mergeUnique(
+  catalogueContract,
+  addressContract,
+  appContract,
+  keysContract,
+  reconcileContract,
+  ticketsContract,
+  ledgerContract,
+);
 
 export type Contract = typeof contract;
 export type HandlerName = keyof Contract;

@@ -15,7 +15,10 @@ export const KeyLabel = z
 
 /** The wallets a key may act on; null means every wallet, present and future. */
 export const KeyWallets = z
-  .array(Uuid.transform((s) => s.toLowerCase()), { error: 'must be a list of wallet IDs or null (all wallets)' })
+  .array(
+    Uuid.transform((s) => s.toLowerCase()),
+    { error: 'must be a list of wallet IDs or null (all wallets)' },
+  )
   .min(1, { error: 'must name at least one wallet, or be null for all wallets' })
   .transform((list) => [...new Set(list)].sort())
   .nullable();

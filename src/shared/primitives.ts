@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
 /** Marks a field the source description does not have, after its own (openapi.json says so). */
-export const addition = (description: string) => ({ description: `Addition (not in the source description): ${description}`, 'x-addition': true });
+export const addition = (description: string) => ({
+  description: `Addition (not in the source description): ${description}`,
+  'x-addition': true,
+});
 
 /** UUID-shaped: 8-4-4-4-12 hex digits, any version, any case. */
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -81,11 +84,7 @@ export const Amount = z
 export function intField(opts: { min?: number; max?: number; description?: string } = {}) {
   const { min, max } = opts;
   const range =
-    min !== undefined && max !== undefined
-      ? `an integer from ${min} to ${max}`
-      : min !== undefined
-        ? `an integer >= ${min}`
-        : 'an integer';
+    min !== undefined && max !== undefined ? `an integer from ${min} to ${max}` : min !== undefined ? `an integer >= ${min}` : 'an integer';
   return z
     .unknown()
     .transform((v, ctx) => {
@@ -97,7 +96,12 @@ export function intField(opts: { min?: number; max?: number; description?: strin
       }
       return n;
     })
-    .meta({ type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}), ...(opts.description ? { description: opts.description } : {}) });
+    .meta({
+      type: 'integer',
+      ...(min !== undefined ? { minimum: min } : {}),
+      ...(max !== undefined ? { maximum: max } : {}),
+      ...(opts.description ? { description: opts.description } : {}),
+    });
 }
 
 /** An integer carried in a query string ("2"), or a number over IPC. */
@@ -122,7 +126,8 @@ export function queryInt(opts: { min: number; max?: number; default: number; des
     .default(opts.default);
 }
 
-export const requiredString = (what = 'a string') => z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be ${what}`) });
+export const requiredString = (what = 'a string') =>
+  z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be ${what}`) });
 
 export const PageQuery = {
   page: queryInt({ min: 1, default: 1, description: '1-based page number' }),

@@ -11,10 +11,32 @@ const issueOf = (json: string) => {
 };
 
 test('the documented schema and the reader agree on every field: documented values are read, values outside it are refused naming the field', () => {
-  expect(Object.keys(props)).toEqual(['request_id', 'transaction_id', 'hash', 'chain_id', 'token_id', 'to', 'type', 'status', 'amount', 'fee', 'amount_actual', 'amount_delta', 'time', 'time_type', 'time_delta']);
+  expect(Object.keys(props)).toEqual([
+    'request_id',
+    'transaction_id',
+    'hash',
+    'chain_id',
+    'token_id',
+    'to',
+    'type',
+    'status',
+    'amount',
+    'fee',
+    'amount_actual',
+    'amount_delta',
+    'time',
+    'time_type',
+    'time_delta',
+  ]);
   for (const [name, p] of Object.entries(props)) {
     const claim = (v: string) => JSON.stringify({ ...base, [name]: '@' }).replace('"@"', v);
-    const good = p.enum ? JSON.stringify(p.enum[0]) : p.type.includes('integer') ? String(p.maximum ?? p.minimum) : p.type.includes('number') ? '0.5' : '"x"';
+    const good = p.enum
+      ? JSON.stringify(p.enum[0])
+      : p.type.includes('integer')
+        ? String(p.maximum ?? p.minimum)
+        : p.type.includes('number')
+          ? '0.5'
+          : '"x"';
     expect(issueOf(claim(good)), `${name}: ${good}`).toBeNull();
     const bad = [p.type.includes('string') ? '{}' : '"1"'];
     if (p.enum) bad.push('"not-a-word"');

@@ -28,7 +28,6 @@ export const MAX_UNIX_SECONDS = 253402300799;
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(absentToUndefined, schema.optional());
 
-
 /** One of a fixed set of words, matched case-insensitively and answered in its canonical spelling. */
 function oneOf<const T extends readonly string[]>(values: T) {
   const byLower = new Map(values.map((v) => [v.toLowerCase(), v]));
@@ -100,8 +99,20 @@ const ITEM_FIELDS: readonly ItemField[] = [
   { name: 'amount', kind: 'amount', description: 'Compared exactly within amount_delta' },
   { name: 'fee', kind: 'amount', description: 'Compared exactly within amount_delta' },
   { name: 'amount_actual', kind: 'amount', description: 'Compared exactly within amount_delta' },
-  { name: 'amount_delta', kind: 'amount', nonNegative: true, description: `Tolerance for amount, fee, amount_actual, >= 0; default ${DEFAULT_AMOUNT_DELTA}` },
-  { name: 'time', kind: 'integer', min: 0, max: MAX_UNIX_SECONDS, unit: 'Unix seconds', description: 'Unix seconds of the moment time_type names' },
+  {
+    name: 'amount_delta',
+    kind: 'amount',
+    nonNegative: true,
+    description: `Tolerance for amount, fee, amount_actual, >= 0; default ${DEFAULT_AMOUNT_DELTA}`,
+  },
+  {
+    name: 'time',
+    kind: 'integer',
+    min: 0,
+    max: MAX_UNIX_SECONDS,
+    unit: 'Unix seconds',
+    description: 'Unix seconds of the moment time_type names',
+  },
   { name: 'time_type', kind: 'word', words: TIME_TYPES, description: 'Which recorded moment time is; default Created' },
   { name: 'time_delta', kind: 'integer', min: 0, description: `Tolerance for time in seconds; default ${DEFAULT_TIME_DELTA}` },
 ];
@@ -126,7 +137,9 @@ function messageOf(f: ItemField): string {
     case 'amount':
       return 'must be a number or a decimal string';
     case 'integer':
-      return f.max === undefined ? `must be an integer >= ${f.min}` : `must be an integer from ${f.min} to ${f.max}${f.unit ? ` (${f.unit})` : ''}`;
+      return f.max === undefined
+        ? `must be an integer >= ${f.min}`
+        : `must be an integer from ${f.min} to ${f.max}${f.unit ? ` (${f.unit})` : ''}`;
   }
 }
 
@@ -153,7 +166,8 @@ function readInteger(v: unknown, min: number, max: number): number | undefined {
  * not a schema, because a request holds a thousand of these and the check must cost microseconds.
  */
 export function readVerifyItem(raw: unknown): VerifyItem | ItemIssue {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || isExactNumber(raw)) return { path: [], message: 'must be an object' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || isExactNumber(raw))
+    return { path: [], message: 'must be an object' };
   const o = raw as Record<string, unknown>;
   const item: Record<string, string | number> = {};
   for (const f of FIELD_READERS) {
@@ -228,7 +242,9 @@ export type Shape = z.infer<typeof Shape>;
 
 /** Query of POST /nps/bill/verify/txs. */
 export const VerifyQuery = z.object({
-  shape: Shape.default('A').meta({ description: 'A (default): record under `tx`, times in Unix seconds. B: record under `data`, times as ISO 8601 UTC with milliseconds.' }),
+  shape: Shape.default('A').meta({
+    description: 'A (default): record under `tx`, times in Unix seconds. B: record under `data`, times as ISO 8601 UTC with milliseconds.',
+  }),
 });
 
 /**
@@ -257,7 +273,11 @@ const secondsOrNull = z.number().int().nullable().meta({ description: 'Unix seco
 const isoOrNull = z.string().nullable().meta({ description: 'ISO 8601 UTC with milliseconds; null when not recorded' });
 
 /** The service's record as Shape A reports it: times in integer Unix seconds (rounded down). */
-export const RecordShapeA = TransactionRecord.extend({ created_at: secondsOrNull, confirmed_at: secondsOrNull, completed_at: secondsOrNull });
+export const RecordShapeA = TransactionRecord.extend({
+  created_at: secondsOrNull,
+  confirmed_at: secondsOrNull,
+  completed_at: secondsOrNull,
+});
 export type RecordShapeA = z.infer<typeof RecordShapeA>;
 /** The service's record as Shape B reports it: times as ISO 8601 UTC with milliseconds. */
 export const RecordShapeB = TransactionRecord.extend({ created_at: isoOrNull, confirmed_at: isoOrNull, completed_at: isoOrNull });
@@ -268,10 +288,7 @@ const resultFlags = {
   ...MatchFlags.shape,
   result: z.boolean().meta({ description: 'True only when the record is found and every flag is true' }),
 };
-const ticketId = z
-  .string()
-  .nullable()
-  .meta(addition('the ticket this mismatch opened or updated; null when matched or not found'));
+const ticketId = z.string().nullable().meta(addition('the ticket this mismatch opened or updated; null when matched or not found'));
 /** One result of Shape A: the flags, `result`, the record under `tx`, then the addition `ticket_id`. */
 export const VerifyResultA = z.strictObject({ ...resultFlags, tx: RecordShapeA.nullable(), ticket_id: ticketId });
 /** One result of Shape B: the record under `data`. */

@@ -72,7 +72,9 @@ export async function callCommand(args: string[]): Promise<void> {
   try {
     res = await fetch(url, { method, headers, ...(body !== '' ? { body } : {}) });
   } catch (err) {
-    throw new UsageError(`cannot reach ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}; is the service running (npm run nps -- serve)?`);
+    throw new UsageError(
+      `cannot reach ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}; is the service running (npm run nps -- serve)?`,
+    );
   }
   const text = await res.text();
   let answer: { status?: unknown };

@@ -4,7 +4,6 @@ import { openService } from '../service/index';
 import { tempService } from '../service/test-support';
 import { nps } from './nps.test-support';
 
-
 describe('npm run nps -- chains / tokens', () => {
   const svc = tempService();
   svc.close();
@@ -30,7 +29,10 @@ describe('npm run nps -- chains / tokens', () => {
     // Kept in the store, and over the next start's seeding.
     const again = openService({ dataDir: svc.dataDir });
     try {
-      expect((await again.invoke('catalogue-chains-list', { chain_id: 'SETH' }, { actor: 'cli' })).chains[0]).toMatchObject({ enabled: true, confirming_threshold: 6 });
+      expect((await again.invoke('catalogue-chains-list', { chain_id: 'SETH' }, { actor: 'cli' })).chains[0]).toMatchObject({
+        enabled: true,
+        confirming_threshold: 6,
+      });
       expect((await again.invoke('catalogue-chains-list', { chain_id: 'ETH' }, { actor: 'cli' })).chains[0]?.confirming_threshold).toBe(12);
     } finally {
       again.close();

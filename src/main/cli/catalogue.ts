@@ -26,7 +26,8 @@ function assignments(words: readonly string[], fields: readonly string[], intege
   for (const word of words) {
     const at = word.indexOf('=');
     const field = at < 0 ? word : word.slice(0, at);
-    if (at < 0 || !fields.includes(field)) throw new UsageError(`${JSON.stringify(word)}: expected FIELD=VALUE with FIELD one of ${fields.join(', ')}`);
+    if (at < 0 || !fields.includes(field))
+      throw new UsageError(`${JSON.stringify(word)}: expected FIELD=VALUE with FIELD one of ${fields.join(', ')}`);
     const value = word.slice(at + 1);
     if (['enabled', 'can_deposit', 'can_withdraw'].includes(field)) {
       if (value !== 'true' && value !== 'false') throw new UsageError(`${field}: must be true or false`);
@@ -55,7 +56,11 @@ export async function chainsCommand(args: string[]): Promise<void> {
       const page = await service.invoke('catalogue-chains-list', { page_size: 100, chain_identifier: values['chain-identifier'] }, cli);
       out(values.json ? JSON.stringify(page.chains, null, 2) : page.chains.map(describeChain).join('\n'));
     } else if (sub === 'set' && id !== undefined) {
-      const chain = await service.invoke('catalogue-chain-update', { chain_id: id, ...assignments(words, CHAIN_FIELDS, ['confirming_threshold']) }, cli);
+      const chain = await service.invoke(
+        'catalogue-chain-update',
+        { chain_id: id, ...assignments(words, CHAIN_FIELDS, ['confirming_threshold']) },
+        cli,
+      );
       out(`Changed ${chain.chain_id}:\n${describeChain(chain)}`);
     } else {
       throw new UsageError(chainsUsage);

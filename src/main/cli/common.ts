@@ -8,7 +8,10 @@ import { ServiceError } from '../service/errors';
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
 
 /** Parse a command's flags strictly: an unknown flag is an error naming it. */
-export function parseFlags<T extends Options>(args: string[], options: T): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
+export function parseFlags<T extends Options>(
+  args: string[],
+  options: T,
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
   return parseArgs({ args, options, allowPositionals: true, strict: true });
 }
 

@@ -25,4 +25,3 @@ export function locateElectron(): { path?: string; pkgDir?: string } {
 
 /** better-sqlite3 built for Electron by `npm run electron:rebuild`, when present. */
 export const electronSqliteBinding = (): string => join(root, ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE);
-

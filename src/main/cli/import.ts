@@ -19,7 +19,8 @@ export function formatReport(r: ImportReport): string {
   if (r.wallets_created.length) lines.push(`  new wallets: ${r.wallets_created.join(', ')}`);
   if (r.updates.length) {
     lines.push(`Updated rows${r.updated > SHOWN_UPDATES ? ` (first ${SHOWN_UPDATES} of ${r.updated})` : ''}:`);
-    for (const u of r.updates.slice(0, SHOWN_UPDATES)) lines.push(`  row ${u.row_number}: ${u.transaction_id} changed ${u.fields.join(', ')}`);
+    for (const u of r.updates.slice(0, SHOWN_UPDATES))
+      lines.push(`  row ${u.row_number}: ${u.transaction_id} changed ${u.fields.join(', ')}`);
   }
   if (r.rejections.length) {
     lines.push(`Rejected rows${r.rejected > SHOWN_REJECTIONS ? ` (first ${SHOWN_REJECTIONS} of ${r.rejected}; --json lists all)` : ''}:`);

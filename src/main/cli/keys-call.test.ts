@@ -10,7 +10,6 @@ const root = join(import.meta.dirname, '../../..');
 /** Each command starts a process that compiles the CLI first (seconds on a busy 2-core machine). */
 const CLI_TIMEOUT = 90_000;
 
-
 describe('npm run nps -- keys / call', () => {
   const svc = tempService();
   let server: RunningServer;
@@ -22,77 +21,154 @@ describe('npm run nps -- keys / call', () => {
     svc.dispose();
   });
 
-  it('creates a key (secret shown once), signs a call with it through api.json, lists and revokes it', async () => {
-    const created = await nps(['keys', 'create', '--label', 'books robot', '--data-dir', svc.dataDir]);
-    expect(created.code).toBe(0);
-    const secret = /API secret: ([0-9a-f]{64})/.exec(created.out)![1]!;
-    const key = /API key: +([0-9a-f]{64})/.exec(created.out)![1]!;
-    expect(svc.ctx.db.$client.prepare('SELECT count(*) AS n FROM api_keys WHERE api_key = ?').get(key)).toEqual({ n: 1 });
-    // The secret is nowhere in the store.
-    const dump = JSON.stringify(svc.ctx.db.$client.prepare('SELECT * FROM api_keys').all());
-    expect(dump).not.toContain(secret);
+  it(
+    'creates a key (secret shown once), signs a call with it through api.json, lists and revokes it',
+    async () => {
+      const created = await nps(['keys', 'create', '--label', 'books robot', '--data-dir', svc.dataDir]);
+      expect(created.code).toBe(0);
+      const secret = /API secret: ([0-9a-f]{64})/.exec(created.out)![1]!;
+      const key = /API key: +([0-9a-f]{64})/.exec(created.out)![1]!;
+      expect(svc.ctx.db.$client.prepare('SELECT count(*) AS n FROM api_keys WHERE api_key = ?').get(key)).toEqual({ n: 1 });
+      // The secret is nowhere in the store.
+      const dump = JSON.stringify(svc.ctx.db.$client.prepare('SELECT * FROM api_keys').all());
+      expect(dump).not.toContain(secret);
 
-    const ok = await nps(['call', 'post', '/nps/bill/verify/txs', '--body', '{"txs":[{"request_id":"r-1","amount":0.1}]}', '--data-dir', svc.dataDir], { NPS_API_SECRET: secret });
-    expect(ok.err).toBe('');
-    expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.out)).toMatchObject({ status: 0, data: [{ result: false, tx: null }] });
+      const ok = await nps(
+        ['call', 'post', '/nps/bill/verify/txs', '--body', '{"txs":[{"request_id":"r-1","amount":0.1}]}', '--data-dir', svc.dataDir],
+        { NPS_API_SECRET: secret },
+      );
+      expect(ok.err).toBe('');
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.out)).toMatchObject({ status: 0, data: [{ result: false, tx: null }] });
 
-    const list = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
-    expect(JSON.parse(list.out)).toMatchObject([{ api_key: key, label: 'books robot', wallets: null, revoked_at: null, last_used_at: expect.any(Number) }]);
+      const list = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
+      expect(JSON.parse(list.out)).toMatchObject([
+        { api_key: key, label: 'books robot', wallets: null, revoked_at: null, last_used_at: expect.any(Number) },
+      ]);
 
-    const updated = await nps(['keys', 'update', key, '--label', 'month-end robot', '--wallets', '11111111-1111-4111-8111-111111111111', '--data-dir', svc.dataDir]);
-    expect(updated.code).toBe(0);
-    const relabelled = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
-    expect(JSON.parse(relabelled.out)).toMatchObject([{ api_key: key, label: 'month-end robot', wallets: ['11111111-1111-4111-8111-111111111111'] }]);
-    const nothing = await nps(['keys', 'update', key, '--data-dir', svc.dataDir]);
-    expect(nothing.code).toBe(1);
-    expect(nothing.err.trim()).toBe('keys update: give --label, --wallets or both');
+      const updated = await nps([
+        'keys',
+        'update',
+        key,
+        '--label',
+        'month-end robot',
+        '--wallets',
+        '11111111-1111-4111-8111-111111111111',
+        '--data-dir',
+        svc.dataDir,
+      ]);
+      expect(updated.code).toBe(0);
+      const relabelled = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
+      expect(JSON.parse(relabelled.out)).toMatchObject([
+        { api_key: key, label: 'month-end robot', wallets: ['11111111-1111-4111-8111-111111111111'] },
+      ]);
+      const nothing = await nps(['keys', 'update', key, '--data-dir', svc.dataDir]);
+      expect(nothing.code).toBe(1);
+      expect(nothing.err.trim()).toBe('keys update: give --label, --wallets or both');
 
-    expect((await nps(['keys', 'revoke', key, '--data-dir', svc.dataDir])).code).toBe(0);
-    const refused = await nps(['call', 'GET', `/nps/ticket?wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`, '--secret', secret, '--base', server.url]);
-    expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.out)).toMatchObject({ status: 2002, data: null });
-  }, CLI_TIMEOUT);
+      expect((await nps(['keys', 'revoke', key, '--data-dir', svc.dataDir])).code).toBe(0);
+      const refused = await nps([
+        'call',
+        'GET',
+        `/nps/ticket?wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`,
+        '--secret',
+        secret,
+        '--base',
+        server.url,
+      ]);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.out)).toMatchObject({ status: 2002, data: null });
+    },
+    CLI_TIMEOUT,
+  );
 
-  it('registers a key made elsewhere and refuses bad input in one line', async () => {
-    const pub = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
-    const added = await nps(['keys', 'add', '--public-key', pub.toUpperCase(), '--label', 'hsm', '--wallets', '11111111-1111-4111-8111-111111111111', '--data-dir', svc.dataDir]);
-    expect(added.code).toBe(0);
-    expect(added.out).toContain(pub);
-    const again = await nps(['keys', 'add', '--public-key', pub, '--label', 'hsm', '--data-dir', svc.dataDir]);
-    expect(again.code).toBe(1);
-    expect(again.err.trim()).toBe('error 1002: public_key: this key is already registered');
-    const badQuery = await nps(['call', 'GET', '/nps/ticket', '--query', 'a=b c', '--secret', '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60', '--base', server.url]);
-    expect(badQuery.code).toBe(1);
-    expect(badQuery.err).toMatch(/not URL-encoded/);
-  }, CLI_TIMEOUT);
+  it(
+    'registers a key made elsewhere and refuses bad input in one line',
+    async () => {
+      const pub = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
+      const added = await nps([
+        'keys',
+        'add',
+        '--public-key',
+        pub.toUpperCase(),
+        '--label',
+        'hsm',
+        '--wallets',
+        '11111111-1111-4111-8111-111111111111',
+        '--data-dir',
+        svc.dataDir,
+      ]);
+      expect(added.code).toBe(0);
+      expect(added.out).toContain(pub);
+      const again = await nps(['keys', 'add', '--public-key', pub, '--label', 'hsm', '--data-dir', svc.dataDir]);
+      expect(again.code).toBe(1);
+      expect(again.err.trim()).toBe('error 1002: public_key: this key is already registered');
+      const badQuery = await nps([
+        'call',
+        'GET',
+        '/nps/ticket',
+        '--query',
+        'a=b c',
+        '--secret',
+        '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60',
+        '--base',
+        server.url,
+      ]);
+      expect(badQuery.code).toBe(1);
+      expect(badQuery.err).toMatch(/not URL-encoded/);
+    },
+    CLI_TIMEOUT,
+  );
 
-  it('serve takes the nonce window and the rate limit', async () => {
-    const bad = await nps(['serve', '--rate-limit', 'lots']);
-    expect(bad.code).toBe(1);
-    expect(bad.err.trim()).toBe('--rate-limit: must be a whole number of requests a minute (0: no limit), got lots');
+  it(
+    'serve takes the nonce window and the rate limit',
+    async () => {
+      const bad = await nps(['serve', '--rate-limit', 'lots']);
+      expect(bad.code).toBe(1);
+      expect(bad.err.trim()).toBe('--rate-limit: must be a whole number of requests a minute (0: no limit), got lots');
 
-    const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'w', '--data-dir', svc.dataDir])).out)![1]!;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', '0', '--nonce-window', '5', '--rate-limit', '0', '--data-dir', svc.dataDir], { cwd: root });
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (c) => {
-          out += c;
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\/nps/.exec(out);
-          if (m) resolve(m[1]!);
+      const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'w', '--data-dir', svc.dataDir])).out)![1]!;
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/main/cli.ts',
+          'serve',
+          '--port',
+          '0',
+          '--nonce-window',
+          '5',
+          '--rate-limit',
+          '0',
+          '--data-dir',
+          svc.dataDir,
+        ],
+        { cwd: root },
+      );
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout.on('data', (c) => {
+            out += c;
+            const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\/nps/.exec(out);
+            if (m) resolve(m[1]!);
+          });
+          child.on('exit', () => reject(new Error(out)));
         });
-        child.on('exit', () => reject(new Error(out)));
-      });
-      const path = '/nps/ticket';
-      const query = `wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`;
-      const res = await fetch(`${url}${path}?${query}`, { headers: signedHeaders(secret, { method: 'GET', path, query, body: '' }, Date.now() - 6_000) });
-      expect(await res.json()).toMatchObject({ status: 2003, msg: expect.stringMatching(/within 5 s/) });
-    } finally {
-      await new Promise((resolve) => {
-        child.on('exit', resolve);
-        child.kill('SIGTERM');
-      });
-    }
-  }, CLI_TIMEOUT);
+        const path = '/nps/ticket';
+        const query = `wallet_id=${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}&ticket_id=${'2'.repeat(8)}-2222-4222-8222-${'2'.repeat(12)}`;
+        const res = await fetch(`${url}${path}?${query}`, {
+          headers: signedHeaders(secret, { method: 'GET', path, query, body: '' }, Date.now() - 6_000),
+        });
+        expect(await res.json()).toMatchObject({ status: 2003, msg: expect.stringMatching(/within 5 s/) });
+      } finally {
+        await new Promise((resolve) => {
+          child.on('exit', resolve);
+          child.kill('SIGTERM');
+        });
+      }
+    },
+    CLI_TIMEOUT,
+  );
 });

@@ -16,7 +16,10 @@ const cli = { actor: 'cli' as const };
 /** "W1,W2" -> the list; absent or "all" -> null (every wallet). */
 function walletsFlag(value: string | undefined): string[] | null {
   if (value === undefined || value.trim().toLowerCase() === 'all') return null;
-  const list = value.split(',').map((w) => w.trim()).filter((w) => w !== '');
+  const list = value
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
   if (list.length === 0) throw new UsageError('--wallets: give wallet IDs separated by commas, or "all"');
   return list;
 }
@@ -54,8 +57,13 @@ export async function keysCommand(args: string[]): Promise<void> {
         return;
       }
       case 'add': {
-        if (values['public-key'] === undefined || values.label === undefined) throw new UsageError('keys add: --public-key and --label are required');
-        const k = await service.invoke('keys-add', { public_key: values['public-key'], label: values.label, wallets: walletsFlag(values.wallets) }, cli);
+        if (values['public-key'] === undefined || values.label === undefined)
+          throw new UsageError('keys add: --public-key and --label are required');
+        const k = await service.invoke(
+          'keys-add',
+          { public_key: values['public-key'], label: values.label, wallets: walletsFlag(values.wallets) },
+          cli,
+        );
         out(`Registered API key ${k.api_key} ${JSON.stringify(k.label)} for ${scope(k)}.`);
         return;
       }
@@ -67,10 +75,15 @@ export async function keysCommand(args: string[]): Promise<void> {
       }
       case 'update': {
         if (rest.length !== 1) throw new UsageError('keys update: give the API key to change');
-        if (values.label === undefined && values.wallets === undefined) throw new UsageError('keys update: give --label, --wallets or both');
+        if (values.label === undefined && values.wallets === undefined)
+          throw new UsageError('keys update: give --label, --wallets or both');
         const k = await service.invoke(
           'keys-update',
-          { api_key: rest[0], ...(values.label !== undefined ? { label: values.label } : {}), ...(values.wallets !== undefined ? { wallets: walletsFlag(values.wallets) } : {}) },
+          {
+            api_key: rest[0],
+            ...(values.label !== undefined ? { label: values.label } : {}),
+            ...(values.wallets !== undefined ? { wallets: walletsFlag(values.wallets) } : {}),
+          },
           cli,
         );
         out(`Updated API key ${k.api_key} ${JSON.stringify(k.label)}: ${scope(k)}.`);

@@ -12,7 +12,9 @@ describe('npm run nps -- serve', () => {
   it('prints its base URL, serves, and closes cleanly on SIGTERM and SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const dataDir = mkdtempSync(join(tmpdir(), 'nps-serve-'));
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], { cwd: root });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
+        cwd: root,
+      });
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       let out = '';
       child.stdout.on('data', (c) => (out += c));
@@ -29,7 +31,11 @@ describe('npm run nps -- serve', () => {
             }
           });
         });
-        const body = parseAnswer('GET', '/nps/chains?chain_identifier=TRON', await (await fetch(`${url}/nps/chains?chain_identifier=TRON`)).text()) as { data: ChainPage };
+        const body = parseAnswer(
+          'GET',
+          '/nps/chains?chain_identifier=TRON',
+          await (await fetch(`${url}/nps/chains?chain_identifier=TRON`)).text(),
+        ) as { data: ChainPage };
         expect(body.data.chains[0]?.chain_id).toBe('TRON');
         expect(existsSync(join(dataDir, 'api.json'))).toBe(true);
         child.kill(signal);

@@ -24,14 +24,18 @@ export async function serveCommand(args: string[]): Promise<void> {
     ...dataDirOption,
   });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: must be an integer from 0 to 65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: must be an integer from 0 to 65535, got ${values.port}`);
   const host = values.host ?? DEFAULT_HOST;
   const nonceWindow = values['nonce-window'] === undefined ? undefined : Number(values['nonce-window']);
-  if (nonceWindow !== undefined && !(Number.isInteger(nonceWindow) && nonceWindow >= 1)) throw new UsageError(`--nonce-window: must be a whole number of seconds >= 1, got ${values['nonce-window']}`);
+  if (nonceWindow !== undefined && !(Number.isInteger(nonceWindow) && nonceWindow >= 1))
+    throw new UsageError(`--nonce-window: must be a whole number of seconds >= 1, got ${values['nonce-window']}`);
   const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
-  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 0)) throw new UsageError(`--rate-limit: must be a whole number of requests a minute (0: no limit), got ${values['rate-limit']}`);
+  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 0))
+    throw new UsageError(`--rate-limit: must be a whole number of requests a minute (0: no limit), got ${values['rate-limit']}`);
   // The served page carries the door's token: anyone who can load it can drive the app, so only this machine may.
-  if (values.ui && !LOOPBACK_HOSTS.has(host)) throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
+  if (values.ui && !LOOPBACK_HOSTS.has(host))
+    throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
   const ui = values.ui ? { dir: ensureRendererBuilt(), token: newUiToken() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const service = openService({ dataDir, onUpgrade: sayUpgrade });
@@ -66,7 +70,10 @@ export async function serveCommand(args: string[]): Promise<void> {
     running
       .close()
       .finally(() => service.close())
-      .then(() => process.exit(0), () => process.exit(1));
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

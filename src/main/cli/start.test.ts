@@ -33,14 +33,24 @@ describe('npm start without an Electron binary', () => {
   it.skipIf(Boolean(locateElectron().path))('says so in one line and serves the screens in browser mode, printing the URL', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'nps-start-'));
     try {
-      const app = await run(['start', '--port', '0', '--data-dir', dataDir], { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }, /browser mode\): (\S+)/);
-      const lines = app.out.trim().split('\n').filter((l) => !l.startsWith('building the renderer'));
-      expect(lines[0]).toBe('Electron is not available here: no Electron binary is installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set; starting browser mode instead.');
+      const app = await run(
+        ['start', '--port', '0', '--data-dir', dataDir],
+        { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+        /browser mode\): (\S+)/,
+      );
+      const lines = app.out
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('building the renderer'));
+      expect(lines[0]).toBe(
+        'Electron is not available here: no Electron binary is installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set; starting browser mode instead.',
+      );
       const url = /browser mode\): (\S+)/.exec(app.out)![1]!;
       const { html, token } = await page(url);
       expect(html).toContain('<div id="root">');
       expect(token).toMatch(/^[\w-]{43}$/);
-      const rpc = (t: string) => fetch(`${url}app/rpc/app-info`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-nps-token': t }, body: '{}' });
+      const rpc = (t: string) =>
+        fetch(`${url}app/rpc/app-info`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-nps-token': t }, body: '{}' });
       expect((await rpc('wrong')).status).toBe(401);
       const info = (await (await rpc(token)).json()) as { data: { mode: string; data_dir: string; api: { state: string } } };
       expect(info.data).toMatchObject({ mode: 'browser', data_dir: dataDir, api: { state: 'running' } });

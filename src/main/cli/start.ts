@@ -12,7 +12,10 @@ export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
 
 /** Last meaningful line of a child's output: the reason, without its stack. */
 function reasonFrom(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '));
   return lines.at(-1) ?? 'no output';
 }
 
@@ -25,7 +28,8 @@ export function findElectron(): { path: string } | { reason: string } {
   if (found.path) return { path: found.path };
   if (!found.pkgDir) return { reason: 'the electron package is not installed' };
   // Electron's own switch for "never fetch the binary" (offline machines, CI).
-  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return { reason: 'no Electron binary is installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set' };
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD)
+    return { reason: 'no Electron binary is installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set' };
   const version = (JSON.parse(readFileSync(join(found.pkgDir, 'package.json'), 'utf8')) as { version: string }).version;
   const r = spawnSync(process.execPath, [join(found.pkgDir, 'install.js')], { encoding: 'utf8', timeout: 10 * 60_000 });
   const after = locateElectron();
@@ -39,7 +43,11 @@ function ensureElectronSqlite(): { path: string } | { reason: string } {
   if (existsSync(binding)) return { path: binding };
   process.stderr.write('building better-sqlite3 for Electron (npm run electron:rebuild)...\n');
   const tsx = join(dirname(requireHere.resolve('tsx/package.json')), 'dist', 'cli.mjs');
-  const r = spawnSync(process.execPath, [tsx, 'scripts/electron-rebuild.ts'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [tsx, 'scripts/electron-rebuild.ts'], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
+  });
   if (existsSync(binding)) return { path: binding };
   return { reason: `better-sqlite3 could not be built for Electron (${reasonFrom(r.stderr ?? '')})` };
 }
@@ -63,7 +71,11 @@ function runElectron(electron: string, binding: string, values: { port?: string;
 
 export async function startCommand(args: string[]): Promise<void> {
   const { values } = parseFlags(args, { browser: { type: 'boolean' }, port: { type: 'string' }, ...dataDirOption });
-  const serveArgs = ['--ui', ...(values.port !== undefined ? ['--port', values.port] : []), ...(values['data-dir'] !== undefined ? ['--data-dir', values['data-dir']] : [])];
+  const serveArgs = [
+    '--ui',
+    ...(values.port !== undefined ? ['--port', values.port] : []),
+    ...(values['data-dir'] !== undefined ? ['--data-dir', values['data-dir']] : []),
+  ];
   if (values.browser) return serveCommand(serveArgs);
   const electron = findElectron();
   const binding = 'path' in electron ? ensureElectronSqlite() : undefined;
@@ -75,7 +87,10 @@ export async function startCommand(args: string[]): Promise<void> {
   try {
     await runElectron(electron.path, (binding as { path: string }).path, values);
   } catch (err) {
-    const reason = (err as { code?: string }).code === 'ENOENT' || (err as { code?: string }).code === 'EACCES' ? 'the Electron binary would not start' : undefined;
+    const reason =
+      (err as { code?: string }).code === 'ENOENT' || (err as { code?: string }).code === 'EACCES'
+        ? 'the Electron binary would not start'
+        : undefined;
     if (!reason) throw err;
     process.stdout.write(`Electron is not available here: ${reason}; starting browser mode instead.\n`);
     return serveCommand(serveArgs);

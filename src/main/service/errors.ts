@@ -21,7 +21,10 @@ export class ServiceError extends Error {
  */
 export function storeBusy(err: unknown): ServiceError | undefined {
   if ((err as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') return undefined;
-  return new ServiceError(ErrorCodes.INTERNAL, 'the store is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished');
+  return new ServiceError(
+    ErrorCodes.INTERNAL,
+    'the store is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished',
+  );
 }
 
 export const invalidParam = (field: string, reason: string) => new ServiceError(ErrorCodes.INVALID_PARAM, `${field}: ${reason}`);

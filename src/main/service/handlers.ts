@@ -13,7 +13,15 @@ export type Handlers = HandlersOf<Contract>;
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
 export function createHandlers(ctx: ServiceContext): Handlers {
-  const handlers = mergeUnique(catalogueHandlers(ctx), addressHandlers(ctx), appHandlers(ctx), keysHandlers(ctx), reconcileHandlers(ctx), ticketsHandlers(ctx), ledgerHandlers(ctx));
+  const handlers = mergeUnique(
+    catalogueHandlers(ctx),
+    addressHandlers(ctx),
+    appHandlers(ctx),
+    keysHandlers(ctx),
+    reconcileHandlers(ctx),
+    ticketsHandlers(ctx),
+    ledgerHandlers(ctx),
+  );
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
   for (const name of Object.keys(handlers) as HandlerName[]) {
@@ -62,7 +70,12 @@ const READ_ONLY: ReadonlySet<HandlerName> = new Set<HandlerName>([
 export const isHandlerName = (name: string): name is HandlerName => Object.hasOwn(contract, name);
 
 /** Validate raw input against the contract and run the handler: the path IPC and /app/rpc take. */
-export async function invokeHandler<N extends HandlerName>(handlers: Handlers, name: N, rawInput: unknown, meta: CallMeta): Promise<HandlerResult<N>> {
+export async function invokeHandler<N extends HandlerName>(
+  handlers: Handlers,
+  name: N,
+  rawInput: unknown,
+  meta: CallMeta,
+): Promise<HandlerResult<N>> {
   const input = parseInput(contract[name].input, rawInput);
   const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
   return (await fn(input, meta)) as HandlerResult<N>;

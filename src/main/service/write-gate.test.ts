@@ -55,14 +55,24 @@ describe('writes while a large import holds the write lock', () => {
     let reading!: () => void;
     const started = new Promise<void>((resolve) => (reading = resolve));
     // Half the file read: the import thread has begun its transaction and is writing rows.
-    const importing = svc.invoke('ledger-import', { source: { path: file } }, { actor: 'ui', onProgress: (p) => p.bytes! * 2 >= p.totalBytes! && reading() });
+    const importing = svc.invoke(
+      'ledger-import',
+      { source: { path: file } },
+      { actor: 'ui', onProgress: (p) => p.bytes! * 2 >= p.totalBytes! && reading() },
+    );
     await started;
     expect(svc.ctx.writes.busy).toBe(true);
 
     // Without the gate, the nonce's write would block this thread on SQLite's busy timeout (the
     // import thread waiting meanwhile for rows from this one) and fail after 5 s.
-    const verifying = signedInject(app, secret, { method: 'POST', url: '/nps/bill/verify/txs', body: { txs: [{ transaction_id: at('transaction_id'), amount: at('amount') }] } });
-    const relabelling = svc.invoke('keys-list', {}, { actor: 'ui' }).then(([key]) => svc.invoke('keys-update', { api_key: key!.api_key, label: 'renamed' }, { actor: 'ui' }));
+    const verifying = signedInject(app, secret, {
+      method: 'POST',
+      url: '/nps/bill/verify/txs',
+      body: { txs: [{ transaction_id: at('transaction_id'), amount: at('amount') }] },
+    });
+    const relabelling = svc
+      .invoke('keys-list', {}, { actor: 'ui' })
+      .then(([key]) => svc.invoke('keys-update', { api_key: key!.api_key, label: 'renamed' }, { actor: 'ui' }));
     const chains = await app.inject({ method: 'GET', url: '/nps/chains' });
     expect(chains.statusCode).toBe(200);
     expect(svc.ctx.writes.busy).toBe(true);
@@ -86,7 +96,11 @@ describe('writes while a large import holds the write lock', () => {
       const before = [count('api_keys'), count('used_nonces'), count('verification_runs')];
       const ui = await callForWindow(svc.handlers, 'keys-create', { label: 'x', wallets: null }, { actor: 'ui' }, () => {});
       expect(ui).toMatchObject({ status: 5000, data: null, msg: expect.stringMatching(/store is busy: another program is writing/) });
-      const api = await signedInject(app, secret, { method: 'POST', url: '/nps/bill/verify/txs', body: { txs: [{ transaction_id: '11111111-1111-4111-8111-111111111111', amount: '1' }] } });
+      const api = await signedInject(app, secret, {
+        method: 'POST',
+        url: '/nps/bill/verify/txs',
+        body: { txs: [{ transaction_id: '11111111-1111-4111-8111-111111111111', amount: '1' }] },
+      });
       expect(api).toMatchObject({ http: 500, body: { status: 5000, data: null, msg: expect.stringMatching(/store is busy/) } });
       other.exec('ROLLBACK');
       expect([count('api_keys'), count('used_nonces'), count('verification_runs')]).toEqual(before);

@@ -22,7 +22,13 @@ const NAV: Record<Screen, { label: string; icon: IconName; view: () => ReactElem
 function ApiStatus() {
   const app = useReference((s) => s.app);
   const state = app.data?.api.state;
-  const text = app.error ? 'service unreachable' : !state ? 'checking…' : state === 'running' ? `API on :${app.data?.api.port}` : `API ${state}`;
+  const text = app.error
+    ? 'service unreachable'
+    : !state
+      ? 'checking…'
+      : state === 'running'
+        ? `API on :${app.data?.api.port}`
+        : `API ${state}`;
   return (
     <div className="nav-status" title={app.data?.api.error ?? app.error ?? app.data?.api.base_url ?? ''}>
       <span className={`dot dot-${app.error ? 'bad' : state === 'running' ? 'good' : state === 'failed' ? 'bad' : 'muted'}`} />

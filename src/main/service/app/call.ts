@@ -9,7 +9,13 @@ import { invokeHandler, isHandlerName, type Handlers } from '../handlers';
  * validated by the contract, the answer or the failure as an envelope. Internal errors are logged
  * here and reach the window as one sentence, never a stack.
  */
-export async function callForWindow(handlers: Handlers, name: unknown, input: unknown, meta: CallMeta, log: (line: string) => void): Promise<Envelope> {
+export async function callForWindow(
+  handlers: Handlers,
+  name: unknown,
+  input: unknown,
+  meta: CallMeta,
+  log: (line: string) => void,
+): Promise<Envelope> {
   if (typeof name !== 'string' || !isHandlerName(name)) {
     return { status: ErrorCodes.NOT_FOUND, data: null, msg: `no such handler: ${String(name)}` };
   }

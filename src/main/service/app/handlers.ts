@@ -44,10 +44,9 @@ export function appHandlers(ctx: ServiceContext): HandlersOf<typeof appContract>
     'app-explorer-link': ({ chain_id, kind, value }) => {
       const chain = requireChain(ctx, chain_id);
       const url =
-        kind === 'tx'
-          ? explorerUrl(chain.explorer_tx_url, '{hash}', value)
-          : explorerUrl(chain.explorer_address_url, '{address}', value);
-      if (!url) throw invalidParam('chain_id', `${chain_id} has no https explorer template for ${kind === 'tx' ? 'transactions' : 'addresses'}`);
+        kind === 'tx' ? explorerUrl(chain.explorer_tx_url, '{hash}', value) : explorerUrl(chain.explorer_address_url, '{address}', value);
+      if (!url)
+        throw invalidParam('chain_id', `${chain_id} has no https explorer template for ${kind === 'tx' ? 'transactions' : 'addresses'}`);
       return { url };
     },
   };

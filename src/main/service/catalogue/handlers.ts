@@ -54,7 +54,8 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
       return chain;
     },
     'catalogue-token-update': ({ token_id, ...patch }) => {
-      if (!getToken(ctx.db, token_id)) throw new ServiceError(ErrorCodes.UNKNOWN_TOKEN, `token_id: unknown token ${JSON.stringify(token_id)}`);
+      if (!getToken(ctx.db, token_id))
+        throw new ServiceError(ErrorCodes.UNKNOWN_TOKEN, `token_id: unknown token ${JSON.stringify(token_id)}`);
       const token = updateToken(ctx.db, token_id, patch, ctx.now())!;
       wrote(ctx.db);
       return token;

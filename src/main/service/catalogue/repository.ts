@@ -1,5 +1,14 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
-import { Chain, Token, type ChainListQuery, type ChainPage, type ChainUpdate, type TokenListQuery, type TokenPage, type TokenUpdate } from '../../../shared/catalogue';
+import {
+  Chain,
+  Token,
+  type ChainListQuery,
+  type ChainPage,
+  type ChainUpdate,
+  type TokenListQuery,
+  type TokenPage,
+  type TokenUpdate,
+} from '../../../shared/catalogue';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/open';
 import { chains, settings, tokens } from '../db/schema';
@@ -58,12 +67,18 @@ export function getToken(db: Db, tokenId: string): Token | undefined {
 }
 
 export function updateChain(db: Db, chainId: string, patch: Omit<ChainUpdate, 'chain_id'>, now: number): Chain | undefined {
-  db.update(chains).set({ ...patch, user_modified: true, updated_at: now }).where(eq(chains.chain_id, chainId)).run();
+  db.update(chains)
+    .set({ ...patch, user_modified: true, updated_at: now })
+    .where(eq(chains.chain_id, chainId))
+    .run();
   return getChain(db, chainId);
 }
 
 export function updateToken(db: Db, tokenId: string, patch: Omit<TokenUpdate, 'token_id'>, now: number): Token | undefined {
-  db.update(tokens).set({ ...patch, user_modified: true, updated_at: now }).where(eq(tokens.token_id, tokenId)).run();
+  db.update(tokens)
+    .set({ ...patch, user_modified: true, updated_at: now })
+    .where(eq(tokens.token_id, tokenId))
+    .run();
   return getToken(db, tokenId);
 }
 

@@ -55,7 +55,14 @@ describe('catalogue seeding', () => {
 
     const file = JSON.parse(readFileSync(join(resources, 'catalogue.json'), 'utf8'));
     for (const c of file.chains) c.confirming_threshold = 99;
-    file.tokens.push({ ...file.tokens.find((t: { token_id: string }) => t.token_id === 'ETH_USDT'), token_id: 'ETH_DAI', symbol: 'DAI', name: 'Dai', contract_address: '0x6B175474E89094C44Da98b954EedeAC495271d0F', decimal: 18 });
+    file.tokens.push({
+      ...file.tokens.find((t: { token_id: string }) => t.token_id === 'ETH_USDT'),
+      token_id: 'ETH_DAI',
+      symbol: 'DAI',
+      name: 'Dai',
+      contract_address: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+      decimal: 18,
+    });
     writeFileSync(join(resources, 'catalogue.json'), JSON.stringify(file));
 
     const again = openService({ dataDir: first.dataDir, resourcesDir: resources });
@@ -82,35 +89,53 @@ describe('catalogue seeding', () => {
       code: 1002,
       message: expect.stringContaining('confirming_threshold'),
     });
-    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', explorer_tx_url: 'https://etherscan.io/tx/' }, { actor: 'ui' })).rejects.toMatchObject({
+    await expect(
+      s.invoke('catalogue-chain-update', { chain_id: 'ETH', explorer_tx_url: 'https://etherscan.io/tx/' }, { actor: 'ui' }),
+    ).rejects.toMatchObject({
       code: 1002,
       message: expect.stringContaining('explorer_tx_url: must be an https URL containing {hash}'),
     });
-    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', explorer_tx_url: 'http://etherscan.io/tx/{hash}' }, { actor: 'ui' })).rejects.toMatchObject({ code: 1002 });
-    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', confirming_threshold: 'abc' }, { actor: 'ui' })).rejects.toMatchObject({
+    await expect(
+      s.invoke('catalogue-chain-update', { chain_id: 'ETH', explorer_tx_url: 'http://etherscan.io/tx/{hash}' }, { actor: 'ui' }),
+    ).rejects.toMatchObject({ code: 1002 });
+    await expect(
+      s.invoke('catalogue-chain-update', { chain_id: 'ETH', confirming_threshold: 'abc' }, { actor: 'ui' }),
+    ).rejects.toMatchObject({
       message: 'confirming_threshold: must be an integer >= 0',
     });
-    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', name: ' ' }, { actor: 'ui' })).rejects.toMatchObject({ message: 'name: must not be empty' });
-    await expect(s.invoke('catalogue-token-update', { token_id: 'ETH_USDT', can_deposit: 'no' }, { actor: 'ui' })).rejects.toMatchObject({ message: 'can_deposit: must be true or false' });
-    await expect(s.invoke('catalogue-token-update', { token_id: 'ETH_USDT', dust_threshold: '-1' }, { actor: 'ui' })).rejects.toMatchObject({ code: 1002 });
+    await expect(s.invoke('catalogue-chain-update', { chain_id: 'ETH', name: ' ' }, { actor: 'ui' })).rejects.toMatchObject({
+      message: 'name: must not be empty',
+    });
+    await expect(s.invoke('catalogue-token-update', { token_id: 'ETH_USDT', can_deposit: 'no' }, { actor: 'ui' })).rejects.toMatchObject({
+      message: 'can_deposit: must be true or false',
+    });
+    await expect(s.invoke('catalogue-token-update', { token_id: 'ETH_USDT', dust_threshold: '-1' }, { actor: 'ui' })).rejects.toMatchObject(
+      { code: 1002 },
+    );
     const eth = await s.invoke('catalogue-chains-list', { chain_id: 'ETH' }, { actor: 'ui' });
     expect(eth.chains[0]).toMatchObject({ confirming_threshold: 12, explorer_tx_url: 'https://etherscan.io/tx/{hash}' });
   });
 
-  it('a store made before the source names keeps its rows and the user\'s edits under the new names', () => {
+  it("a store made before the source names keeps its rows and the user's edits under the new names", () => {
     const dir = mkdtempSync(join(tmpdir(), 'nps-cat-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const dataDir = join(dir, 'data');
     mkdirSync(dataDir);
     const old = openDb({ file: join(dataDir, 'nps.sqlite'), migrationsFolder: migrationsBefore(dir, '_catalogue_source_names') });
-    old.$client.exec(`INSERT INTO chains (chain_id, chain_identifier, name, native_token_id, is_testnet, confirmations, explorer_url, explorer_tx_template, explorer_address_template, user_modified, created_at, updated_at)
+    old.$client
+      .exec(`INSERT INTO chains (chain_id, chain_identifier, name, native_token_id, is_testnet, confirmations, explorer_url, explorer_tx_template, explorer_address_template, user_modified, created_at, updated_at)
       VALUES ('ETH', 'ETH', 'Ethereum', 'ETH', 0, 64, 'https://etherscan.io', 'https://etherscan.io/tx/{hash}', 'https://etherscan.io/address/{address}', 1, 0, 0)`);
-    old.$client.exec(`INSERT INTO tokens (token_id, chain_id, symbol, name, contract_address, decimals, is_native, dust_threshold, user_modified, created_at, updated_at)
+    old.$client
+      .exec(`INSERT INTO tokens (token_id, chain_id, symbol, name, contract_address, decimals, is_native, dust_threshold, user_modified, created_at, updated_at)
       VALUES ('ETH_USDT', 'ETH', 'USDT', 'Tether', '0xdAC17F958D2ee523a2206206994597C13D831ec7', 6, 0, '0.5', 1, 0, 0)`);
     old.$client.close();
     const svc = openService({ dataDir });
     cleanups.push(() => svc.close());
-    expect(getChain(svc.ctx.db, 'ETH')).toMatchObject({ confirming_threshold: 64, explorer_tx_url: 'https://etherscan.io/tx/{hash}', enabled: true });
+    expect(getChain(svc.ctx.db, 'ETH')).toMatchObject({
+      confirming_threshold: 64,
+      explorer_tx_url: 'https://etherscan.io/tx/{hash}',
+      enabled: true,
+    });
     expect(getToken(svc.ctx.db, 'ETH_USDT')).toMatchObject({ decimal: 6, dust_threshold: '0.5', can_deposit: true, can_withdraw: true });
     // The rest of the catalogue is seeded as on a new store.
     expect(getChain(svc.ctx.db, 'SETH')).toMatchObject({ enabled: false, confirming_threshold: 12 });
@@ -119,7 +144,11 @@ describe('catalogue seeding', () => {
   it('an edit of an unknown row names it', async () => {
     const s = tempService();
     cleanups.push(s.dispose);
-    await expect(s.invoke('catalogue-chain-update', { chain_id: 'NOPE', confirming_threshold: 1 }, { actor: 'ui' })).rejects.toMatchObject({ code: 3001 });
-    await expect(s.invoke('catalogue-token-update', { token_id: 'NOPE', name: 'x' }, { actor: 'ui' })).rejects.toMatchObject({ code: 3002 });
+    await expect(s.invoke('catalogue-chain-update', { chain_id: 'NOPE', confirming_threshold: 1 }, { actor: 'ui' })).rejects.toMatchObject({
+      code: 3001,
+    });
+    await expect(s.invoke('catalogue-token-update', { token_id: 'NOPE', name: 'x' }, { actor: 'ui' })).rejects.toMatchObject({
+      code: 3002,
+    });
   });
 });

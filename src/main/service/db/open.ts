@@ -63,7 +63,9 @@ export function pendingMigrations(sqlite: Database.Database, migrationsFolder: s
   const recorded = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
   if (recorded === undefined) return [];
   const last = Number(sqlite.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() ?? 0);
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
   return journal.entries.filter((e) => e.when > last).map((e) => e.tag);
 }
 

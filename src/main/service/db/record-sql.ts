@@ -39,4 +39,5 @@ const whereIn = (column: LookupColumn) => `FROM transactions t WHERE t."${column
 export const recordsWhereInSql = (column: LookupColumn): string => `SELECT ${RECORD_COLUMNS} ${whereIn(column)}`;
 
 /** The same rows as one JSON array of arrays: one string for the lookup thread to hand over. */
-export const recordsWhereInJsonSql = (column: LookupColumn): string => `SELECT json_group_array(json_array(${RECORD_COLUMNS})) ${whereIn(column)}`;
+export const recordsWhereInJsonSql = (column: LookupColumn): string =>
+  `SELECT json_group_array(json_array(${RECORD_COLUMNS})) ${whereIn(column)}`;

@@ -13,36 +13,46 @@ const timestamps = {
  * The catalogue, under the source description's names (its fields first, then the additions).
  * enabled, can_deposit and can_withdraw are the user's to change, like the thresholds and templates.
  */
-export const chains = sqliteTable('chains', {
-  chain_id: text('chain_id').primaryKey(),
-  chain_identifier: text('chain_identifier').notNull(),
-  native_token_id: text('native_token_id').notNull(),
-  confirming_threshold: integer('confirming_threshold').notNull(),
-  explorer_tx_url: text('explorer_tx_url').notNull(),
-  explorer_address_url: text('explorer_address_url').notNull(),
-  enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
-  name: text('name').notNull(),
-  is_testnet: integer('is_testnet', { mode: 'boolean' }).notNull().default(false),
-  explorer_url: text('explorer_url').notNull(),
-  /** Set once the user edits the row; seeding then leaves it alone. */
-  user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
-  ...timestamps,
-}, (t) => [index('chains_identifier_idx').on(t.chain_identifier)]);
+export const chains = sqliteTable(
+  'chains',
+  {
+    chain_id: text('chain_id').primaryKey(),
+    chain_identifier: text('chain_identifier').notNull(),
+    native_token_id: text('native_token_id').notNull(),
+    confirming_threshold: integer('confirming_threshold').notNull(),
+    explorer_tx_url: text('explorer_tx_url').notNull(),
+    explorer_address_url: text('explorer_address_url').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    name: text('name').notNull(),
+    is_testnet: integer('is_testnet', { mode: 'boolean' }).notNull().default(false),
+    explorer_url: text('explorer_url').notNull(),
+    /** Set once the user edits the row; seeding then leaves it alone. */
+    user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index('chains_identifier_idx').on(t.chain_identifier)],
+);
 
-export const tokens = sqliteTable('tokens', {
-  chain_id: text('chain_id').notNull().references(() => chains.chain_id),
-  token_id: text('token_id').primaryKey(),
-  symbol: text('symbol').notNull(),
-  contract_address: text('contract_address').notNull().default(''),
-  decimal: integer('decimal').notNull(),
-  dust_threshold: text('dust_threshold').notNull().default('0'),
-  can_deposit: integer('can_deposit', { mode: 'boolean' }).notNull().default(true),
-  can_withdraw: integer('can_withdraw', { mode: 'boolean' }).notNull().default(true),
-  name: text('name').notNull(),
-  is_native: integer('is_native', { mode: 'boolean' }).notNull().default(false),
-  user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
-  ...timestamps,
-}, (t) => [index('tokens_chain_idx').on(t.chain_id, t.token_id)]);
+export const tokens = sqliteTable(
+  'tokens',
+  {
+    chain_id: text('chain_id')
+      .notNull()
+      .references(() => chains.chain_id),
+    token_id: text('token_id').primaryKey(),
+    symbol: text('symbol').notNull(),
+    contract_address: text('contract_address').notNull().default(''),
+    decimal: integer('decimal').notNull(),
+    dust_threshold: text('dust_threshold').notNull().default('0'),
+    can_deposit: integer('can_deposit', { mode: 'boolean' }).notNull().default(true),
+    can_withdraw: integer('can_withdraw', { mode: 'boolean' }).notNull().default(true),
+    name: text('name').notNull(),
+    is_native: integer('is_native', { mode: 'boolean' }).notNull().default(false),
+    user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [index('tokens_chain_idx').on(t.chain_id, t.token_id)],
+);
 
 export const wallets = sqliteTable('wallets', {
   wallet_id: text('wallet_id').primaryKey(),
@@ -66,13 +76,19 @@ export const imports = sqliteTable('imports', {
   finished_at: integer('finished_at').notNull(),
 });
 
-export const importRejections = sqliteTable('import_rejections', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  import_id: text('import_id').notNull().references(() => imports.import_id, { onDelete: 'cascade' }),
-  row_number: integer('row_number').notNull(),
-  column: text('column').notNull(),
-  reason: text('reason').notNull(),
-}, (t) => [index('import_rejections_import_idx').on(t.import_id, t.row_number)]);
+export const importRejections = sqliteTable(
+  'import_rejections',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    import_id: text('import_id')
+      .notNull()
+      .references(() => imports.import_id, { onDelete: 'cascade' }),
+    row_number: integer('row_number').notNull(),
+    column: text('column').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (t) => [index('import_rejections_import_idx').on(t.import_id, t.row_number)],
+);
 
 /**
  * The record's columns, made from the contract's one list of its fields (shared/ledger.ts): times
@@ -97,20 +113,30 @@ function recordColumns() {
  * Identifiers that are often not recorded (a deposit's request_id, a rejected transfer's hash) are
  * indexed only where recorded: a lookup by value never needs the rows without one.
  */
-export const transactions = sqliteTable('transactions', {
-  ...recordColumns(),
-  wallet_id: text('wallet_id').notNull().references(() => wallets.wallet_id),
-  import_id: text('import_id'),
-  updated_at: integer('updated_at').notNull(),
-}, (t) => [
-  uniqueIndex('transactions_id_idx').on(t.transaction_id),
-  index('transactions_hash_idx').on(t.hash, t.chain_id).where(sql`hash IS NOT NULL`),
-  index('transactions_request_idx').on(t.request_id).where(sql`request_id IS NOT NULL`),
-  index('transactions_wallet_created_idx').on(t.wallet_id, t.created_at),
-  index('transactions_chain_token_idx').on(t.chain_id, t.token_id),
-  /** The transaction list's order (created_at descending, then id): pages of a large ledger without a sort. */
-  index('transactions_created_idx').on(sql`${t.created_at} desc`, t.transaction_id),
-]);
+export const transactions = sqliteTable(
+  'transactions',
+  {
+    ...recordColumns(),
+    wallet_id: text('wallet_id')
+      .notNull()
+      .references(() => wallets.wallet_id),
+    import_id: text('import_id'),
+    updated_at: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('transactions_id_idx').on(t.transaction_id),
+    index('transactions_hash_idx')
+      .on(t.hash, t.chain_id)
+      .where(sql`hash IS NOT NULL`),
+    index('transactions_request_idx')
+      .on(t.request_id)
+      .where(sql`request_id IS NOT NULL`),
+    index('transactions_wallet_created_idx').on(t.wallet_id, t.created_at),
+    index('transactions_chain_token_idx').on(t.chain_id, t.token_id),
+    /** The transaction list's order (created_at descending, then id): pages of a large ledger without a sort. */
+    index('transactions_created_idx').on(sql`${t.created_at} desc`, t.transaction_id),
+  ],
+);
 
 export const apiKeys = sqliteTable('api_keys', {
   /** Ed25519 public key, 64 lower-case hex characters. The secret is never stored. */
@@ -123,86 +149,117 @@ export const apiKeys = sqliteTable('api_keys', {
   last_used_at: integer('last_used_at'),
 });
 
-export const apiKeyWallets = sqliteTable('api_key_wallets', {
-  api_key: text('api_key').notNull().references(() => apiKeys.api_key, { onDelete: 'cascade' }),
-  wallet_id: text('wallet_id').notNull(),
-}, (t) => [primaryKey({ columns: [t.api_key, t.wallet_id] })]);
+export const apiKeyWallets = sqliteTable(
+  'api_key_wallets',
+  {
+    api_key: text('api_key')
+      .notNull()
+      .references(() => apiKeys.api_key, { onDelete: 'cascade' }),
+    wallet_id: text('wallet_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.api_key, t.wallet_id] })],
+);
 
-export const usedNonces = sqliteTable('used_nonces', {
-  api_key: text('api_key').notNull(),
-  nonce: text('nonce').notNull(),
-  /** When the nonce stops mattering (nonce time + window); rows past it are pruned. */
-  expires_at: integer('expires_at').notNull(),
-}, (t) => [primaryKey({ columns: [t.api_key, t.nonce] }), index('used_nonces_expiry_idx').on(t.expires_at)]);
+export const usedNonces = sqliteTable(
+  'used_nonces',
+  {
+    api_key: text('api_key').notNull(),
+    nonce: text('nonce').notNull(),
+    /** When the nonce stops mattering (nonce time + window); rows past it are pruned. */
+    expires_at: integer('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.api_key, t.nonce] }), index('used_nonces_expiry_idx').on(t.expires_at)],
+);
 
-export const verificationRuns = sqliteTable('verification_runs', {
-  run_id: text('run_id').primaryKey(),
-  /** 'api' (signed request), 'ui' (books file in the desktop app) or 'cli'. */
-  source: text('source').notNull(),
-  api_key: text('api_key'),
-  label: text('label').notNull().default(''),
-  wallet_id: text('wallet_id'),
-  shape: text('shape').notNull().default('A'),
-  options: text('options').notNull().default('{}'),
-  item_count: integer('item_count').notNull(),
-  matched: integer('matched').notNull(),
-  mismatched: integer('mismatched').notNull(),
-  not_found: integer('not_found').notNull(),
-  created_at: integer('created_at').notNull(),
-  /** A books run: rows of the file that could not become a claim, how many, and the first 1000 (JSON [{row, field, reason}]). */
-  rejected_count: integer('rejected_count').notNull().default(0),
-  rejected: text('rejected').notNull().default('[]'),
-}, (t) => [index('verification_runs_created_idx').on(t.created_at)]);
+export const verificationRuns = sqliteTable(
+  'verification_runs',
+  {
+    run_id: text('run_id').primaryKey(),
+    /** 'api' (signed request), 'ui' (books file in the desktop app) or 'cli'. */
+    source: text('source').notNull(),
+    api_key: text('api_key'),
+    label: text('label').notNull().default(''),
+    wallet_id: text('wallet_id'),
+    shape: text('shape').notNull().default('A'),
+    options: text('options').notNull().default('{}'),
+    item_count: integer('item_count').notNull(),
+    matched: integer('matched').notNull(),
+    mismatched: integer('mismatched').notNull(),
+    not_found: integer('not_found').notNull(),
+    created_at: integer('created_at').notNull(),
+    /** A books run: rows of the file that could not become a claim, how many, and the first 1000 (JSON [{row, field, reason}]). */
+    rejected_count: integer('rejected_count').notNull().default(0),
+    rejected: text('rejected').notNull().default('[]'),
+  },
+  (t) => [index('verification_runs_created_idx').on(t.created_at)],
+);
 
 /**
  * A run's items in chunks of up to 1000 (one per verification batch): the claims as sent and
  * their outcomes as two JSON documents, so storing a batch writes one row, not a thousand.
  */
-export const verificationChunks = sqliteTable('verification_chunks', {
-  run_id: text('run_id').notNull().references(() => verificationRuns.run_id, { onDelete: 'cascade' }),
-  /** idx of the chunk's first item; the items that follow are first_idx + 1, + 2, ... */
-  first_idx: integer('first_idx').notNull(),
-  item_count: integer('item_count').notNull(),
-  matched: integer('matched').notNull(),
-  mismatched: integer('mismatched').notNull(),
-  not_found: integer('not_found').notNull(),
-  /** JSON array: each item as the caller sent it. */
-  claims: text('claims').notNull(),
-  /** JSON array, one per item: [transaction_id or null, result 0/1, [false flags], ticket_id or null]. */
-  outcomes: text('outcomes').notNull(),
-}, (t) => [primaryKey({ columns: [t.run_id, t.first_idx] })]);
+export const verificationChunks = sqliteTable(
+  'verification_chunks',
+  {
+    run_id: text('run_id')
+      .notNull()
+      .references(() => verificationRuns.run_id, { onDelete: 'cascade' }),
+    /** idx of the chunk's first item; the items that follow are first_idx + 1, + 2, ... */
+    first_idx: integer('first_idx').notNull(),
+    item_count: integer('item_count').notNull(),
+    matched: integer('matched').notNull(),
+    mismatched: integer('mismatched').notNull(),
+    not_found: integer('not_found').notNull(),
+    /** JSON array: each item as the caller sent it. */
+    claims: text('claims').notNull(),
+    /** JSON array, one per item: [transaction_id or null, result 0/1, [false flags], ticket_id or null]. */
+    outcomes: text('outcomes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.run_id, t.first_idx] })],
+);
 
-export const tickets = sqliteTable('tickets', {
-  ticket_id: text('ticket_id').primaryKey(),
-  wallet_id: text('wallet_id').notNull(),
-  transaction_id: text('transaction_id').notNull(),
-  status: text('status', { enum: ['Pending', 'Resolved', 'Dismissed'] }).notNull(),
-  abnormals: text('abnormals').notNull(),
-  desc: text('desc').notNull(),
-  /** The claim that last opened or updated the ticket (JSON), shown beside the record. */
-  claimed: text('claimed').notNull(),
-  run_id: text('run_id'),
-  ...timestamps,
-}, (t) => [
-  index('tickets_wallet_status_idx').on(t.wallet_id, t.status, t.updated_at),
-  index('tickets_tx_status_idx').on(t.transaction_id, t.status),
-]);
+export const tickets = sqliteTable(
+  'tickets',
+  {
+    ticket_id: text('ticket_id').primaryKey(),
+    wallet_id: text('wallet_id').notNull(),
+    transaction_id: text('transaction_id').notNull(),
+    status: text('status', { enum: ['Pending', 'Resolved', 'Dismissed'] }).notNull(),
+    abnormals: text('abnormals').notNull(),
+    desc: text('desc').notNull(),
+    /** The claim that last opened or updated the ticket (JSON), shown beside the record. */
+    claimed: text('claimed').notNull(),
+    run_id: text('run_id'),
+    ...timestamps,
+  },
+  (t) => [
+    index('tickets_wallet_status_idx').on(t.wallet_id, t.status, t.updated_at),
+    index('tickets_tx_status_idx').on(t.transaction_id, t.status),
+  ],
+);
 
-export const ticketEvents = sqliteTable('ticket_events', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  ticket_id: text('ticket_id').notNull().references(() => tickets.ticket_id, { onDelete: 'cascade' }),
-  /** opened, updated, status */
-  kind: text('kind').notNull(),
-  from_status: text('from_status'),
-  to_status: text('to_status'),
-  note: text('note').notNull().default(''),
-  actor: text('actor').notNull().default(''),
-  at: integer('at').notNull(),
-}, (t) => [index('ticket_events_ticket_idx').on(t.ticket_id, t.id)]);
+export const ticketEvents = sqliteTable(
+  'ticket_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ticket_id: text('ticket_id')
+      .notNull()
+      .references(() => tickets.ticket_id, { onDelete: 'cascade' }),
+    /** opened, updated, status */
+    kind: text('kind').notNull(),
+    from_status: text('from_status'),
+    to_status: text('to_status'),
+    note: text('note').notNull().default(''),
+    actor: text('actor').notNull().default(''),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('ticket_events_ticket_idx').on(t.ticket_id, t.id)],
+);
 
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
-  updated_at: integer('updated_at').notNull().default(sql`(unixepoch() * 1000)`),
+  updated_at: integer('updated_at')
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`),
 });
-

@@ -17,8 +17,19 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
   const dataDir = join(dir, 'data');
   mkdirSync(dataDir, { recursive: true });
   const old = openDb({ file: join(dataDir, 'nps.sqlite'), migrationsFolder: migrationsBefore(dir, '_transactions_id_index') });
-  expect(old.$client.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'transactions' AND name LIKE 'sqlite_autoindex%'").pluck().all()).toHaveLength(1);
-  insertRecords(old, [1, 2, 3, 4].map((n) => ({ transaction_id: tx(n), wallet_id: W, amount: `${n}.25`, hash: n === 3 ? '' : `0x${String(n).padStart(64, 'b')}`, request_id: n === 2 ? 'wd-2' : '' })));
+  expect(
+    old.$client.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'transactions' AND name LIKE 'sqlite_autoindex%'").pluck().all(),
+  ).toHaveLength(1);
+  insertRecords(
+    old,
+    [1, 2, 3, 4].map((n) => ({
+      transaction_id: tx(n),
+      wallet_id: W,
+      amount: `${n}.25`,
+      hash: n === 3 ? '' : `0x${String(n).padStart(64, 'b')}`,
+      request_id: n === 2 ? 'wd-2' : '',
+    })),
+  );
   old.$client.prepare('DELETE FROM transactions WHERE transaction_id = ?').run(tx(2));
   const rows = () => old.$client.prepare('SELECT rowid, * FROM transactions ORDER BY rowid').all();
   const before = rows();
@@ -34,7 +45,9 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
     const db = svc.ctx.db.$client;
     expect(db.prepare('SELECT rowid, * FROM transactions ORDER BY rowid').all()).toEqual(before);
     expect((before as { rowid: number }[]).map((r) => r.rowid)).toEqual([1, 3, 4]);
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all()).toEqual([
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all(),
+    ).toEqual([
       'transactions_chain_token_idx',
       'transactions_created_idx',
       'transactions_hash_idx',
@@ -42,13 +55,29 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
       'transactions_request_idx',
       'transactions_wallet_created_idx',
     ]);
-    expect(() => insertRecords(svc.ctx.db, [{ transaction_id: tx(1), wallet_id: W, amount: '9' }])).toThrow(/UNIQUE constraint failed: transactions\.transaction_id/);
+    expect(() => insertRecords(svc.ctx.db, [{ transaction_id: tx(1), wallet_id: W, amount: '9' }])).toThrow(
+      /UNIQUE constraint failed: transactions\.transaction_id/,
+    );
     // A record without a hash is still found by its id; one with a hash by the hash.
     expect(await svc.invoke('transactions-list', { page_size: 10, search: tx(3) }, { actor: 'cli' })).toMatchObject({ total: 1 });
-    expect(await svc.invoke('transactions-list', { page_size: 10, search: `0x${'4'.padStart(64, 'b')}` }, { actor: 'cli' })).toMatchObject({ total: 1, list: [{ transaction_id: tx(4) }] });
+    expect(await svc.invoke('transactions-list', { page_size: 10, search: `0x${'4'.padStart(64, 'b')}` }, { actor: 'cli' })).toMatchObject({
+      total: 1,
+      list: [{ transaction_id: tx(4) }],
+    });
     // An import of a known id is an update of it, not a second record.
     const header = LEDGER_FIELDS.join(',');
-    const line = LEDGER_FIELDS.map((f) => ({ transaction_id: tx(1), wallet_id: W, type: 'Deposit', status: 'Completed', amount: '1.5', chain_id: 'ETH', token_id: 'ETH_USDT' })[f as string] ?? '').join(',');
+    const line = LEDGER_FIELDS.map(
+      (f) =>
+        ({
+          transaction_id: tx(1),
+          wallet_id: W,
+          type: 'Deposit',
+          status: 'Completed',
+          amount: '1.5',
+          chain_id: 'ETH',
+          token_id: 'ETH_USDT',
+        })[f as string] ?? '',
+    ).join(',');
     const r = await svc.invoke('ledger-import', { source: { name: 'l.csv', text: `${header}\n${line}\n` } }, { actor: 'cli' });
     expect(r).toMatchObject({ added: 0, updated: 1 });
     expect(db.prepare('SELECT count(*) FROM transactions').pluck().get()).toBe(3);

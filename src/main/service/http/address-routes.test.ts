@@ -81,11 +81,14 @@ describe('POST /nps/address/verify', () => {
     expect(r.body.status).toBe(1001);
   });
 
-  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/jsonp']])('content type %s: 1004 with 415', async (type) => {
-    const r = await post(JSON.stringify({ address: EVM, chain_id: 'ETH' }), type);
-    expect(r.http).toBe(415);
-    expect(r.body).toEqual({ status: 1004, data: null, msg: 'Content-Type: must be application/json' });
-  });
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/jsonp']])(
+    'content type %s: 1004 with 415',
+    async (type) => {
+      const r = await post(JSON.stringify({ address: EVM, chain_id: 'ETH' }), type);
+      expect(r.http).toBe(415);
+      expect(r.body).toEqual({ status: 1004, data: null, msg: 'Content-Type: must be application/json' });
+    },
+  );
 
   it('accepts a charset parameter on the JSON content type', async () => {
     const r = await post(JSON.stringify({ address: EVM, chain_id: 'ETH' }), 'application/json; charset=utf-8');

@@ -16,7 +16,9 @@ export function answerSchema(method: string, url: string): z.ZodType | undefined
   const [path = '', query = ''] = url.split('?');
   const route = npsRoutes.find((r) => r.method === method && r.url === path.replace(/\/+$/, ''));
   if (!route) return undefined;
-  const data = route.responseFor ? route.responseFor({ shape: new URLSearchParams(query).get('shape') === 'B' ? 'B' : 'A' }) : route.response;
+  const data = route.responseFor
+    ? route.responseFor({ shape: new URLSearchParams(query).get('shape') === 'B' ? 'B' : 'A' })
+    : route.response;
   return z.strictObject({ status: z.literal(0), data, msg: z.literal('') });
 }
 
@@ -26,7 +28,8 @@ export function parseAnswer(method: string, url: string, text: string): { status
   const schema = body.status === 0 ? answerSchema(method, url) : ErrorEnvelope;
   if (!schema) throw new Error(`${method} ${url}: a success answer from a path that is not an /nps endpoint`);
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new Error(`${method} ${url}: the answer does not fit the contract: ${z.prettifyError(parsed.error)}\n${text.slice(0, 500)}`);
+  if (!parsed.success)
+    throw new Error(`${method} ${url}: the answer does not fit the contract: ${z.prettifyError(parsed.error)}\n${text.slice(0, 500)}`);
   return body as { status: number; data: unknown; msg: string };
 }
 

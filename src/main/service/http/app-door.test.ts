@@ -17,7 +17,10 @@ const host = '127.0.0.1:8730';
 
 beforeAll(async () => {
   uiDir = mkdtempSync(join(tmpdir(), 'nps-ui-'));
-  writeFileSync(join(uiDir, 'index.html'), '<!doctype html><html><head><meta charset="UTF-8" /><title>t</title></head><body></body></html>');
+  writeFileSync(
+    join(uiDir, 'index.html'),
+    '<!doctype html><html><head><meta charset="UTF-8" /><title>t</title></head><body></body></html>',
+  );
   mkdirSync(join(uiDir, 'assets'));
   writeFileSync(join(uiDir, 'assets', 'app.js'), 'console.log(1)');
   service = tempService();
@@ -43,7 +46,12 @@ const rpc = async (name: string, body: unknown, headers: Record<string, string> 
 
 describe('the /app/rpc door', () => {
   it('refuses a call without the token, or with a wrong one, with 401 in the envelope', async () => {
-    for (const headers of [{} as Record<string, string>, { 'x-nps-token': '' }, { 'x-nps-token': token.slice(0, -1) }, { 'x-nps-token': token + 'x' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { 'x-nps-token': '' },
+      { 'x-nps-token': token.slice(0, -1) },
+      { 'x-nps-token': token + 'x' },
+    ]) {
       const r = await rpc('catalogue-chains-list', {}, headers);
       expect(r.http).toBe(401);
       expect(r.body).toEqual({ status: 2001, data: null, msg: expect.stringContaining('x-nps-token') });
@@ -51,9 +59,19 @@ describe('the /app/rpc door', () => {
   });
 
   it('refuses before reading the body: a malformed body without the token is still 401', async () => {
-    const res = await app.inject({ method: 'POST', url: '/app/rpc/app-info', headers: { host, 'content-type': 'application/json' }, payload: '{not json' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/app/rpc/app-info',
+      headers: { host, 'content-type': 'application/json' },
+      payload: '{not json',
+    });
     expect(res.statusCode).toBe(401);
-    const withToken = await app.inject({ method: 'POST', url: '/app/rpc/app-info', headers: { host, 'content-type': 'application/json', 'x-nps-token': token }, payload: '{not json' });
+    const withToken = await app.inject({
+      method: 'POST',
+      url: '/app/rpc/app-info',
+      headers: { host, 'content-type': 'application/json', 'x-nps-token': token },
+      payload: '{not json',
+    });
     expect(withToken.statusCode).toBe(400);
     expect(withToken.json().status).toBe(1001);
   });
@@ -91,7 +109,10 @@ describe('the /app/rpc door', () => {
       payload: JSON.stringify({ address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', chain_id: 'ETH' }),
     });
     expect(res.headers['content-type']).toContain(PROGRESS_MEDIA_TYPE);
-    const lines = res.body.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = res.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ status: 0, data: { is_valid: true, family: 'ETH' } });
   });
 
@@ -103,7 +124,10 @@ describe('the /app/rpc door', () => {
       headers: { host, 'content-type': 'application/json', accept: PROGRESS_MEDIA_TYPE, 'x-nps-token': token },
       payload: JSON.stringify({ source: { name: 'native-ledger.csv', text } }),
     });
-    const lines = res.body.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = res.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const progress = lines.slice(0, -1);
     expect(progress.length).toBeGreaterThan(0);
     for (const p of progress) expect(p).toEqual({ progress: expect.objectContaining({ done: expect.any(Number) }) });
@@ -111,7 +135,12 @@ describe('the /app/rpc door', () => {
   });
 
   it('keeps the Host guard in front of the door', async () => {
-    const res = await app.inject({ method: 'POST', url: '/app/rpc/app-info', headers: { host: 'evil.example', 'content-type': 'application/json', 'x-nps-token': token }, payload: '{}' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/app/rpc/app-info',
+      headers: { host: 'evil.example', 'content-type': 'application/json', 'x-nps-token': token },
+      payload: '{}',
+    });
     expect(res.statusCode).toBe(400);
   });
 });
@@ -146,7 +175,11 @@ describe('the served page', () => {
 
 describe('app handlers', () => {
   it('app-info reports what the starter told it', async () => {
-    reportRuntime(service.ctx, { mode: 'browser', version: '9.9.9', api: { state: 'running', base_url: 'http://127.0.0.1:1/nps', host: '127.0.0.1', port: 1, error: null } });
+    reportRuntime(service.ctx, {
+      mode: 'browser',
+      version: '9.9.9',
+      api: { state: 'running', base_url: 'http://127.0.0.1:1/nps', host: '127.0.0.1', port: 1, error: null },
+    });
     const r = await rpc('app-info', {});
     expect(r.body.data).toEqual({
       version: '9.9.9',
@@ -158,8 +191,12 @@ describe('app handlers', () => {
   });
 
   it('app-explorer-link fills the catalogue template with an https URL', async () => {
-    expect((await rpc('app-explorer-link', { chain_id: 'TRON', kind: 'tx', value: 'abc123' })).body.data).toEqual({ url: 'https://tronscan.org/#/transaction/abc123' });
-    expect((await rpc('app-explorer-link', { chain_id: 'ETH', kind: 'address', value: '0xabc' })).body.data).toEqual({ url: 'https://etherscan.io/address/0xabc' });
+    expect((await rpc('app-explorer-link', { chain_id: 'TRON', kind: 'tx', value: 'abc123' })).body.data).toEqual({
+      url: 'https://tronscan.org/#/transaction/abc123',
+    });
+    expect((await rpc('app-explorer-link', { chain_id: 'ETH', kind: 'address', value: '0xabc' })).body.data).toEqual({
+      url: 'https://etherscan.io/address/0xabc',
+    });
     expect((await rpc('app-explorer-link', { chain_id: 'ETH', kind: 'tx', value: '../../evil' })).body.status).toBe(1002);
     expect((await rpc('app-explorer-link', { chain_id: 'ETH', kind: 'tx', value: 'a/b' })).body.status).toBe(1002);
   });
@@ -173,6 +210,8 @@ describe('token helpers', () => {
     expect(tokenMatches(undefined, 'abc')).toBe(false);
   });
   it('injects the meta tag after the charset', () => {
-    expect(injectToken('<head><meta charset="UTF-8" /><title>x</title>', 't')).toBe('<head><meta charset="UTF-8" />\n    <meta name="nps-token" content="t" /><title>x</title>');
+    expect(injectToken('<head><meta charset="UTF-8" /><title>x</title>', 't')).toBe(
+      '<head><meta charset="UTF-8" />\n    <meta name="nps-token" content="t" /><title>x</title>',
+    );
   });
 });

@@ -109,7 +109,10 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
       const text = body as string;
       done(null, text.trim() === '' ? {} : JSON.parse(text));
     } catch (err) {
-      done(new ServiceError(ErrorCodes.INVALID_JSON, `body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`), undefined);
+      done(
+        new ServiceError(ErrorCodes.INVALID_JSON, `body is not valid JSON: ${err instanceof Error ? err.message : String(err)}`),
+        undefined,
+      );
     }
   });
 

@@ -68,13 +68,23 @@ describe('a signed request', () => {
     const toSign = `POST|${VERIFY}|${nonce}|shape=A|${payload}`;
     const digest = createHash('sha256').update(createHash('sha256').update(toSign, 'utf8').digest()).digest();
     const key = createPrivateKey({
-      key: { kty: 'OKP', crv: 'Ed25519', d: Buffer.from(seed, 'hex').toString('base64url'), x: Buffer.from(pub, 'hex').toString('base64url') },
+      key: {
+        kty: 'OKP',
+        crv: 'Ed25519',
+        d: Buffer.from(seed, 'hex').toString('base64url'),
+        x: Buffer.from(pub, 'hex').toString('base64url'),
+      },
       format: 'jwk',
     });
     const res = await app.inject({
       method: 'POST',
       url: `${VERIFY}?shape=A`,
-      headers: { 'content-type': 'application/json', 'biz-api-key': pub, 'BIZ-API-NONCE': nonce, 'Biz-Api-Signature': sign(null, digest, key).toString('hex') },
+      headers: {
+        'content-type': 'application/json',
+        'biz-api-key': pub,
+        'BIZ-API-NONCE': nonce,
+        'Biz-Api-Signature': sign(null, digest, key).toString('hex'),
+      },
       payload,
     });
     expect(res.json()).toMatchObject({ status: 0, msg: '', data: [{ result: true }] });
@@ -101,14 +111,23 @@ describe('authentication failures', () => {
   });
 
   test('no credentials at all: 2001, before the body is looked at', async () => {
-    const res = await app.inject({ method: 'POST', url: VERIFY, headers: { 'content-type': 'application/json' }, payload: '{"txs":"nope"}' });
+    const res = await app.inject({
+      method: 'POST',
+      url: VERIFY,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"txs":"nope"}',
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ status: 2001, data: null });
   });
 
   test('unknown key: 2002', async () => {
     const other = (await svc.invoke('keys-create', { label: 'x', wallets: null }, { actor: 'cli' })).api_secret;
-    await svc.invoke('keys-revoke', { api_key: (await svc.invoke('keys-list', {}, { actor: 'ui' })).find((k) => k.label === 'x')!.api_key }, { actor: 'ui' });
+    await svc.invoke(
+      'keys-revoke',
+      { api_key: (await svc.invoke('keys-list', {}, { actor: 'ui' })).find((k) => k.label === 'x')!.api_key },
+      { actor: 'ui' },
+    );
     const stranger = 'ab'.repeat(32);
     expectError(await call({ method: 'POST', url: VERIFY, body: body([claim1]) }, stranger), 2002, 401, /unknown/);
     expectError(await call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': 'not-hex' } }), 2002, 401);
@@ -161,7 +180,12 @@ describe('authentication failures', () => {
   test('tampered body: 2005', async () => {
     const signedBody = JSON.stringify(body([claim1]));
     const headers = signedHeaders(secret, { method: 'POST', path: VERIFY, query: '', body: signedBody }, clock);
-    const res = await app.inject({ method: 'POST', url: VERIFY, headers: { ...headers, 'content-type': 'application/json' }, payload: signedBody.replace('"10"', '"11"') });
+    const res = await app.inject({
+      method: 'POST',
+      url: VERIFY,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: signedBody.replace('"10"', '"11"'),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ status: 2005, data: null });
   });
@@ -169,18 +193,33 @@ describe('authentication failures', () => {
   test('a body re-serialised (same JSON, other bytes) does not verify: the raw bytes are signed', async () => {
     const signedBody = `{"txs": [{"transaction_id": "${TX1}", "amount": 10.0}]}`;
     const headers = signedHeaders(secret, { method: 'POST', path: VERIFY, query: '', body: signedBody }, clock);
-    const sent = await app.inject({ method: 'POST', url: VERIFY, headers: { ...headers, 'content-type': 'application/json' }, payload: signedBody });
+    const sent = await app.inject({
+      method: 'POST',
+      url: VERIFY,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: signedBody,
+    });
     expect(sent.json()).toMatchObject({ status: 0 });
     clock += 1;
     const h2 = signedHeaders(secret, { method: 'POST', path: VERIFY, query: '', body: signedBody }, clock);
-    const reformatted = await app.inject({ method: 'POST', url: VERIFY, headers: { ...h2, 'content-type': 'application/json' }, payload: JSON.stringify(JSON.parse(signedBody)) });
+    const reformatted = await app.inject({
+      method: 'POST',
+      url: VERIFY,
+      headers: { ...h2, 'content-type': 'application/json' },
+      payload: JSON.stringify(JSON.parse(signedBody)),
+    });
     expect(reformatted.json()).toMatchObject({ status: 2005 });
   });
 
   test('tampered query: 2005', async () => {
     const payload = JSON.stringify(body([claim1]));
     const headers = signedHeaders(secret, { method: 'POST', path: VERIFY, query: 'shape=A', body: payload }, clock);
-    const res = await app.inject({ method: 'POST', url: `${VERIFY}?shape=B`, headers: { ...headers, 'content-type': 'application/json' }, payload });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${VERIFY}?shape=B`,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload,
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ status: 2005, data: null });
   });
@@ -199,12 +238,17 @@ describe('wallet scope', () => {
   });
 
   test('wallet_id outside the key scope: 2006', async () => {
-    expectError(await call({ method: 'POST', url: VERIFY, body: body([{ transaction_id: TX2, amount: 20 }], { wallet_id: W2 }) }, scoped), 2006, 403, /wallet_id/);
+    expectError(
+      await call({ method: 'POST', url: VERIFY, body: body([{ transaction_id: TX2, amount: 20 }], { wallet_id: W2 }) }, scoped),
+      2006,
+      403,
+      /wallet_id/,
+    );
     clock += 1;
     expect((await call({ method: 'POST', url: VERIFY, body: body([claim1], { wallet_id: W1 }) }, scoped)).body.status).toBe(0);
   });
 
-  test('without wallet_id the lookups span the key scope only: another wallet\'s record is not found', async () => {
+  test("without wallet_id the lookups span the key scope only: another wallet's record is not found", async () => {
     const res = await call({ method: 'POST', url: VERIFY, body: body([claim1, { transaction_id: TX2, amount: 20 }]) }, scoped);
     const data = res.body.data as { result: boolean; tx: unknown }[];
     expect(data[0]!.result).toBe(true);
@@ -272,7 +316,12 @@ describe('rate limiting', () => {
       expectError(forged, 2005, 401, /does not verify/);
     }
     clock += 1;
-    expectError(await call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': apiKey } }, other), 4002, 429, /rate limited/);
+    expectError(
+      await call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': apiKey } }, other),
+      4002,
+      429,
+      /rate limited/,
+    );
     clock += 1;
     expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]) })).body.status).toBe(0);
   });
@@ -296,7 +345,10 @@ describe('over a real socket', () => {
     const server = await startServer(svc, { port: 0, log: () => {} });
     try {
       const payload = JSON.stringify(body([claim1]));
-        const headers = { ...signedHeaders(secret, { method: 'POST', path: VERIFY, query: 'shape=B', body: payload }, clock), 'Content-Type': 'application/json' };
+      const headers = {
+        ...signedHeaders(secret, { method: 'POST', path: VERIFY, query: 'shape=B', body: payload }, clock),
+        'Content-Type': 'application/json',
+      };
       const send = () => fetch(`${server.url}${VERIFY}?shape=B`, { method: 'POST', headers, body: payload });
       const first = await send();
       expect(first.status).toBe(200);

@@ -73,7 +73,10 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
       body: req.rawBody ?? '',
     };
     if (!verifyRequest(apiKey, values[HEADER_SIGNATURE]!, parts)) {
-      throw new ServiceError(ErrorCodes.AUTH_BAD_SIGNATURE, 'Biz-Api-Signature: does not verify for METHOD|PATH|NONCE|QUERY|BODY of this request');
+      throw new ServiceError(
+        ErrorCodes.AUTH_BAD_SIGNATURE,
+        'Biz-Api-Signature: does not verify for METHOD|PATH|NONCE|QUERY|BODY of this request',
+      );
     }
 
     // Using the nonce is a write: while an import holds the write lock it waits (write-gate.ts).

@@ -91,7 +91,14 @@ describe('GET /nps/tokens', () => {
     expect(total).toBe(24);
     const keys = tokens.map((t: { chain_id: string; token_id: string }) => `${t.chain_id}/${t.token_id}`);
     expect(keys).toEqual([...keys].sort());
-    expect(tokens.find((t: { token_id: string }) => t.token_id === 'TRON')).toMatchObject({ is_native: true, decimal: 6, contract_address: '', symbol: 'TRX', can_deposit: true, can_withdraw: true });
+    expect(tokens.find((t: { token_id: string }) => t.token_id === 'TRON')).toMatchObject({
+      is_native: true,
+      decimal: 6,
+      contract_address: '',
+      symbol: 'TRX',
+      can_deposit: true,
+      can_withdraw: true,
+    });
   });
 
   it('filters by chain_id with the true total', async () => {
@@ -102,7 +109,12 @@ describe('GET /nps/tokens', () => {
 
   it('gives real contract addresses and decimal places', async () => {
     const [usdt] = (await get('/nps/tokens?token_id=ETH_USDT')).body.data.tokens;
-    expect(usdt).toMatchObject({ chain_id: 'ETH', contract_address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimal: 6, is_native: false });
+    expect(usdt).toMatchObject({
+      chain_id: 'ETH',
+      contract_address: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      decimal: 6,
+      is_native: false,
+    });
     const [bsc] = (await get('/nps/tokens?token_id=BSC_USDT')).body.data.tokens;
     expect(bsc.decimal).toBe(18);
   });
@@ -132,7 +144,11 @@ describe('every path answers in the envelope', () => {
   });
 
   it('sends no CORS grant, even when asked', async () => {
-    const res = await app().inject({ method: 'OPTIONS', url: '/nps/chains', headers: { host: 'localhost', origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    const res = await app().inject({
+      method: 'OPTIONS',
+      url: '/nps/chains',
+      headers: { host: 'localhost', origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.json().status).toBe(1005);
     const get = await app().inject({ method: 'GET', url: '/nps/chains', headers: { host: 'localhost', origin: 'https://evil.example' } });

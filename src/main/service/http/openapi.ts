@@ -38,7 +38,6 @@ const toSchema = (schema: z.ZodType) =>
     },
   }) as Record<string, unknown>;
 
-
 function strip(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = schema;
   return rest;

@@ -87,7 +87,7 @@ export const npsRoutes: NpsRoute[] = [
     url: '/nps/bill/verify/txs',
     summary: 'Verify transactions against the ledger',
     description:
-      'Checks up to 1000 claimed transactions against the service\'s records. Each claim is looked up by transaction_id, else hash (with chain_id when given), else request_id, within wallet_id or the wallets the key may use; every identifier given must agree with the record. data[i] answers txs[i]: a flag per compared field (chain_id_match ... time_match, true when not given), result, the record (Shape A under `tx` with Unix-second times; ?shape=B under `data` with ISO 8601 times) and the addition ticket_id, the ticket a mismatch opened or updated. Amounts compare exactly within amount_delta; time within time_delta seconds of the moment time_type names. The call is stored as a verification run.',
+      "Checks up to 1000 claimed transactions against the service's records. Each claim is looked up by transaction_id, else hash (with chain_id when given), else request_id, within wallet_id or the wallets the key may use; every identifier given must agree with the record. data[i] answers txs[i]: a flag per compared field (chain_id_match ... time_match, true when not given), result, the record (Shape A under `tx` with Unix-second times; ?shape=B under `data` with ISO 8601 times) and the addition ticket_id, the ticket a mismatch opened or updated. Amounts compare exactly within amount_delta; time within time_delta seconds of the moment time_type names. The call is stored as a verification run.",
     signed: true,
     query: VerifyQuery,
     body: VerifyBody,

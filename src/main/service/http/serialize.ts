@@ -35,7 +35,11 @@ function simplify(node: unknown): unknown {
 
 /** The JSON Schema of what a contract schema answers (its output), as the serializer and openapi.json take it. */
 export function outputJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema;
   return simplify(json) as JsonSchema;
 }
 

@@ -22,17 +22,19 @@ afterAll(async () => {
 
 /** A raw HTTP request, so the test controls every header (fetch would not let it set Host). */
 function raw(method: string, path: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; json: { status: number; data: unknown; msg: string } }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, method, path, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, unknown>; json: { status: number; data: unknown; msg: string } }>(
+    (resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, method, path, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      if (body !== undefined) req.write(body);
+      req.end();
+    },
+  );
 }
 
 /** Bytes written straight to the server's socket, and everything it answers until it closes. */
@@ -54,7 +56,11 @@ describe('the real server on a free port', () => {
   it('a request the HTTP parser refuses still gets the envelope: 431 for headers too large, 400 for garbage', async () => {
     const big = await rawSocket(`GET /nps/chains HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(big.status).toBe(431);
-    expect(parseAnswer('GET', '/nps/chains', big.body)).toEqual({ status: 1002, data: null, msg: 'headers: larger than the 16 KiB the service reads; send smaller headers' });
+    expect(parseAnswer('GET', '/nps/chains', big.body)).toEqual({
+      status: 1002,
+      data: null,
+      msg: 'headers: larger than the 16 KiB the service reads; send smaller headers',
+    });
     const garbage = await rawSocket('NOT HTTP AT ALL\r\n\r\n');
     expect(garbage.status).toBe(400);
     expect(parseAnswer('GET', '/nps/chains', garbage.body)).toMatchObject({ status: 1002, data: null });
@@ -69,16 +75,45 @@ describe('the real server on a free port', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is walked freely below
     const doc = (await raw('GET', '/nps/openapi.json', { host: '127.0.0.1' })).json as any;
     expect(doc.servers).toEqual([{ url: `http://127.0.0.1:${server.port}` }]);
-    const ok = (path: string, method: string) => doc.paths[path][method].responses['200'].content['application/json'].schema.properties.data;
+    const ok = (path: string, method: string) =>
+      doc.paths[path][method].responses['200'].content['application/json'].schema.properties.data;
     const chain = ok('/nps/chains', 'get').properties.chains.items.properties;
-    expect(Object.keys(chain)).toEqual(['chain_id', 'chain_identifier', 'native_token_id', 'confirming_threshold', 'explorer_tx_url', 'explorer_address_url', 'enabled', 'name', 'is_testnet', 'explorer_url']);
-    expect(Object.entries(chain).filter(([, p]) => (p as { 'x-addition'?: true })['x-addition']).map(([k]) => k)).toEqual(['name', 'is_testnet', 'explorer_url']);
+    expect(Object.keys(chain)).toEqual([
+      'chain_id',
+      'chain_identifier',
+      'native_token_id',
+      'confirming_threshold',
+      'explorer_tx_url',
+      'explorer_address_url',
+      'enabled',
+      'name',
+      'is_testnet',
+      'explorer_url',
+    ]);
+    expect(
+      Object.entries(chain)
+        .filter(([, p]) => (p as { 'x-addition'?: true })['x-addition'])
+        .map(([k]) => k),
+    ).toEqual(['name', 'is_testnet', 'explorer_url']);
     const token = ok('/nps/tokens', 'get').properties.tokens.items.properties;
     expect(token.decimal).toMatchObject({ type: 'integer' });
     const ticket = ok('/nps/ticket', 'get').properties;
-    expect(Object.keys(ticket).slice(0, 7)).toEqual(['ticket_id', 'transaction_id', 'abnormals', 'desc', 'status', 'created_at', 'updated_at']);
-    const shapes = ok('/nps/bill/verify/txs', 'post').anyOf.map((s: { items: { properties: Record<string, unknown> } }) => Object.keys(s.items.properties));
-    expect(shapes.map((keys: string[]) => keys.slice(9, 11))).toEqual([['result', 'tx'], ['result', 'data']]);
+    expect(Object.keys(ticket).slice(0, 7)).toEqual([
+      'ticket_id',
+      'transaction_id',
+      'abnormals',
+      'desc',
+      'status',
+      'created_at',
+      'updated_at',
+    ]);
+    const shapes = ok('/nps/bill/verify/txs', 'post').anyOf.map((s: { items: { properties: Record<string, unknown> } }) =>
+      Object.keys(s.items.properties),
+    );
+    expect(shapes.map((keys: string[]) => keys.slice(9, 11))).toEqual([
+      ['result', 'tx'],
+      ['result', 'data'],
+    ]);
   });
 
   it('binds to loopback and says where in api.json', () => {
@@ -105,7 +140,11 @@ describe('the real server on a free port', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', chain_id: 'TRON' }),
     });
-    expect(parseAnswer('POST', '/nps/address/verify', await res.text())).toEqual({ status: 0, data: { is_valid: true, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, msg: '' });
+    expect(parseAnswer('POST', '/nps/address/verify', await res.text())).toEqual({
+      status: 0,
+      data: { is_valid: true, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      msg: '',
+    });
   });
 
   it('refuses a rebinding Host and accepts the loopback names', async () => {

@@ -56,7 +56,9 @@ function refuseMalformed(err: NodeJS.ErrnoException & { code?: string }, socket:
     msg: tooLarge ? 'headers: larger than the 16 KiB the service reads; send smaller headers' : 'request: not a valid HTTP/1.1 request',
   });
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The /nps service over HTTP: thin routes over the handler map, the envelope on every answer. */
@@ -70,7 +72,8 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     clientErrorHandler: refuseMalformed,
   });
   const allowedHosts = new Set(LOOPBACK_NAMES);
-  if (opts.host && opts.host !== '0.0.0.0' && opts.host !== '::') allowedHosts.add(opts.host.includes(':') ? `[${opts.host}]` : opts.host.toLowerCase());
+  if (opts.host && opts.host !== '0.0.0.0' && opts.host !== '::')
+    allowedHosts.add(opts.host.includes(':') ? `[${opts.host}]` : opts.host.toLowerCase());
 
   registerJsonBody(app);
 
@@ -80,7 +83,12 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     const name = hostName(req.headers.host);
     if (!name || !allowedHosts.has(name)) {
       // Answering from the hook: the request goes no further (done is not called).
-      sendError(reply, ErrorCodes.INVALID_PARAM, `Host: ${JSON.stringify(req.headers.host ?? '')} is not accepted; use 127.0.0.1, localhost or [::1]`, 400);
+      sendError(
+        reply,
+        ErrorCodes.INVALID_PARAM,
+        `Host: ${JSON.stringify(req.headers.host ?? '')} is not accepted; use 127.0.0.1, localhost or [::1]`,
+        400,
+      );
       return;
     }
     done();
@@ -188,7 +196,8 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendError(reply, ErrorCodes.INVALID_JSON, 'body: its length does not match Content-Length');
       default:
-        if (err.statusCode === 413) return sendError(reply, ErrorCodes.BODY_TOO_LARGE, `body: larger than the ${BODY_LIMIT / 1024 / 1024} MiB limit`);
+        if (err.statusCode === 413)
+          return sendError(reply, ErrorCodes.BODY_TOO_LARGE, `body: larger than the ${BODY_LIMIT / 1024 / 1024} MiB limit`);
         log(`internal error on ${req.method} ${req.url}: ${err.stack ?? err.message}`);
         return sendError(reply, ErrorCodes.INTERNAL, 'internal error; the service log has the details');
     }
@@ -216,7 +225,10 @@ export async function startServer(service: Service, opts: ServerOptions & { port
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}`;
   const discovery = join(service.ctx.dataDir, DISCOVERY_FILE);
-  writeFileSync(discovery, JSON.stringify({ base_url: `${url}/nps`, host, port, pid: process.pid, started_at: new Date().toISOString() }, null, 2) + '\n');
+  writeFileSync(
+    discovery,
+    JSON.stringify({ base_url: `${url}/nps`, host, port, pid: process.pid, started_at: new Date().toISOString() }, null, 2) + '\n',
+  );
   return {
     app,
     url,

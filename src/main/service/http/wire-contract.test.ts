@@ -117,7 +117,7 @@ function expectSourceFields(schema: z.ZodType, table: SourceTable, after: readon
   expect(out.required).toEqual(names);
 }
 
-describe('the contract schemas carry the source description\'s names and types', () => {
+describe("the contract schemas carry the source description's names and types", () => {
   test('Token and Chain', () => {
     expectSourceFields(Token, SOURCE.Token);
     expectSourceFields(Chain, SOURCE.Chain);
@@ -179,11 +179,17 @@ describe('answers are written by the serializer compiled from the schema, which 
     expect(() => envelopeSerializer(bad)(page)).toThrow(/"threshold" is required/);
 
     insertRecords(svc.ctx.db, [{ transaction_id: TX, wallet_id: W, amount: '1.5', created_at: 1_767_323_045_250 }]);
-    const results = await svc.invoke('reconcile-verify-txs', { txs: [{ transaction_id: TX, amount: '1.5' }], shape: 'A' }, { actor: 'api' });
+    const results = await svc.invoke(
+      'reconcile-verify-txs',
+      { txs: [{ transaction_id: TX, amount: '1.5' }], shape: 'A' },
+      { actor: 'api' },
+    );
     expect(envelopeSerializer(VerifyResultsA)(results)).toBe(JSON.stringify({ status: 0, data: results, msg: '' }));
     const badRecord = z.array(renamed(VerifyResultA, 'amount_match', 'amount_flag'));
     expect(() => envelopeSerializer(badRecord)(results)).toThrow(/"amount_flag" is required/);
-    const badTx = z.array(z.strictObject({ ...VerifyResultA.shape, tx: renamed(VerifyResultA.shape.tx.unwrap(), 'fee_ratio', 'feeRatio').nullable() }));
+    const badTx = z.array(
+      z.strictObject({ ...VerifyResultA.shape, tx: renamed(VerifyResultA.shape.tx.unwrap(), 'fee_ratio', 'feeRatio').nullable() }),
+    );
     expect(() => envelopeSerializer(badTx)(results)).toThrow(/"feeRatio" is required/);
   });
 });

@@ -20,7 +20,10 @@ export function keysHandlers(ctx: ServiceContext): HandlersOf<typeof keysContrac
     'keys-add': ({ public_key, label, wallets }) => {
       const existing = getKey(ctx.db, public_key);
       if (existing) {
-        throw invalidParam('public_key', existing.revoked_at === null ? 'this key is already registered' : 'this key was revoked and cannot be registered again');
+        throw invalidParam(
+          'public_key',
+          existing.revoked_at === null ? 'this key is already registered' : 'this key was revoked and cannot be registered again',
+        );
       }
       return insertKey(ctx.db, { api_key: public_key, label, wallets, created_at: ctx.now() });
     },

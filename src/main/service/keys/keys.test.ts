@@ -14,7 +14,10 @@ describe('keys handlers', () => {
     const k = await svc.invoke('keys-create', { label: '  robot  ', wallets: [W2.toUpperCase(), W1, W1] }, ui);
     expect(apiKeyOfSecret(k.api_secret)).toBe(k.api_key);
     expect(k).toMatchObject({ label: 'robot', wallets: [W1, W2], created_at: clock });
-    const stored = JSON.stringify([svc.ctx.db.$client.prepare('SELECT * FROM api_keys').all(), svc.ctx.db.$client.prepare('SELECT * FROM api_key_wallets').all()]);
+    const stored = JSON.stringify([
+      svc.ctx.db.$client.prepare('SELECT * FROM api_keys').all(),
+      svc.ctx.db.$client.prepare('SELECT * FROM api_key_wallets').all(),
+    ]);
     expect(stored).toContain(k.api_key);
     expect(stored).not.toContain(k.api_secret);
   });
@@ -22,14 +25,22 @@ describe('keys handlers', () => {
   test('list, update label and scope, revoke once', async () => {
     const k = await svc.invoke('keys-create', { label: 'b', wallets: null }, ui);
     clock += 1000;
-    expect(await svc.invoke('keys-update', { api_key: k.api_key.toUpperCase(), label: 'books', wallets: [W1] }, ui)).toMatchObject({ label: 'books', wallets: [W1] });
+    expect(await svc.invoke('keys-update', { api_key: k.api_key.toUpperCase(), label: 'books', wallets: [W1] }, ui)).toMatchObject({
+      label: 'books',
+      wallets: [W1],
+    });
     expect(await svc.invoke('keys-update', { api_key: k.api_key, wallets: null }, ui)).toMatchObject({ label: 'books', wallets: null });
     const revoked = await svc.invoke('keys-revoke', { api_key: k.api_key }, ui);
     expect(revoked.revoked_at).toBe(clock);
     clock += 1000;
     expect((await svc.invoke('keys-revoke', { api_key: k.api_key }, ui)).revoked_at).toBe(clock - 1000);
     const list = await svc.invoke('keys-list', {}, ui);
-    expect(list.find((x) => x.api_key === k.api_key)).toMatchObject({ label: 'books', wallets: null, revoked_at: clock - 1000, last_used_at: null });
+    expect(list.find((x) => x.api_key === k.api_key)).toMatchObject({
+      label: 'books',
+      wallets: null,
+      revoked_at: clock - 1000,
+      last_used_at: null,
+    });
   });
 
   test.each([
@@ -45,9 +56,16 @@ describe('keys handlers', () => {
 
   test('a key made elsewhere is registered once; a revoked one cannot come back', async () => {
     const pub = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
-    expect(await svc.invoke('keys-add', { public_key: pub, label: 'hsm', wallets: null }, ui)).toMatchObject({ api_key: pub, revoked_at: null });
-    await expect(svc.invoke('keys-add', { public_key: pub, label: 'again', wallets: null }, ui)).rejects.toMatchObject({ message: /already registered/ });
+    expect(await svc.invoke('keys-add', { public_key: pub, label: 'hsm', wallets: null }, ui)).toMatchObject({
+      api_key: pub,
+      revoked_at: null,
+    });
+    await expect(svc.invoke('keys-add', { public_key: pub, label: 'again', wallets: null }, ui)).rejects.toMatchObject({
+      message: /already registered/,
+    });
     await svc.invoke('keys-revoke', { api_key: pub }, ui);
-    await expect(svc.invoke('keys-add', { public_key: pub, label: 'again', wallets: null }, ui)).rejects.toMatchObject({ message: /revoked and cannot be registered again/ });
+    await expect(svc.invoke('keys-add', { public_key: pub, label: 'again', wallets: null }, ui)).rejects.toMatchObject({
+      message: /revoked and cannot be registered again/,
+    });
   });
 });

@@ -46,7 +46,12 @@ function setWallets(db: Db, apiKey: string, wallets: string[] | null): void {
 
 export function insertKey(db: Db, key: { api_key: string; label: string; wallets: string[] | null; created_at: number }): ApiKey {
   return db.$client.transaction(() => {
-    stmt(db, 'INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES (?, ?, ?, ?)').run(key.api_key, key.label, key.wallets === null ? 1 : 0, key.created_at);
+    stmt(db, 'INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES (?, ?, ?, ?)').run(
+      key.api_key,
+      key.label,
+      key.wallets === null ? 1 : 0,
+      key.created_at,
+    );
     setWallets(db, key.api_key, key.wallets);
     return getKey(db, key.api_key)!;
   })();
@@ -71,8 +76,11 @@ export function revokeKey(db: Db, apiKey: string, now: number): ApiKey {
  */
 export function consumeNonce(db: Db, apiKey: string, nonce: string, expiresAt: number, now: number): boolean {
   return db.$client.transaction(() => {
-    const inserted = stmt(db, 'INSERT INTO used_nonces (api_key, nonce, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
-      .run(apiKey, nonce, expiresAt);
+    const inserted = stmt(db, 'INSERT INTO used_nonces (api_key, nonce, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(
+      apiKey,
+      nonce,
+      expiresAt,
+    );
     if (inserted.changes === 0) return false;
     stmt(db, 'UPDATE api_keys SET last_used_at = ? WHERE api_key = ?').run(now, apiKey);
     return true;

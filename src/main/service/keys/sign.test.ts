@@ -1,6 +1,15 @@
 import { createHash, createPublicKey, sign, verify } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { apiKeyOfSecret, generateApiKeyPair, privateKeyFromSeed, publicKeyFromHex, signedHeaders, signingDigest, signRequest, verifyRequest } from './sign';
+import {
+  apiKeyOfSecret,
+  generateApiKeyPair,
+  privateKeyFromSeed,
+  publicKeyFromHex,
+  signedHeaders,
+  signingDigest,
+  signRequest,
+  verifyRequest,
+} from './sign';
 
 // RFC 8032, section 7.1, TEST 1 (empty message).
 const RFC_SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
@@ -30,17 +39,27 @@ describe('keys', () => {
 });
 
 describe('string to sign', () => {
-  const parts = { method: 'post', path: '/nps/bill/verify/txs', nonce: '1767323045000', query: 'shape=B', body: '{"txs":[{"hash":"0x1","amount":0.1}]}' };
+  const parts = {
+    method: 'post',
+    path: '/nps/bill/verify/txs',
+    nonce: '1767323045000',
+    query: 'shape=B',
+    body: '{"txs":[{"hash":"0x1","amount":0.1}]}',
+  };
 
   test('digest is SHA-256 of SHA-256 of METHOD|PATH|NONCE|QUERY|BODY, method upper-cased', () => {
-    const once = createHash('sha256').update('POST|/nps/bill/verify/txs|1767323045000|shape=B|{"txs":[{"hash":"0x1","amount":0.1}]}').digest();
+    const once = createHash('sha256')
+      .update('POST|/nps/bill/verify/txs|1767323045000|shape=B|{"txs":[{"hash":"0x1","amount":0.1}]}')
+      .digest();
     expect(signingDigest(parts).toString('hex')).toBe(createHash('sha256').update(once).digest('hex'));
   });
 
   test('body as bytes and as text give the same digest; empty query and body are empty fields', () => {
     expect(signingDigest({ ...parts, body: Buffer.from(parts.body) })).toEqual(signingDigest(parts));
     const once = createHash('sha256').update('GET|/nps/ticket|1||').digest();
-    expect(signingDigest({ method: 'GET', path: '/nps/ticket', nonce: '1', query: '', body: '' })).toEqual(createHash('sha256').update(once).digest());
+    expect(signingDigest({ method: 'GET', path: '/nps/ticket', nonce: '1', query: '', body: '' })).toEqual(
+      createHash('sha256').update(once).digest(),
+    );
   });
 
   test('the signature is an Ed25519 signature over the 32 digest bytes, checked against the public key', () => {
@@ -73,6 +92,14 @@ describe('string to sign', () => {
     const h = signedHeaders(RFC_SEED, { method: 'GET', path: '/nps/ticket', query: 'a=1', body: '' }, 1767323045123);
     expect(h['BIZ-API-KEY']).toBe(RFC_PUBLIC);
     expect(h['Biz-Api-Nonce']).toBe('1767323045123');
-    expect(verifyRequest(RFC_PUBLIC, h['Biz-Api-Signature']!, { method: 'GET', path: '/nps/ticket', query: 'a=1', body: '', nonce: '1767323045123' })).toBe(true);
+    expect(
+      verifyRequest(RFC_PUBLIC, h['Biz-Api-Signature']!, {
+        method: 'GET',
+        path: '/nps/ticket',
+        query: 'a=1',
+        body: '',
+        nonce: '1767323045123',
+      }),
+    ).toBe(true);
   });
 });

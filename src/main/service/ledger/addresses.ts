@@ -43,7 +43,11 @@ export class AddressCache {
   problem(address: string, family: string): string | null {
     if (family === 'ETH') {
       if (SINGLE_CASE.test(address)) return null;
-      return this.cached('ETH', address, () => EVM_SHAPE.test(address) && checksumAddress(address.toLowerCase() as `0x${string}`) === address);
+      return this.cached(
+        'ETH',
+        address,
+        () => EVM_SHAPE.test(address) && checksumAddress(address.toLowerCase() as `0x${string}`) === address,
+      );
     }
     if (family === 'TRON') return this.cached('TRON', address, () => isTronBase58(address) || /^41[0-9a-fA-F]{40}$/.test(address));
     return isPlainText(address) ? null : 'is not an address';

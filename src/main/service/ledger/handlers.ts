@@ -11,9 +11,25 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
     'ledger-detect': ({ source }) => detectLedger(source),
     'ledger-presets-list': () => listPresets(),
     'ledger-preview': (input, meta) =>
-      runImport(ctx, { source: input.source, preset: input.preset, mapping: input.mapping, walletId: input.wallet_id, walletAddress: input.wallet_address, dryRun: true, onProgress: meta.onProgress }),
+      runImport(ctx, {
+        source: input.source,
+        preset: input.preset,
+        mapping: input.mapping,
+        walletId: input.wallet_id,
+        walletAddress: input.wallet_address,
+        dryRun: true,
+        onProgress: meta.onProgress,
+      }),
     'ledger-import': (input, meta) =>
-      runImport(ctx, { source: input.source, preset: input.preset, mapping: input.mapping, walletId: input.wallet_id, walletAddress: input.wallet_address, dryRun: false, onProgress: meta.onProgress }),
+      runImport(ctx, {
+        source: input.source,
+        preset: input.preset,
+        mapping: input.mapping,
+        walletId: input.wallet_id,
+        walletAddress: input.wallet_address,
+        dryRun: false,
+        onProgress: meta.onProgress,
+      }),
     'transactions-list': (query) => listTransactions(ctx.db, query),
     'transaction-get': ({ transaction_id }) => {
       const record = getTransaction(ctx.db, transaction_id.toLowerCase());

@@ -115,7 +115,9 @@ export class LedgerWriter {
       .all() as IndexDef[];
     this.bulk = existing === 0;
     // The unique index first: a repeat found while building it takes rows out before the others are built.
-    this.rebuild = this.bulk ? [...indexes.filter((i) => i.name === ID_INDEX), ...indexes.filter((i) => i.name !== ID_INDEX)] : indexes.filter((i) => i.name !== ID_INDEX);
+    this.rebuild = this.bulk
+      ? [...indexes.filter((i) => i.name === ID_INDEX), ...indexes.filter((i) => i.name !== ID_INDEX)]
+      : indexes.filter((i) => i.name !== ID_INDEX);
   }
 
   private prepare() {
@@ -134,7 +136,9 @@ export class LedgerWriter {
           .map((f) => `${q(f)} = ?`)
           .join(', ')}, import_id = ${importId}, updated_at = ${now} WHERE rowid = ?`,
       ),
-      insertWallet: sqlite.prepare(`INSERT INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, '', ${now}, ${now}) ON CONFLICT(wallet_id) DO NOTHING`),
+      insertWallet: sqlite.prepare(
+        `INSERT INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, '', ${now}, ${now}) ON CONFLICT(wallet_id) DO NOTHING`,
+      ),
       seenGet: sqlite.prepare('SELECT row_number FROM temp.ledger_import_seen WHERE rowid = ?').pluck(),
       seenPut: sqlite.prepare('INSERT INTO temp.ledger_import_seen (rowid, row_number) VALUES (?, ?)'),
     };
@@ -201,7 +205,11 @@ export class LedgerWriter {
       if (first === undefined) this.statements.seenPut.run(rowid, rowNumber);
     }
     if (first === undefined) return false;
-    this.stats.repeats.push({ row_number: rowNumber, column: this.opts.idColumn, reason: `${id} already appears on data row ${first}; a record may appear once per file` });
+    this.stats.repeats.push({
+      row_number: rowNumber,
+      column: this.opts.idColumn,
+      reason: `${id} already appears on data row ${first}; a record may appear once per file`,
+    });
     return true;
   }
 
@@ -251,7 +259,9 @@ export class LedgerWriter {
       if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
     }
     const rows = this.sqlite
-      .prepare('SELECT rowid, transaction_id FROM transactions WHERE transaction_id IN (SELECT transaction_id FROM transactions GROUP BY transaction_id HAVING count(*) > 1) ORDER BY transaction_id, rowid')
+      .prepare(
+        'SELECT rowid, transaction_id FROM transactions WHERE transaction_id IN (SELECT transaction_id FROM transactions GROUP BY transaction_id HAVING count(*) > 1) ORDER BY transaction_id, rowid',
+      )
       .raw(true)
       .all() as [number, string][];
     const remove = this.sqlite.prepare('DELETE FROM transactions WHERE rowid = ?');
@@ -265,7 +275,11 @@ export class LedgerWriter {
       }
       remove.run(rowid);
       this.stats.added--;
-      this.stats.repeats.push({ row_number: rowid - this.base, column: this.opts.idColumn, reason: `${id} already appears on data row ${firstRow}; a record may appear once per file` });
+      this.stats.repeats.push({
+        row_number: rowid - this.base,
+        column: this.opts.idColumn,
+        reason: `${id} already appears on data row ${firstRow}; a record may appear once per file`,
+      });
     }
     this.sqlite.exec(index.sql);
     return true;

@@ -15,7 +15,8 @@ export interface WorkerInit {
   writer: WriterOptions;
 }
 
-export type ToWorker = { type: 'rows'; text: string } | { type: 'finish' } | { type: 'commit'; record: ImportRecord } | { type: 'rollback' };
+export type ToWorker =
+  { type: 'rows'; text: string } | { type: 'finish' } | { type: 'commit'; record: ImportRecord } | { type: 'rollback' };
 export type FromWorker =
   | { type: 'begun' }
   | { type: 'ack' }
@@ -72,7 +73,12 @@ function fail(err: unknown): void {
     // The first error is the one to report.
   }
   writer = undefined;
-  send({ type: 'error', name: e.name ?? 'Error', message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined });
+  send({
+    type: 'error',
+    name: e.name ?? 'Error',
+    message: e.message ?? String(err),
+    code: typeof e.code === 'string' ? e.code : undefined,
+  });
 }
 
 /**

@@ -24,10 +24,28 @@ const evmHash = (n: number) => `0x${String(n).padStart(64, 'a')}`;
 /** A native CSV row; fields not given are empty. */
 const row = (fields: Partial<Record<(typeof LEDGER_FIELDS)[number], string>>) => LEDGER_FIELDS.map((f) => fields[f] ?? '').join(',');
 const good = (n: number, extra: Partial<Record<(typeof LEDGER_FIELDS)[number], string>> = {}) =>
-  row({ transaction_id: id(n), wallet_id: W, type: 'Deposit', status: 'Completed', amount: `${n}.5`, chain_id: 'ETH', token_id: 'ETH_USDT', hash: evmHash(n), created_at: String(1767225600000 + n * 1000), ...extra });
+  row({
+    transaction_id: id(n),
+    wallet_id: W,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: `${n}.5`,
+    chain_id: 'ETH',
+    token_id: 'ETH_USDT',
+    hash: evmHash(n),
+    created_at: String(1767225600000 + n * 1000),
+    ...extra,
+  });
 const text = (lines: string[], name = 'ledger.csv') => ({ name, text: [HEADER, ...lines].join('\n') + '\n' });
 
-const TRANSACTION_INDEXES = ['transactions_chain_token_idx', 'transactions_created_idx', 'transactions_hash_idx', 'transactions_id_idx', 'transactions_request_idx', 'transactions_wallet_created_idx'];
+const TRANSACTION_INDEXES = [
+  'transactions_chain_token_idx',
+  'transactions_created_idx',
+  'transactions_hash_idx',
+  'transactions_id_idx',
+  'transactions_request_idx',
+  'transactions_wallet_created_idx',
+];
 
 let svc: ReturnType<typeof tempService>;
 beforeEach(() => {
@@ -41,8 +59,11 @@ const preview = (input: Record<string, unknown>) => svc.invoke('ledger-preview',
 /** Every row of every table: the whole store, to compare before and after. */
 function dump(): string {
   const db = svc.ctx.db.$client;
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-  const schema = db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").all();
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
+  const schema = db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all();
   return JSON.stringify({ schema, data: tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all()]) });
 }
 
@@ -65,7 +86,16 @@ describe('native ledger', () => {
     expect(raw.toString('utf8')).toContain('\r\n');
 
     const r = await importFile({ source: sample('native-ledger.csv') });
-    expect(r).toMatchObject({ preset: 'native', format: 'csv', rows_total: 30, added: 30, updated: 0, unchanged: 0, rejected: 0, dry_run: false });
+    expect(r).toMatchObject({
+      preset: 'native',
+      format: 'csv',
+      rows_total: 30,
+      added: 30,
+      updated: 0,
+      unchanged: 0,
+      rejected: 0,
+      dry_run: false,
+    });
     expect(r.import_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.wallets_created).toEqual([TREASURY, CUSTOMERS]);
 
@@ -134,7 +164,9 @@ describe('native ledger', () => {
   it('updates a known transaction_id with new values and names the changed fields', async () => {
     await importFile({ source: text([good(1), good(2), good(3)]) });
     const before = await record(id(2));
-    const r = await importFile({ source: text([good(1), good(2, { status: 'Failed', amount: '2.50', fee: '0.1' }), good(3, { amount: '3.500' })]) });
+    const r = await importFile({
+      source: text([good(1), good(2, { status: 'Failed', amount: '2.50', fee: '0.1' }), good(3, { amount: '3.500' })]),
+    });
     expect(r).toMatchObject({ added: 0, updated: 1, unchanged: 2 });
     expect(r.updates).toEqual([{ row_number: 2, transaction_id: id(2), fields: ['status', 'fee'] }]);
     const after = await record(id(2));
@@ -145,7 +177,10 @@ describe('native ledger', () => {
   it('reads the three time forms and stores milliseconds', async () => {
     const ms = Date.UTC(2026, 0, 2, 3, 4, 5);
     await importFile({
-      source: text([good(1, { created_at: String(ms / 1000), confirmed_at: String(ms + 250), completed_at: '2026-01-02T11:04:05.5+08:00' }), good(2, { created_at: '2026-01-02T03:04:05Z' })]),
+      source: text([
+        good(1, { created_at: String(ms / 1000), confirmed_at: String(ms + 250), completed_at: '2026-01-02T11:04:05.5+08:00' }),
+        good(2, { created_at: '2026-01-02T03:04:05Z' }),
+      ]),
     });
     expect(await record(id(1))).toMatchObject({ created_at: ms, confirmed_at: ms + 250, completed_at: ms + 500 });
     expect((await record(id(2))).created_at).toBe(ms);
@@ -162,7 +197,9 @@ describe('native ledger', () => {
     expect(r).toMatchObject({ added: 2, rejected: 0 });
     expect((await record(id(1))).request_id).toBe('order 7, "rush"');
     const multi = await importFile({ source: text([good(3, { request_id: '"two\nlines"' }), good(4)]) });
-    expect(multi.rejections).toEqual([{ row_number: 1, column: 'request_id', reason: 'contains a control character (tab, line break, ...)' }]);
+    expect(multi.rejections).toEqual([
+      { row_number: 1, column: 'request_id', reason: 'contains a control character (tab, line break, ...)' },
+    ]);
     expect(multi.added).toBe(1);
   });
 
@@ -186,8 +223,18 @@ describe('native ledger', () => {
 
   it('reads a semicolon-separated file with its columns in another order', async () => {
     const fields = [...LEDGER_FIELDS].reverse();
-    const values: Record<string, string> = { transaction_id: id(9), wallet_id: W, type: 'withdrawal', status: 'PENDING', amount: '1E-6', chain_id: 'TRON', token_id: 'TRON_USDT' };
-    const r = await importFile({ source: { name: 'semi.csv', text: `${fields.join(';')}\n${fields.map((f) => values[f] ?? '').join(';')}\n` } });
+    const values: Record<string, string> = {
+      transaction_id: id(9),
+      wallet_id: W,
+      type: 'withdrawal',
+      status: 'PENDING',
+      amount: '1E-6',
+      chain_id: 'TRON',
+      token_id: 'TRON_USDT',
+    };
+    const r = await importFile({
+      source: { name: 'semi.csv', text: `${fields.join(';')}\n${fields.map((f) => values[f] ?? '').join(';')}\n` },
+    });
     expect(r).toMatchObject({ added: 1, rejected: 0 });
     expect(await record(id(9))).toMatchObject({ type: 'Withdrawal', status: 'Pending', amount: '0.000001' });
   });
@@ -252,7 +299,15 @@ describe('native ledger', () => {
     const lines = [good(1), good(2, { status: 'Failed' }), good(3, { wallet_id: TREASURY }), good(4, { amount: 'x' })];
     const p = await preview({ source: text(lines) });
     expect(dump()).toBe(before);
-    expect(p).toMatchObject({ dry_run: true, import_id: null, added: 1, updated: 1, unchanged: 1, rejected: 1, wallets_created: [TREASURY] });
+    expect(p).toMatchObject({
+      dry_run: true,
+      import_id: null,
+      added: 1,
+      updated: 1,
+      unchanged: 1,
+      rejected: 1,
+      wallets_created: [TREASURY],
+    });
     expect(p.message).toMatch(/Preview only/);
     const r = await importFile({ source: text(lines) });
     const strip = (x: ImportReport) => ({ ...x, dry_run: undefined, import_id: undefined, duration_ms: undefined, message: undefined });
@@ -263,7 +318,15 @@ describe('native ledger', () => {
     await importFile({ source: text([good(1), good(2)]) });
     const before = dump();
     // Rows 48 and 49 repeat a row added and a record known before, after many rows between.
-    const lines = [good(1), good(2, { status: 'Failed' }), good(1, { amount: '9' }), good(3, { wallet_id: TREASURY }), good(3), good(2), good(4, { amount: 'x' })];
+    const lines = [
+      good(1),
+      good(2, { status: 'Failed' }),
+      good(1, { amount: '9' }),
+      good(3, { wallet_id: TREASURY }),
+      good(3),
+      good(2),
+      good(4, { amount: 'x' }),
+    ];
     lines.push(...Array.from({ length: 40 }, (_, i) => good(100 + i)), good(101, { amount: '7' }), good(1));
     const run = (dryRun: boolean, workerMinBytes?: number) => runImport(svc.ctx, { source: text(lines), dryRun, workerMinBytes });
     const strip = (x: ImportReport) => ({ ...x, dry_run: undefined, import_id: undefined, duration_ms: undefined, message: undefined });
@@ -291,9 +354,18 @@ describe('native ledger', () => {
   it('a bulk load into an empty ledger (no index during the load) rejects repeats and creates wallets as the row-by-row load does', async () => {
     const before = dump();
     // Row 5 repeats row 4 with a wallet no kept row has; rows 3 and 45 repeat row 1; row 44 repeats row 6.
-    const lines = [good(1), good(2), good(1, { amount: '9' }), good(5), good(5, { wallet_id: CUSTOMERS }), good(3, { wallet_id: TREASURY }), good(4, { amount: 'x' })];
+    const lines = [
+      good(1),
+      good(2),
+      good(1, { amount: '9' }),
+      good(5),
+      good(5, { wallet_id: CUSTOMERS }),
+      good(3, { wallet_id: TREASURY }),
+      good(4, { amount: 'x' }),
+    ];
     lines.push(...Array.from({ length: 36 }, (_, i) => good(100 + i)), good(3), good(1));
-    const run = (dryRun: boolean, workerMinBytes?: number, rebuildMinRows?: number) => runImport(svc.ctx, { source: text(lines), dryRun, workerMinBytes, rebuildMinRows });
+    const run = (dryRun: boolean, workerMinBytes?: number, rebuildMinRows?: number) =>
+      runImport(svc.ctx, { source: text(lines), dryRun, workerMinBytes, rebuildMinRows });
     const strip = (x: ImportReport) => ({ ...x, dry_run: undefined, import_id: undefined, duration_ms: undefined, message: undefined });
     const rowByRow = await run(true);
     expect(rowByRow).toMatchObject({ rows_total: 45, added: 40, rejected: 5, wallets_created: [W, TREASURY] });
@@ -316,7 +388,9 @@ describe('native ledger', () => {
     expect((await record(id(5))).wallet_id).toBe(W);
     expect(await all()).toHaveLength(40);
     const db = svc.ctx.db.$client;
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all()).toEqual(TRANSACTION_INDEXES);
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all(),
+    ).toEqual(TRANSACTION_INDEXES);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     // The unique index is back: the next import finds repeats of these records as updates.
     const again = await importFile({ source: text([good(1, { amount: '2' })]) });
@@ -337,9 +411,21 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
   });
 
   it.each([
-    ['the bad-header sample', sample('bad-header.csv'), /fits no known format: the native format needs the columns transaction_id, type, status, amount, chain_id, token_id/],
-    ['a missing required column', { name: 'm.csv', text: 'transaction_id,wallet_id,type,status,amount,chain_id\nx,y,z,w,1,ETH\n' }, /needs the column token_id/],
-    ['no wallet for a native file without wallet_id', { name: 'nw.csv', text: `transaction_id,type,status,amount,chain_id,token_id\n${id(5)},Deposit,Completed,1,ETH,ETH\n` }, /wallet_id \(give --wallet-id/],
+    [
+      'the bad-header sample',
+      sample('bad-header.csv'),
+      /fits no known format: the native format needs the columns transaction_id, type, status, amount, chain_id, token_id/,
+    ],
+    [
+      'a missing required column',
+      { name: 'm.csv', text: 'transaction_id,wallet_id,type,status,amount,chain_id\nx,y,z,w,1,ETH\n' },
+      /needs the column token_id/,
+    ],
+    [
+      'no wallet for a native file without wallet_id',
+      { name: 'nw.csv', text: `transaction_id,type,status,amount,chain_id,token_id\n${id(5)},Deposit,Completed,1,ETH,ETH\n` },
+      /wallet_id \(give --wallet-id/,
+    ],
     ['an empty file', { name: 'e.csv', text: '' }, /empty/],
     ['a single object instead of an array', { name: 'o.json', text: '{"transaction_id": "x"}' }, /array of objects/],
     ['a JSON array cut short', { name: 'c.json', text: `[{"transaction_id":"${id(5)}","wallet_id":"${W}"` }, /not closed/],
@@ -358,7 +444,10 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
   it('bytes that are not UTF-8, a workbook and a missing path', async () => {
     const dir = svc.dataDir;
     const latin1 = join(dir, 'latin1.csv');
-    writeFileSync(latin1, Buffer.concat([Buffer.from(`${HEADER}\n`), Buffer.from(good(7, { request_id: 'Zürich' }), 'latin1'), Buffer.from('\n')]));
+    writeFileSync(
+      latin1,
+      Buffer.concat([Buffer.from(`${HEADER}\n`), Buffer.from(good(7, { request_id: 'Zürich' }), 'latin1'), Buffer.from('\n')]),
+    );
     const xlsx = join(dir, 'book.xlsx');
     writeFileSync(xlsx, Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(100)]));
     const before = dump();
@@ -378,7 +467,9 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
 
   it('an error in the middle of the transaction rolls back every row, wallet and the import record', async () => {
     // A trigger aborts the 6th insert, after five rows, a new wallet and their index entries are written.
-    svc.ctx.db.$client.exec(`CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${id(16)}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    svc.ctx.db.$client.exec(
+      `CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${id(16)}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    );
     const before = dump();
     const lines = Array.from({ length: 10 }, (_, i) => good(11 + i, { wallet_id: TREASURY }));
     await expect(importFile({ source: text(lines) })).rejects.toThrow(/injected failure/);
@@ -389,7 +480,9 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     const file = join(svc.dataDir, 'bulk.csv');
     await generateLedger(file, 60_000, { seed: 7, wallets: 3 });
     const victim = readFileSync(file, 'utf8').split('\n')[40_000]!.split(',')[0]!;
-    svc.ctx.db.$client.exec(`CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${victim}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    svc.ctx.db.$client.exec(
+      `CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${victim}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    );
     const before = dump();
     await expect(importFile({ source: { path: file } })).rejects.toThrow(/injected failure/);
     expect(dump()).toBe(before);
@@ -397,7 +490,10 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     svc.ctx.db.$client.exec('DROP TRIGGER fail_mid');
     const r = await importFile({ source: { path: file } });
     expect(r).toMatchObject({ added: 60_000, rejected: 0 });
-    const indexes = svc.ctx.db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all();
+    const indexes = svc.ctx.db.$client
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name")
+      .pluck()
+      .all();
     expect(indexes).toEqual(TRANSACTION_INDEXES);
     expect(svc.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(svc.ctx.db.$client.pragma('temp_store', { simple: true })).toBe(2);
@@ -409,7 +505,11 @@ describe('presets', () => {
   it('lists the three presets with their mappings', async () => {
     const presets = await svc.invoke('ledger-presets-list', {}, meta);
     expect(presets.map((p) => p.name)).toEqual(['native', 'etherscan', 'tronscan']);
-    expect(presets[1]!.mapping.columns).toMatchObject({ hash: 'Transaction Hash', amount_in: 'Value_IN(ETH)', amount_out: 'Value_OUT(ETH)' });
+    expect(presets[1]!.mapping.columns).toMatchObject({
+      hash: 'Transaction Hash',
+      amount_in: 'Value_IN(ETH)',
+      amount_out: 'Value_OUT(ETH)',
+    });
   });
 
   it('detects each sample and suggests its mapping', async () => {
@@ -469,7 +569,11 @@ describe('presets', () => {
     const t = rows.find((x) => x.amount === '1250')!;
     expect(new Date(t.created_at!).toISOString()).toBe('2026-01-04T01:41:25.000Z');
 
-    const wrong = await importFile({ source: sample('tronscan-token-transfers.csv'), wallet_id: TRONSCAN_WALLET, wallet_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    const wrong = await importFile({
+      source: sample('tronscan-token-transfers.csv'),
+      wallet_id: TRONSCAN_WALLET,
+      wallet_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    });
     expect(wrong.rejected).toBe(8);
     expect(wrong.rejections[0]!.reason).toMatch(/neither from nor to is the wallet's address/);
   });
@@ -493,7 +597,11 @@ describe('presets', () => {
     expect(r).toMatchObject({ preset: 'custom', added: 2, rejected: 1 });
     expect(r.rejections[0]).toMatchObject({ row_number: 1, column: 'Datum' });
     const rows = await all({ wallet_id: TREASURY });
-    expect(rows.find((x) => x.amount === '1234.56')).toMatchObject({ type: 'Withdrawal', status: 'Completed', created_at: Date.UTC(2026, 0, 2, 3, 4, 5) });
+    expect(rows.find((x) => x.amount === '1234.56')).toMatchObject({
+      type: 'Withdrawal',
+      status: 'Completed',
+      created_at: Date.UTC(2026, 0, 2, 3, 4, 5),
+    });
     expect(rows.find((x) => x.amount === '20.5')).toMatchObject({ type: 'Deposit', status: 'Pending' });
   });
 
@@ -540,7 +648,10 @@ describe('transactions, wallets and imports lists', () => {
     await expectFilter({ status: 'Rejected' }, (x) => x.status === 'Rejected');
     const mid = rows[15]!.created_at!;
     await expectFilter({ from: mid }, (x) => x.created_at !== null && x.created_at >= mid);
-    await expectFilter({ to: String(mid), wallet_id: CUSTOMERS }, (x) => x.created_at !== null && x.created_at < mid && x.wallet_id === CUSTOMERS);
+    await expectFilter(
+      { to: String(mid), wallet_id: CUSTOMERS },
+      (x) => x.created_at !== null && x.created_at < mid && x.wallet_id === CUSTOMERS,
+    );
     expect(await all({ chain_id: 'SOL' })).toEqual([]);
     expect(await all({ chain_id: '', search: '  ', type: '', status: null, wallet_id: '' })).toHaveLength(rows.length);
     await expect(all({ type: 'Transfer' })).rejects.toThrow(/type/);

@@ -34,7 +34,8 @@ export interface ImportOptions {
   rebuildMinRows?: number;
 }
 
-const fileFailure = (name: string, reason: string) => new ServiceError(ErrorCodes.INVALID_PARAM, `${name}: ${reason}; nothing was imported`);
+const fileFailure = (name: string, reason: string) =>
+  new ServiceError(ErrorCodes.INVALID_PARAM, `${name}: ${reason}; nothing was imported`);
 
 function open(source: LedgerSource): { opened: OpenedSource; sniffed: Sniffed } {
   const name = 'path' in source ? source.path : source.name;
@@ -57,11 +58,19 @@ function noPresetReason(headers: string[]): string {
   );
 }
 
-function resolveMapping(opts: { preset?: string; mapping?: Mapping }, headers: string[], fileName: string): { preset: string; mapping: Mapping } {
+function resolveMapping(
+  opts: { preset?: string; mapping?: Mapping },
+  headers: string[],
+  fileName: string,
+): { preset: string; mapping: Mapping } {
   if (opts.mapping) return { preset: 'custom', mapping: opts.mapping };
   if (opts.preset !== undefined) {
     const preset = presetByName(opts.preset);
-    if (!preset) throw new ServiceError(ErrorCodes.INVALID_PARAM, `preset: unknown preset ${JSON.stringify(opts.preset)}; known: ${PRESETS.map((p) => p.name).join(', ')}`);
+    if (!preset)
+      throw new ServiceError(
+        ErrorCodes.INVALID_PARAM,
+        `preset: unknown preset ${JSON.stringify(opts.preset)}; known: ${PRESETS.map((p) => p.name).join(', ')}`,
+      );
     return { preset: preset.name, mapping: preset.mappingFor(headers) };
   }
   const detected = detectPreset(headers);
@@ -89,7 +98,14 @@ function inferWalletAddress(mapping: Mapping, headers: string[], sample: string[
   return candidates?.size === 1 ? [...candidates.values()][0] : undefined;
 }
 
-function compile(ctx: ServiceContext, sniffed: Sniffed, mapping: Mapping, walletId: string | undefined, walletAddress: string | undefined, fileName: string) {
+function compile(
+  ctx: ServiceContext,
+  sniffed: Sniffed,
+  mapping: Mapping,
+  walletId: string | undefined,
+  walletAddress: string | undefined,
+  fileName: string,
+) {
   try {
     return compileRowReader({ headers: sniffed.headers, mapping, catalogue: loadCatalogue(ctx.db), walletId, walletAddress });
   } catch (err) {
@@ -159,7 +175,14 @@ class Batcher {
 }
 
 /** Read every row, check it, and hand the valid ones to the writer. */
-async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader, staging: Batcher, writer: RowWriter, onProgress: ImportOptions['onProgress']): Promise<Staged> {
+async function stageRows(
+  opened: OpenedSource,
+  sniffed: Sniffed,
+  read: RowReader,
+  staging: Batcher,
+  writer: RowWriter,
+  onProgress: ImportOptions['onProgress'],
+): Promise<Staged> {
   const width = sniffed.headers.length;
   const isJson = sniffed.format === 'json';
   const rejections: Rejection[] = [];
@@ -181,7 +204,11 @@ async function stageRows(opened: OpenedSource, sniffed: Sniffed, read: RowReader
             }
             const bad = cells.indexOf(NOT_A_CELL);
             if (bad >= 0) {
-              rejections.push({ row_number: rowNumber, column: sniffed.headers[bad]!, reason: 'is an object or array, not a single value' });
+              rejections.push({
+                row_number: rowNumber,
+                column: sniffed.headers[bad]!,
+                reason: 'is an object or array, not a single value',
+              });
               continue;
             }
           } else if (cells.length !== width) {
@@ -216,7 +243,9 @@ function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): st
   else if (r.added + r.updated + r.unchanged === 0) parts.push(`None of the ${r.rows_total} rows is valid; nothing was imported.`);
   else {
     const would = r.dry_run ? 'would be ' : '';
-    parts.push(`${r.rows_total} rows: ${r.added} ${would}added, ${r.updated} ${would}updated, ${r.unchanged} unchanged, ${r.rejected} rejected.`);
+    parts.push(
+      `${r.rows_total} rows: ${r.added} ${would}added, ${r.updated} ${would}updated, ${r.unchanged} unchanged, ${r.rejected} rejected.`,
+    );
     if (r.dry_run) parts.push('Preview only: nothing was written.');
   }
   if (r.rejected > 0) parts.push('Row numbers count data rows from 1 (the header row is not counted).');
@@ -250,7 +279,10 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   const release = onThread ? await ctx.writes.acquire() : undefined;
   try {
     const writer: RowWriter = onThread
-      ? await WorkerWriter.start(ctx.db.$client.name, nativeBindingOf(ctx.db.$client), { ...writerOpts, expectedRows: sniffed.rowEstimate ?? 0 })
+      ? await WorkerWriter.start(ctx.db.$client.name, nativeBindingOf(ctx.db.$client), {
+          ...writerOpts,
+          expectedRows: sniffed.rowEstimate ?? 0,
+        })
       : new LocalWriter(ctx.db.$client, writerOpts);
     return await writeRows(ctx, opts, { opened, sniffed, read, writer, onThread, importId, startedAt, t0, preset, mapping });
   } finally {
@@ -271,7 +303,11 @@ interface Prepared {
   mapping: Mapping;
 }
 
-async function writeRows(ctx: ServiceContext, opts: ImportOptions, { opened, sniffed, read, writer, onThread, importId, startedAt, t0, preset, mapping }: Prepared): Promise<ImportReport> {
+async function writeRows(
+  ctx: ServiceContext,
+  opts: ImportOptions,
+  { opened, sniffed, read, writer, onThread, importId, startedAt, t0, preset, mapping }: Prepared,
+): Promise<ImportReport> {
   const fileName = opened.name;
   let rowsTotal: number;
   let rejections: Rejection[];

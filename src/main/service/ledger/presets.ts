@@ -48,7 +48,18 @@ export const ETHERSCAN_EXAMPLE = [
   'Method',
 ];
 
-export const TRONSCAN_EXAMPLE = ['Tx Hash', 'blockHeight', 'blockTime(UTC+8)', 'blockTime(UTC)', 'from', 'to', 'value', 'symbol', 'tokenAddress', 'isConfirm'];
+export const TRONSCAN_EXAMPLE = [
+  'Tx Hash',
+  'blockHeight',
+  'blockTime(UTC+8)',
+  'blockTime(UTC)',
+  'from',
+  'to',
+  'value',
+  'symbol',
+  'tokenAddress',
+  'isConfirm',
+];
 
 export const PRESETS: PresetDef[] = [
   {

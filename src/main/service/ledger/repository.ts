@@ -9,7 +9,11 @@ import type { CatalogueView } from './rows';
 const q = (name: string) => `"${name}"`;
 
 export function loadCatalogue(db: Db): CatalogueView {
-  const chains = db.$client.prepare('SELECT chain_id, chain_identifier, native_token_id FROM chains').all() as { chain_id: string; chain_identifier: string; native_token_id: string }[];
+  const chains = db.$client.prepare('SELECT chain_id, chain_identifier, native_token_id FROM chains').all() as {
+    chain_id: string;
+    chain_identifier: string;
+    native_token_id: string;
+  }[];
   const tokens = db.$client.prepare('SELECT token_id, chain_id, symbol, contract_address, decimal FROM tokens').all() as {
     token_id: string;
     chain_id: string;
@@ -27,7 +31,8 @@ export function loadCatalogue(db: Db): CatalogueView {
   return view;
 }
 
-const SUMMARY_COLUMNS = 'import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at';
+const SUMMARY_COLUMNS =
+  'import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at';
 
 export function listImports(db: Db, page: number, pageSize: number): Page<ImportSummary> {
   const total = (db.$client.prepare('SELECT count(*) FROM imports').pluck().get() as number) ?? 0;
@@ -38,7 +43,8 @@ export function listImports(db: Db, page: number, pageSize: number): Page<Import
 }
 
 export function getImport(db: Db, importId: string): ImportDetail | undefined {
-  const summary = db.$client.prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports WHERE import_id = ?`).get(importId) as ImportSummary | undefined;
+  const summary = db.$client.prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports WHERE import_id = ?`).get(importId) as
+    ImportSummary | undefined;
   if (!summary) return undefined;
   const rejections = db.$client
     .prepare('SELECT row_number, "column", reason FROM import_rejections WHERE import_id = ? ORDER BY row_number, id')
@@ -84,7 +90,10 @@ export function listTransactions(db: Db, query: TransactionListQuery): Page<Ledg
     args.push(lowered, lowered, s);
   }
   const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-  const total = db.$client.prepare(`SELECT count(*) FROM transactions t${filter}`).pluck().get(...args) as number;
+  const total = db.$client
+    .prepare(`SELECT count(*) FROM transactions t${filter}`)
+    .pluck()
+    .get(...args) as number;
   const list = db.$client
     .prepare(`${TX_SELECT}${filter} ORDER BY t.created_at DESC, t.transaction_id LIMIT ? OFFSET ?`)
     .raw(true)

@@ -1,8 +1,28 @@
-import { LEDGER_FIELDS, LEDGER_STATUSES, LEDGER_TYPES, type LedgerField, type LedgerStatus, type LedgerType, type Mapping, type MappingInput } from '../../../shared/ledger';
+import {
+  LEDGER_FIELDS,
+  LEDGER_STATUSES,
+  LEDGER_TYPES,
+  type LedgerField,
+  type LedgerStatus,
+  type LedgerType,
+  type Mapping,
+  type MappingInput,
+} from '../../../shared/ledger';
 import { AddressCache } from './addresses';
 import { deriveTransactionId } from './ids';
 import { findHeader } from './presets';
-import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, offsetMinutes, readDecimal, readHash, readTimeText, TEXT_LIMIT, uuidLower } from './values';
+import {
+  canonicalWord,
+  CellError,
+  CONTROL_CHAR,
+  decimalPlaces,
+  offsetMinutes,
+  readDecimal,
+  readHash,
+  readTimeText,
+  TEXT_LIMIT,
+  uuidLower,
+} from './values';
 
 /* One row of a ledger file -> one normalised record, or the column at fault and why. */
 
@@ -52,7 +72,10 @@ export type RowReader = (cells: readonly string[]) => string[] | RowProblem;
 const readType = canonicalWord(LEDGER_TYPES);
 const readStatus = canonicalWord(LEDGER_STATUSES);
 
-function valueMap<T extends string>(map: Record<string, T> | undefined, canonical: (cell: string) => T | undefined): (cell: string) => T | undefined {
+function valueMap<T extends string>(
+  map: Record<string, T> | undefined,
+  canonical: (cell: string) => T | undefined,
+): (cell: string) => T | undefined {
   if (!map) return canonical;
   const lower = new Map(Object.entries(map).map(([k, v]) => [k.trim().toLowerCase(), v]));
   const any = map['*'];
@@ -89,7 +112,9 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   };
   const has = (s: Source) => s.index >= 0 || s.constant !== undefined;
 
-  const src = Object.fromEntries([...LEDGER_FIELDS, 'from', 'amount_in', 'amount_out', 'token_contract', 'token_symbol'].map((f) => [f, source(f as MappingInput)])) as Record<MappingInput, Source>;
+  const src = Object.fromEntries(
+    [...LEDGER_FIELDS, 'from', 'amount_in', 'amount_out', 'token_contract', 'token_symbol'].map((f) => [f, source(f as MappingInput)]),
+  ) as Record<MappingInput, Source>;
   if (missing.length) throw new FileProblem(`the header has no column ${missing.join(', ')}`);
 
   const walletAddress = constants.wallet_address?.trim() || undefined;
@@ -122,7 +147,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (v !== '' && (v.charCodeAt(0) <= 32 || v.charCodeAt(v.length - 1) <= 32)) v = v.trim();
     if (s.constant !== undefined) {
       if (v === '') return s.constant;
-      if (v.toLowerCase() !== s.constant.toLowerCase()) return new RowProblem(s.label, `is ${JSON.stringify(v)}, but this import is for ${JSON.stringify(s.constant)}`);
+      if (v.toLowerCase() !== s.constant.toLowerCase())
+        return new RowProblem(s.label, `is ${JSON.stringify(v)}, but this import is for ${JSON.stringify(s.constant)}`);
     }
     return v;
   };
@@ -132,7 +158,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (v instanceof RowProblem || v === '') return v;
     const d = readDecimal(v, fmt);
     if (d instanceof CellError) return new RowProblem(s.label, d.reason);
-    if (!signed && d.startsWith('-')) return new RowProblem(s.label, `${JSON.stringify(v)} is negative; amounts are recorded as numbers >= 0`);
+    if (!signed && d.startsWith('-'))
+      return new RowProblem(s.label, `${JSON.stringify(v)} is negative; amounts are recorded as numbers >= 0`);
     return d;
   };
 
@@ -176,7 +203,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       tokenLabel = src.token_contract.label;
       if (contract !== '' && contract !== '_' && contract !== '0') {
         tokenId = catalogue.byContract.get(`${chainId}\n${contract.toLowerCase()}`) ?? '';
-        if (tokenId === '') return new RowProblem(tokenLabel, `no token with contract ${JSON.stringify(contract)} on ${chainId} in the catalogue`);
+        if (tokenId === '')
+          return new RowProblem(tokenLabel, `no token with contract ${JSON.stringify(contract)} on ${chainId} in the catalogue`);
       }
     }
     if (tokenId === '' && hasSymbol) {
@@ -237,7 +265,11 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (type === undefined && walletAddressLower !== undefined) {
       const isFrom = fromAddress.toLowerCase() === walletAddressLower;
       if (isFrom || toAddress.toLowerCase() === walletAddressLower) type = isFrom ? 'Withdrawal' : 'Deposit';
-      else return new RowProblem(src.from.index >= 0 ? src.from.label : src.to.label, `neither from nor to is the wallet's address ${walletAddress}, so it is neither a deposit nor a withdrawal`);
+      else
+        return new RowProblem(
+          src.from.index >= 0 ? src.from.label : src.to.label,
+          `neither from nor to is the wallet's address ${walletAddress}, so it is neither a deposit nor a withdrawal`,
+        );
     }
     if (type === undefined && mapping.signed_amounts && amount !== '0') type = 'Deposit';
     if (type === undefined) return required(src.type, 'type');

@@ -81,9 +81,11 @@ function refuseBinary(head: Buffer, encoding: Encoding): void {
   if (head.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
     throw new FileError('the file is a ZIP archive (an Excel .xlsx workbook?); save it as CSV (UTF-8) first');
   }
-  if (head.subarray(0, 8).equals(Buffer.from('d0cf11e0a1b11ae1', 'hex'))) throw new FileError('the file is an old Excel .xls workbook; save it as CSV (UTF-8) first');
+  if (head.subarray(0, 8).equals(Buffer.from('d0cf11e0a1b11ae1', 'hex')))
+    throw new FileError('the file is an old Excel .xls workbook; save it as CSV (UTF-8) first');
   if (head.subarray(0, 5).toString('latin1') === '%PDF-') throw new FileError('the file is a PDF, not a CSV or JSON ledger');
-  if (encoding === 'utf-8' && head.includes(0)) throw new FileError('the file is not text (it contains NUL bytes); expected CSV or JSON in UTF-8');
+  if (encoding === 'utf-8' && head.includes(0))
+    throw new FileError('the file is not text (it contains NUL bytes); expected CSV or JSON in UTF-8');
 }
 
 /** Decode bytes to text (TextDecoder drops a byte-order mark), refusing invalid sequences: a file in another encoding must not land garbled. */
@@ -120,7 +122,9 @@ class Decode extends Transform {
         text = this.decoder.decode(chunk.subarray(at, at + PARSE_PIECE), { stream: true });
       } catch {
         const near = this.bytes - chunk.length + at;
-        done(new FileError(`the file is not valid ${this.encoding.toUpperCase()} (invalid byte sequence near byte ${near}); save it as UTF-8`));
+        done(
+          new FileError(`the file is not valid ${this.encoding.toUpperCase()} (invalid byte sequence near byte ${near}); save it as UTF-8`),
+        );
         return;
       }
       if (text !== '') this.push(text);
@@ -159,7 +163,9 @@ function decodeHead(head: Buffer, encoding: Encoding, bom: number, whole: boolea
   try {
     return decoder.decode(head.subarray(bom), { stream: !whole });
   } catch {
-    throw new FileError(`the file is not valid ${encoding.toUpperCase()} (invalid byte sequence in its first ${head.length} bytes); save it as UTF-8`);
+    throw new FileError(
+      `the file is not valid ${encoding.toUpperCase()} (invalid byte sequence in its first ${head.length} bytes); save it as UTF-8`,
+    );
   }
 }
 
@@ -198,7 +204,11 @@ export function sniff(opened: OpenedSource): Sniffed {
   const parsed = Papa.parse<string[]>(text, { delimiter, preview: SAMPLE_ROWS + 2, skipEmptyLines: 'greedy' });
   const rows = parsed.data;
   // The estimate counts the bytes of the rows read after the header line, not of the whole head.
-  const measured = { text: text.slice(Math.max(0, lineEnd), parsed.meta.cursor), rows: rows.length - 1, exact: whole && !parsed.meta.truncated };
+  const measured = {
+    text: text.slice(Math.max(0, lineEnd), parsed.meta.cursor),
+    rows: rows.length - 1,
+    exact: whole && !parsed.meta.truncated,
+  };
   if (!whole && rows.length > 1) rows.pop();
   const headers = rows[0] ?? [];
   if (headers.length < 2 || headers.every((h) => h.trim() === '')) {
@@ -207,7 +217,14 @@ export function sniff(opened: OpenedSource): Sniffed {
   const dupes = headers.filter((h, i) => h.trim() !== '' && headers.findIndex((x) => x.trim() === h.trim()) !== i);
   if (dupes.length) throw new FileError(`the header names a column twice: ${[...new Set(dupes)].join(', ')}`);
   const sample = rows.slice(1, SAMPLE_ROWS + 1);
-  return { format: 'csv', encoding, delimiter, headers, sample, rowEstimate: estimate(measured.text, measured.rows, measured.exact, opened, encoding) };
+  return {
+    format: 'csv',
+    encoding,
+    delimiter,
+    headers,
+    sample,
+    rowEstimate: estimate(measured.text, measured.rows, measured.exact, opened, encoding),
+  };
 }
 
 /** Rows in the file: exact when all of it was read, else from the bytes per row of the rows read. */
@@ -231,10 +248,18 @@ function sniffJson(text: string, whole: boolean, encoding: Encoding, opened: Ope
     throw new FileError(`the file is not a valid JSON array: ${(err as Error).message}`);
   }
   const firstObject = objects[0];
-  if (!firstObject || typeof firstObject !== 'object' || Array.isArray(firstObject)) throw new FileError('a JSON ledger must be an array of objects; the first element is not an object');
+  if (!firstObject || typeof firstObject !== 'object' || Array.isArray(firstObject))
+    throw new FileError('a JSON ledger must be an array of objects; the first element is not an object');
   const headers = Object.keys(firstObject);
   const sample = objects.slice(0, SAMPLE_ROWS).map((o) => headers.map((h) => (typeof o === 'object' && o !== null ? jsonCell(o[h]) : '')));
-  return { format: 'json', encoding, delimiter: ',', headers, sample, rowEstimate: estimate(text, splitter.count, whole, opened, encoding) };
+  return {
+    format: 'json',
+    encoding,
+    delimiter: ',',
+    headers,
+    sample,
+    rowEstimate: estimate(text, splitter.count, whole, opened, encoding),
+  };
 }
 
 /** An element of the array, parsed with numbers kept as their text. */
@@ -309,7 +334,8 @@ export class JsonArraySplitter {
   }
 
   end(): void {
-    if (this.state !== 'done') throw new Error(this.state === 'start' ? 'no array found' : 'the array is not closed (the file is cut short?)');
+    if (this.state !== 'done')
+      throw new Error(this.state === 'start' ? 'no array found' : 'the array is not closed (the file is cut short?)');
   }
 
   private emit(text: string, last: boolean): void {

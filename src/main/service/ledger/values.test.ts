@@ -105,7 +105,13 @@ describe('isUuid', () => {
   it('accepts 8-4-4-4-12 hex digits in any case and nothing else', () => {
     expect(isUuid('3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f')).toBe(true);
     expect(isUuid('3F6C1D2E-8A4B-4C7D-9E2F-1A2B3C4D5E6F')).toBe(true);
-    for (const bad of ['3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6', '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6g', '3f6c1d2e8a4b-4c7d-9e2f-1a2b3c4d5e6f0', '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6\u0130', ' 3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f']) {
+    for (const bad of [
+      '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6',
+      '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6g',
+      '3f6c1d2e8a4b-4c7d-9e2f-1a2b3c4d5e6f0',
+      '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6\u0130',
+      ' 3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f',
+    ]) {
       expect([bad, isUuid(bad)]).toEqual([bad, false]);
       expect(uuidLower(bad)).toBeUndefined();
     }
@@ -168,8 +174,22 @@ describe('AddressCache', () => {
     const { AddressCache } = await import('./addresses');
     const { checkEvmAddress, checkTronAddress } = await import('../addresses/check');
     const cache = new AddressCache();
-    const evm = ['0xdAC17F958D2ee523a2206206994597C13D831ec7', '0xdac17f958d2ee523a2206206994597c13d831ec7', '0xDAC17F958D2EE523A2206206994597C13D831EC7', '0xdAC17F958D2ee523a2206206994597C13D831eC7', '0xdAC17F958D2ee523a2206206994597C13D831ec', 'dAC17F958D2ee523a2206206994597C13D831ec7'];
-    const tron = ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6', '41a614f803b6fd780986a42c78ec9c7f77e6ded13c', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj0t', 'AR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'];
+    const evm = [
+      '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      '0xdac17f958d2ee523a2206206994597c13d831ec7',
+      '0xDAC17F958D2EE523A2206206994597C13D831EC7',
+      '0xdAC17F958D2ee523a2206206994597C13D831eC7',
+      '0xdAC17F958D2ee523a2206206994597C13D831ec',
+      'dAC17F958D2ee523a2206206994597C13D831ec7',
+    ];
+    const tron = [
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T',
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6',
+      '41a614f803b6fd780986a42c78ec9c7f77e6ded13c',
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj0t',
+      'AR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    ];
     for (let round = 0; round < 2; round++) {
       for (const a of evm) expect([a, cache.problem(a, 'ETH') === null]).toEqual([a, checkEvmAddress(a).is_valid]);
       for (const a of tron) expect([a, cache.problem(a, 'TRON') === null]).toEqual([a, checkTronAddress(a).is_valid]);

@@ -118,7 +118,9 @@ export function readTime(cell: string, format: DateFormat, utcOffsetMinutes: num
   }
   if (ms instanceof CellError) return ms;
   if (!Number.isSafeInteger(ms) || ms < EARLIEST || ms >= LATEST) {
-    return new CellError(`${JSON.stringify(cell)} is out of range (expected a time between 2000 and 2200; seconds and milliseconds mixed up?)`);
+    return new CellError(
+      `${JSON.stringify(cell)} is out of range (expected a time between 2000 and 2200; seconds and milliseconds mixed up?)`,
+    );
   }
   return ms;
 }
@@ -196,12 +198,16 @@ export function readHash(cell: string, family: string): string | CellError {
   // Already lower-case (most exports): kept as it is, no copy.
   if (family === 'ETH') {
     if (LOWER_EVM_HASH.test(cell)) return cell;
-    return EVM_HASH.test(cell) ? cell.toLowerCase() : new CellError(`${JSON.stringify(cell)} is not an EVM transaction hash (0x and 64 hex digits)`);
+    return EVM_HASH.test(cell)
+      ? cell.toLowerCase()
+      : new CellError(`${JSON.stringify(cell)} is not an EVM transaction hash (0x and 64 hex digits)`);
   }
   if (family === 'TRON' || family === 'BTC') {
     const bare = family === 'TRON' && cell.startsWith('0x') ? cell.slice(2) : cell;
     if (LOWER_HEX64.test(bare)) return bare;
-    return HEX64.test(bare) ? bare.toLowerCase() : new CellError(`${JSON.stringify(cell)} is not a ${family} transaction hash (64 hex digits)`);
+    return HEX64.test(bare)
+      ? bare.toLowerCase()
+      : new CellError(`${JSON.stringify(cell)} is not a ${family} transaction hash (64 hex digits)`);
   }
   if (family === 'SOL') {
     return BASE58_SIG.test(cell) ? cell : new CellError(`${JSON.stringify(cell)} is not a Solana signature (Base58)`);

@@ -1,4 +1,13 @@
-import { FLAG_FIELDS, IDENTIFIER_FIELDS, isItemIssue, readVerifyItem, type BooksMapping, type VerifyItem, type TimeType, type VerifyField } from '../../../shared/reconcile';
+import {
+  FLAG_FIELDS,
+  IDENTIFIER_FIELDS,
+  isItemIssue,
+  readVerifyItem,
+  type BooksMapping,
+  type VerifyItem,
+  type TimeType,
+  type VerifyField,
+} from '../../../shared/reconcile';
 import { CellError, offsetMinutes, readDecimal, readTime } from '../ledger/values';
 import { invalidParam } from '../errors';
 
@@ -24,12 +33,18 @@ const AMOUNT_FIELDS = new Set<VerifyField>(['amount', 'fee', 'amount_actual']);
  * error of the whole run (1002 naming it); a row that cannot become a claim is reported with the
  * column (or field) at fault.
  */
-export function compileBooksRow(headers: readonly string[], opts: BooksOptions): (row: Record<string, string | undefined>) => BooksRowOutcome {
+export function compileBooksRow(
+  headers: readonly string[],
+  opts: BooksOptions,
+): (row: Record<string, string | undefined>) => BooksRowOutcome {
   const { mapping } = opts;
   const known = new Set(headers);
   for (const [field, column] of Object.entries(mapping.columns)) {
     if (column !== undefined && !known.has(column)) {
-      throw invalidParam(`mapping.columns.${field}`, `no column ${JSON.stringify(column)} in the file (it has ${headers.map((h) => JSON.stringify(h)).join(', ')})`);
+      throw invalidParam(
+        `mapping.columns.${field}`,
+        `no column ${JSON.stringify(column)} in the file (it has ${headers.map((h) => JSON.stringify(h)).join(', ')})`,
+      );
     }
   }
   const offset = offsetMinutes(mapping.utc_offset);
@@ -61,7 +76,10 @@ export function compileBooksRow(headers: readonly string[], opts: BooksOptions):
     const item = readVerifyItem(claimed);
     if (!isItemIssue(item)) return { item, claimed };
     const field = item.path[0];
-    return { field: field !== undefined && (FIELDS as readonly string[]).includes(field) ? labelOf(field as VerifyField) : '(row)', reason: item.message };
+    return {
+      field: field !== undefined && (FIELDS as readonly string[]).includes(field) ? labelOf(field as VerifyField) : '(row)',
+      reason: item.message,
+    };
   };
 }
 

@@ -10,12 +10,23 @@ const W = '11111111-1111-4111-8111-111111111111';
 const T = Date.UTC(2026, 0, 2, 3, 4, 5);
 const id = (i: number) => `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const hash = (i: number) => '0x' + i.toString(16).padStart(64, '0');
-const mapping = (m: Partial<BooksMapping> = {}): BooksMapping => ({ columns: {}, constants: {}, thousands_separator: '', utc_offset: '+00:00', ...m });
+const mapping = (m: Partial<BooksMapping> = {}): BooksMapping => ({
+  columns: {},
+  constants: {},
+  thousands_separator: '',
+  utc_offset: '+00:00',
+  ...m,
+});
 
 describe('books rows to claims (pure)', () => {
   const headers = ['Date', 'Tx Hash', 'Amount', 'Reference', 'Network'];
   const read = compileBooksRow(headers, {
-    mapping: mapping({ columns: { time: 'Date', hash: 'Tx Hash', amount: 'Amount', request_id: 'Reference', chain_id: 'Network' }, constants: { chain_id: 'ETH', token_id: 'ETH_USDT' }, thousands_separator: ',', utc_offset: '+08:00' }),
+    mapping: mapping({
+      columns: { time: 'Date', hash: 'Tx Hash', amount: 'Amount', request_id: 'Reference', chain_id: 'Network' },
+      constants: { chain_id: 'ETH', token_id: 'ETH_USDT' },
+      thousands_separator: ',',
+      utc_offset: '+08:00',
+    }),
     time_delta: 60,
   });
 
@@ -29,22 +40,51 @@ describe('books rows to claims (pure)', () => {
   });
 
   test('a cell beats a constant; Unix seconds and milliseconds are both times', () => {
-    expect(read({ Date: String(T), 'Tx Hash': hash(1), Amount: '1', Reference: 'r', Network: 'TRON' })).toMatchObject({ item: { chain_id: 'TRON', time: T / 1000 } });
-    expect(read({ Date: String(T / 1000), 'Tx Hash': hash(1), Amount: '1', Reference: 'r', Network: '' })).toMatchObject({ item: { time: T / 1000 } });
+    expect(read({ Date: String(T), 'Tx Hash': hash(1), Amount: '1', Reference: 'r', Network: 'TRON' })).toMatchObject({
+      item: { chain_id: 'TRON', time: T / 1000 },
+    });
+    expect(read({ Date: String(T / 1000), 'Tx Hash': hash(1), Amount: '1', Reference: 'r', Network: '' })).toMatchObject({
+      item: { time: T / 1000 },
+    });
   });
 
   test('a row that cannot be a claim names its column and why', () => {
-    expect(read({ Date: 'yesterday', 'Tx Hash': hash(1), Amount: '1', Reference: '', Network: '' })).toMatchObject({ field: 'Date', reason: expect.stringMatching(/not a time/) });
-    expect(read({ Date: '', 'Tx Hash': hash(1), Amount: 'ten', Reference: '', Network: '' })).toMatchObject({ field: 'Amount', reason: expect.stringMatching(/not a number/) });
-    expect(read({ Date: '', 'Tx Hash': '', Amount: '1', Reference: '', Network: '' })).toMatchObject({ field: '(row)', reason: expect.stringMatching(/at least one of request_id/) });
+    expect(read({ Date: 'yesterday', 'Tx Hash': hash(1), Amount: '1', Reference: '', Network: '' })).toMatchObject({
+      field: 'Date',
+      reason: expect.stringMatching(/not a time/),
+    });
+    expect(read({ Date: '', 'Tx Hash': hash(1), Amount: 'ten', Reference: '', Network: '' })).toMatchObject({
+      field: 'Amount',
+      reason: expect.stringMatching(/not a number/),
+    });
+    expect(read({ Date: '', 'Tx Hash': '', Amount: '1', Reference: '', Network: '' })).toMatchObject({
+      field: '(row)',
+      reason: expect.stringMatching(/at least one of request_id/),
+    });
   });
 
   test('a mapped column missing from the file is refused before anything runs', () => {
-    expect(() => compileBooksRow(headers, { mapping: mapping({ columns: { amount: 'Amt' } }) })).toThrow(/mapping\.columns\.amount: no column "Amt"/);
+    expect(() => compileBooksRow(headers, { mapping: mapping({ columns: { amount: 'Amt' } }) })).toThrow(
+      /mapping\.columns\.amount: no column "Amt"/,
+    );
   });
 
   test('a first guess at the mapping from common column names', () => {
-    expect(suggestBooksMapping(['Date (UTC)', 'TxHash', 'Net Amount', 'Amount', 'Fee', 'Asset', 'Network', 'Order ID', 'Recipient', 'Status', 'Memo']).columns).toEqual({
+    expect(
+      suggestBooksMapping([
+        'Date (UTC)',
+        'TxHash',
+        'Net Amount',
+        'Amount',
+        'Fee',
+        'Asset',
+        'Network',
+        'Order ID',
+        'Recipient',
+        'Status',
+        'Memo',
+      ]).columns,
+    ).toEqual({
       request_id: 'Order ID',
       hash: 'TxHash',
       chain_id: 'Network',
@@ -65,7 +105,13 @@ describe('books runs through the service', () => {
   const ui = { actor: 'ui' as const };
   insertRecords(
     svc.ctx.db,
-    Array.from({ length: 2500 }, (_, i) => ({ transaction_id: id(i), wallet_id: W, hash: hash(i), amount: `${i}.5`, created_at: T + i * 1000 })),
+    Array.from({ length: 2500 }, (_, i) => ({
+      transaction_id: id(i),
+      wallet_id: W,
+      hash: hash(i),
+      amount: `${i}.5`,
+      created_at: T + i * 1000,
+    })),
   );
 
   // 2,500 rows: 2,000 matching, 497 mismatching amounts, 2 not in the ledger, 1 unreadable.
@@ -95,7 +141,15 @@ describe('books runs through the service', () => {
       { source: { path }, mapping: { columns: { time: 'Date', hash: 'Tx Hash', amount: 'Amount' } }, time_delta: 0, amount_delta: '0' },
       { actor: 'ui', onProgress: (p) => progress.push(p) },
     );
-    expect(run).toMatchObject({ source: 'ui', label: 'books.csv', item_count: 2499, matched: 2000, mismatched: 497, not_found: 2, rejected_count: 1 });
+    expect(run).toMatchObject({
+      source: 'ui',
+      label: 'books.csv',
+      item_count: 2499,
+      matched: 2000,
+      mismatched: 497,
+      not_found: 2,
+      rejected_count: 1,
+    });
     expect(run.rejected).toEqual([{ row: 2500, field: 'Amount', reason: expect.stringMatching(/not a number/) }]);
     expect(progress.map((p) => p.done)).toEqual([1000, 2000, 2499, 2499]);
     expect(progress.at(-1)).toEqual({ done: 2499, total: 2499 });
@@ -104,7 +158,12 @@ describe('books runs through the service', () => {
     expect(detail.items.total).toBe(497);
     // The unreadable row is kept with the run: its page shows it whenever it is opened.
     expect(detail).toMatchObject({ rejected_count: 1, rejected: run.rejected });
-    expect(detail.items.list[0]).toMatchObject({ result: false, amount_match: false, time_match: true, claimed: { books_row: 2201, amount: '2200.75' } });
+    expect(detail.items.list[0]).toMatchObject({
+      result: false,
+      amount_match: false,
+      time_match: true,
+      claimed: { books_row: 2201, amount: '2200.75' },
+    });
     expect(detail.items.list[0]!.ticket_id).toMatch(/^[0-9a-f-]{36}$/);
     const tickets = await svc.invoke('tickets-list', { page: 1, page_size: 1, status: 'Pending' }, ui);
     expect(tickets.total).toBe(497);
@@ -114,14 +173,27 @@ describe('books runs through the service', () => {
 
   test('a wrong mapping or an unknown wallet stores nothing', async () => {
     const before = (await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).total;
-    await expect(svc.invoke('reconcile-books-run', { source: { name: 'b.csv', text }, mapping: { columns: { amount: 'Betrag' } } }, ui)).rejects.toMatchObject({
+    await expect(
+      svc.invoke('reconcile-books-run', { source: { name: 'b.csv', text }, mapping: { columns: { amount: 'Betrag' } } }, ui),
+    ).rejects.toMatchObject({
       code: 1002,
       message: expect.stringMatching(/^mapping\.columns\.amount: no column "Betrag"/),
     });
     await expect(
-      svc.invoke('reconcile-books-run', { source: { name: 'b.csv', text }, mapping: { columns: { hash: 'Tx Hash', amount: 'Amount' } }, wallet_id: '99999999-9999-4999-8999-999999999999' }, ui),
+      svc.invoke(
+        'reconcile-books-run',
+        {
+          source: { name: 'b.csv', text },
+          mapping: { columns: { hash: 'Tx Hash', amount: 'Amount' } },
+          wallet_id: '99999999-9999-4999-8999-999999999999',
+        },
+        ui,
+      ),
     ).rejects.toMatchObject({ code: 3004 });
-    await expect(svc.invoke('reconcile-books-detect', { source: { path: join(svc.dataDir, 'missing.csv') } }, ui)).rejects.toMatchObject({ code: 1002, message: expect.stringMatching(/^source\.path: cannot read/) });
+    await expect(svc.invoke('reconcile-books-detect', { source: { path: join(svc.dataDir, 'missing.csv') } }, ui)).rejects.toMatchObject({
+      code: 1002,
+      message: expect.stringMatching(/^source\.path: cannot read/),
+    });
     expect((await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).total).toBe(before);
   });
 });
@@ -131,7 +203,10 @@ describe('a run opened after the ledger changed', () => {
   const svc = tempService({ now: () => now });
   afterAll(() => svc.dispose());
   const ui = { actor: 'ui' as const };
-  insertRecords(svc.ctx.db, [0, 1].map((i) => ({ transaction_id: id(i), wallet_id: W, hash: hash(i), amount: '5', created_at: T })));
+  insertRecords(
+    svc.ctx.db,
+    [0, 1].map((i) => ({ transaction_id: id(i), wallet_id: W, hash: hash(i), amount: '5', created_at: T })),
+  );
 
   test('says which records an import updated after the run: the marks are the check, the values are today', async () => {
     const books = { name: 'books.csv', text: `Tx Hash,Amount\n${hash(0)},5\n${hash(1)},5\n` };
@@ -140,7 +215,9 @@ describe('a run opened after the ledger changed', () => {
 
     now += 60_000;
     const ledger = `transaction_id,wallet_id,type,status,amount,hash,chain_id,token_id\n${id(0)},${W},Withdrawal,Completed,6,${hash(0)},ETH,ETH_USDT\n`;
-    expect(await svc.invoke('ledger-import', { source: { name: 'fix.csv', text: ledger } }, { actor: 'cli' })).toMatchObject({ updated: 1 });
+    expect(await svc.invoke('ledger-import', { source: { name: 'fix.csv', text: ledger } }, { actor: 'cli' })).toMatchObject({
+      updated: 1,
+    });
 
     const detail = await svc.invoke('run-get', { run_id: run.run_id, page: 1, page_size: 10, filter: 'all' }, ui);
     expect(detail.items.list.map((it) => [it.record?.amount, it.result, it.record_changed])).toEqual([

@@ -19,7 +19,10 @@ function fileSize(path: string): number {
   try {
     return statSync(path).size;
   } catch (err) {
-    throw invalidParam('source.path', `cannot read ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw invalidParam(
+      'source.path',
+      `cannot read ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -39,7 +42,12 @@ function head(source: BooksSource): { text: string; complete: boolean; totalByte
 /** Headers, the first rows, a row estimate and a first guess at the mapping. */
 export function detectBooks(source: BooksSource): BooksDetected {
   const { text, complete, totalBytes } = head(source);
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: 'greedy', preview: complete ? 0 : SAMPLE_ROWS + 1, transformHeader: cleanHeader });
+  const parsed = Papa.parse<Record<string, string>>(text, {
+    header: true,
+    skipEmptyLines: 'greedy',
+    preview: complete ? 0 : SAMPLE_ROWS + 1,
+    transformHeader: cleanHeader,
+  });
   const headers = (parsed.meta.fields ?? []).filter((h) => h !== '');
   if (headers.length === 0) throw invalidParam('source', 'the file has no header row');
   const rows = complete ? parsed.data : parsed.data.slice(0, SAMPLE_ROWS);

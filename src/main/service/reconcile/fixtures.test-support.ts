@@ -38,7 +38,9 @@ const COLUMNS = [...LEDGER_FIELDS, 'import_id', 'updated_at'] as const;
 export function insertRecords(db: Db, records: readonly RecordFixture[]): LedgerRecord[] {
   const full = records.map(fixtureRecord);
   const wallet = db.$client.prepare('INSERT OR IGNORE INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, ?, 0, 0)');
-  const tx = db.$client.prepare(`INSERT INTO transactions (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+  const tx = db.$client.prepare(
+    `INSERT INTO transactions (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
+  );
   db.$client.transaction(() => {
     for (const r of full) {
       wallet.run(r.wallet_id, '');

@@ -1,6 +1,17 @@
 import { ErrorCodes } from '../../../shared/errors';
 import { isExactNumber } from '../../../shared/primitives';
-import { isItemIssue, MAX_BATCH, readVerifyItem, type BooksRunInput, type BooksRunResult, type reconcileContract, type RunSummary, type VerifyInput, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
+import {
+  isItemIssue,
+  MAX_BATCH,
+  readVerifyItem,
+  type BooksRunInput,
+  type BooksRunResult,
+  type reconcileContract,
+  type RunSummary,
+  type VerifyInput,
+  type VerifyResultA,
+  type VerifyResultB,
+} from '../../../shared/reconcile';
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import { SOURCE_TEXT, type WithSource } from '../http/json-body';
 import { fieldPath, invalidParam, ServiceError } from '../errors';
@@ -66,7 +77,8 @@ function resolveWallet(ctx: ServiceContext, walletId: string | undefined, scope:
   return stored;
 }
 
-const scopeOf = (meta: CallMeta): ReadonlySet<string> | null => (meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null);
+const scopeOf = (meta: CallMeta): ReadonlySet<string> | null =>
+  meta.walletScope ? new Set(meta.walletScope.map((w) => w.toLowerCase())) : null;
 
 /**
  * POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`),

@@ -31,7 +31,11 @@ beforeAll(async () => {
   await generateLedger(file, 2000, { seed: 5, wallets: 3 });
   const report = await svc.invoke('ledger-import', { source: { path: file } }, { actor: 'cli' });
   expect(report.added).toBe(2000);
-  const rows = svc.ctx.db.$client.prepare('SELECT transaction_id, hash, request_id FROM transactions ORDER BY rowid LIMIT 900').all() as { transaction_id: string; hash: string | null; request_id: string | null }[];
+  const rows = svc.ctx.db.$client.prepare('SELECT transaction_id, hash, request_id FROM transactions ORDER BY rowid LIMIT 900').all() as {
+    transaction_id: string;
+    hash: string | null;
+    request_id: string | null;
+  }[];
   const missing = (i: number) => `ffffffff-0000-4000-8000-${String(i).padStart(12, '0')}`;
   wanted = {
     transaction_id: [...rows.slice(0, 300).map((r) => r.transaction_id), missing(1), missing(2)],
@@ -110,7 +114,9 @@ describe('records as the contract names them, from either thread', () => {
       [null, null, 1700000000000, 1700000000500, 1700000000999],
     ] as const;
     const ids = wanted.transaction_id.slice(0, odd.length);
-    const update = svc.ctx.db.$client.prepare('UPDATE transactions SET "to" = ?, request_id = ?, created_at = ?, confirmed_at = ?, completed_at = ? WHERE transaction_id = ?');
+    const update = svc.ctx.db.$client.prepare(
+      'UPDATE transactions SET "to" = ?, request_id = ?, created_at = ?, confirmed_at = ?, completed_at = ? WHERE transaction_id = ?',
+    );
     odd.forEach((values, i) => update.run(...values, ids[i]));
     const here = byId(recordsWhereIn(svc.ctx.db, 'transaction_id', ids));
     expect(here.map((r) => Object.keys(r))).toEqual(ids.map(() => [...RECORD_FIELDS, 'import_id', 'updated_at']));

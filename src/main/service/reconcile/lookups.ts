@@ -212,7 +212,9 @@ export class RecordLookups {
       return undefined;
     }
     const closed = new SharedArrayBuffer(4);
-    this.starting = this.start({ file, nativeBinding: nativeBindingOf(this.db.$client), closed }).finally(() => (this.starting = undefined));
+    this.starting = this.start({ file, nativeBinding: nativeBindingOf(this.db.$client), closed }).finally(
+      () => (this.starting = undefined),
+    );
     return undefined;
   }
 

@@ -1,7 +1,15 @@
 import { parse } from 'lossless-json';
 import { describe, expect, test } from 'vitest';
 import type { TransactionRecord } from '../../../shared/ledger';
-import { FLAG_FIELDS, isItemIssue, MATCH_FLAGS, matchFlagOf, readVerifyItem, type FlagField, type VerifyItem } from '../../../shared/reconcile';
+import {
+  FLAG_FIELDS,
+  isItemIssue,
+  MATCH_FLAGS,
+  matchFlagOf,
+  readVerifyItem,
+  type FlagField,
+  type VerifyItem,
+} from '../../../shared/reconcile';
 import { abnormalFields, describeMismatch, humanTime, identifiersAgree, lookupKey, matchClaim, recordShapeA, recordShapeB } from './match';
 import { fixtureRecord } from './fixtures.test-support';
 
@@ -72,7 +80,9 @@ describe('each flag, true and false', () => {
 
   test('a field not given is true; every field agreeing gives result true', () => {
     const out = matchClaim(
-      withId(`"chain_id":"ETH","token_id":"ETH_USDT","to":"${EVM_TO}","status":"completed","type":"Withdrawal","amount":100.25,"fee":"0.5","amount_actual":99.75,"time":${T0 / 1000}`),
+      withId(
+        `"chain_id":"ETH","token_id":"ETH_USDT","to":"${EVM_TO}","status":"completed","type":"Withdrawal","amount":100.25,"fee":"0.5","amount_actual":99.75,"time":${T0 / 1000}`,
+      ),
       [record],
       isEvm,
     );
@@ -107,12 +117,16 @@ describe('tolerances are inclusive at the boundary', () => {
   });
 
   test('time_type picks the moment: Confirmed is 30 s after Created', () => {
-    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_type":"Confirmed","time_delta":0`), [record], isEvm).flags.time_match).toBe(true);
+    expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_type":"Confirmed","time_delta":0`), [record], isEvm).flags.time_match).toBe(
+      true,
+    );
     expect(matchClaim(withId(`"time":${T0 / 1000 + 30},"time_delta":0`), [record], isEvm).flags.time_match).toBe(false);
   });
 
   test('a moment not recorded is false, whatever the tolerance', () => {
-    expect(matchClaim(withId(`"time":${T0 / 1000},"time_type":"Completed","time_delta":1000000`), [record], isEvm).flags.time_match).toBe(false);
+    expect(matchClaim(withId(`"time":${T0 / 1000},"time_type":"Completed","time_delta":1000000`), [record], isEvm).flags.time_match).toBe(
+      false,
+    );
   });
 
   test('stored milliseconds compare as the whole second Shape A shows', () => {
@@ -137,7 +151,9 @@ describe('exact decimals', () => {
     const r = { ...record, amount: '1234.567890123456789012' };
     expect(matchClaim(withId('"amount":1234.567890123456789012,"amount_delta":0'), [r], isEvm).flags.amount_match).toBe(true);
     expect(matchClaim(withId('"amount":1234.567890123456789013,"amount_delta":0'), [r], isEvm).flags.amount_match).toBe(false);
-    expect(matchClaim(withId('"amount":"1234.567890123456789013","amount_delta":"0.000000000000000001"'), [r], isEvm).flags.amount_match).toBe(true);
+    expect(
+      matchClaim(withId('"amount":"1234.567890123456789013","amount_delta":"0.000000000000000001"'), [r], isEvm).flags.amount_match,
+    ).toBe(true);
   });
 
   test('scientific notation is exact too', () => {
@@ -146,7 +162,7 @@ describe('exact decimals', () => {
   });
 
   test('a fee claimed where none is recorded is false', () => {
-    expect(matchClaim(withId('"fee":0'), [{ ...record, fee: "" }], isEvm).flags.fee_match).toBe(false);
+    expect(matchClaim(withId('"fee":0'), [{ ...record, fee: '' }], isEvm).flags.fee_match).toBe(false);
   });
 });
 
@@ -157,7 +173,7 @@ describe('case rules for to', () => {
     expect(matchClaim(withId('"to":"tr7nhqjekqxgtci8q8zy4pl8otszgjlj6t"'), [tron], isEvm).flags.to_match).toBe(false);
   });
   test('a to claimed where none is recorded is false', () => {
-    expect(matchClaim(withId(`"to":"${EVM_TO}"`), [{ ...record, to: "" }], isEvm).flags.to_match).toBe(false);
+    expect(matchClaim(withId(`"to":"${EVM_TO}"`), [{ ...record, to: '' }], isEvm).flags.to_match).toBe(false);
   });
 });
 
@@ -188,7 +204,15 @@ describe('lookup and identifiers', () => {
 
   test('the flags carry the source names, in its order', () => {
     expect(Object.keys(matchClaim(withId('"amount":1'), [record], isEvm).flags)).toEqual([
-      'chain_id_match', 'token_id_match', 'to_match', 'status_match', 'type_match', 'amount_match', 'fee_match', 'amount_actual_match', 'time_match',
+      'chain_id_match',
+      'token_id_match',
+      'to_match',
+      'status_match',
+      'type_match',
+      'amount_match',
+      'fee_match',
+      'amount_actual_match',
+      'time_match',
     ]);
   });
 
@@ -199,9 +223,33 @@ describe('lookup and identifiers', () => {
   test('one hash with an ETH transfer and two token transfers: token_id picks, then to, then the first; amount never picks', () => {
     const hash = '0x' + 'cd'.repeat(32);
     const at = (n: number) => T0 + n * 1000;
-    const eth = { ...record, transaction_id: 'bbbbbbbb-0000-4000-8000-000000000001', hash, token_id: 'ETH', amount: '5', to: '0x' + '1'.repeat(40), created_at: at(0) };
-    const usdt = { ...record, transaction_id: 'bbbbbbbb-0000-4000-8000-000000000002', hash, token_id: 'ETH_USDT', amount: '7', to: '0x' + '2'.repeat(40), created_at: at(0) };
-    const usdt2 = { ...record, transaction_id: 'bbbbbbbb-0000-4000-8000-000000000003', hash, token_id: 'ETH_USDT', amount: '9', to: '0x' + '3'.repeat(40), created_at: at(0) };
+    const eth = {
+      ...record,
+      transaction_id: 'bbbbbbbb-0000-4000-8000-000000000001',
+      hash,
+      token_id: 'ETH',
+      amount: '5',
+      to: '0x' + '1'.repeat(40),
+      created_at: at(0),
+    };
+    const usdt = {
+      ...record,
+      transaction_id: 'bbbbbbbb-0000-4000-8000-000000000002',
+      hash,
+      token_id: 'ETH_USDT',
+      amount: '7',
+      to: '0x' + '2'.repeat(40),
+      created_at: at(0),
+    };
+    const usdt2 = {
+      ...record,
+      transaction_id: 'bbbbbbbb-0000-4000-8000-000000000003',
+      hash,
+      token_id: 'ETH_USDT',
+      amount: '9',
+      to: '0x' + '3'.repeat(40),
+      created_at: at(0),
+    };
     const all = [usdt2, eth, usdt];
     const pick = (json: string) => matchClaim(claim(`{"hash":"${hash}",${json}}`), all, isEvm);
     // The claim names USDT with the ETH transfer's amount: checked against a USDT transfer (a mismatch), not the ETH one.
@@ -255,8 +303,8 @@ describe('abnormals and desc', () => {
 
   test('desc says, per field, what was claimed and what is recorded', () => {
     const item = withId(`"amount":100.5,"time":${T0 / 1000 + 120},"status":"Failed","fee":"1"`);
-    const out = matchClaim(item, [{ ...record, fee: "" }], isEvm);
-    expect(describeMismatch(item, { ...record, fee: "" }, out.flags)).toBe(
+    const out = matchClaim(item, [{ ...record, fee: '' }], isEvm);
+    expect(describeMismatch(item, { ...record, fee: '' }, out.flags)).toBe(
       'status: claimed Failed, recorded Completed; ' +
         'amount: claimed 100.5, recorded 100.25 (off by 0.25, tolerance 0.001); ' +
         'fee: claimed 1, recorded nothing (tolerance 0.001); ' +

@@ -1,6 +1,18 @@
 import Big from 'big.js';
 import { RECORD_FIELDS, RECORD_TIME_FIELDS, type TransactionRecord } from '../../../shared/ledger';
-import { FLAG_FIELDS, MATCH_FLAGS, matchFlagOf, type FlagField, type MatchFlags, type RecordShapeA, type RecordShapeB, type TimeType, type VerifyItem, type VerifyResultA, type VerifyResultB } from '../../../shared/reconcile';
+import {
+  FLAG_FIELDS,
+  MATCH_FLAGS,
+  matchFlagOf,
+  type FlagField,
+  type MatchFlags,
+  type RecordShapeA,
+  type RecordShapeB,
+  type TimeType,
+  type VerifyItem,
+  type VerifyResultA,
+  type VerifyResultB,
+} from '../../../shared/reconcile';
 
 /*
  * The matching rules of POST /nps/bill/verify/txs (SPEC.md, Reconciliation), as pure functions over
@@ -44,7 +56,8 @@ export function caselessKey(by: Identifier, value: string): string {
   return by === 'hash' && lower.startsWith('0x') ? lower.slice(2) : lower;
 }
 
-const sameId = (by: Identifier, claimed: string, recorded: string): boolean => recorded !== '' && identifierKey(by, claimed) === identifierKey(by, recorded);
+const sameId = (by: Identifier, claimed: string, recorded: string): boolean =>
+  recorded !== '' && identifierKey(by, claimed) === identifierKey(by, recorded);
 
 /**
  * Every identifier the claim gives agrees with the record (and, for a hash lookup, the chain).
@@ -55,7 +68,8 @@ export function identifiersAgree(item: VerifyItem, record: TransactionRecord): b
   if (item.transaction_id !== undefined && !sameId('transaction_id', item.transaction_id, record.transaction_id)) return false;
   if (item.hash !== undefined && !sameId('hash', item.hash, record.hash)) return false;
   if (item.request_id !== undefined && record.type !== 'Deposit' && !sameId('request_id', item.request_id, record.request_id)) return false;
-  if (item.transaction_id === undefined && item.hash !== undefined && item.chain_id !== undefined && item.chain_id !== record.chain_id) return false;
+  if (item.transaction_id === undefined && item.hash !== undefined && item.chain_id !== undefined && item.chain_id !== record.chain_id)
+    return false;
   return true;
 }
 
@@ -97,7 +111,8 @@ function amountWithin(claimed: string, recorded: string, delta: string): boolean
   return diff !== null && diff.lte(new Big(delta));
 }
 
-const sameText = (a: string, b: string, caseInsensitive: boolean): boolean => b !== '' && (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
+const sameText = (a: string, b: string, caseInsensitive: boolean): boolean =>
+  b !== '' && (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
 
 export const ALL_FALSE: MatchFlags = Object.freeze(Object.fromEntries(MATCH_FLAGS.map((f) => [f, false])) as MatchFlags);
 
@@ -213,7 +228,9 @@ const TIMES = new Set<string>(RECORD_TIME_FIELDS);
  * cheapest object to build and to collect); the code is made from the field names only.
  */
 function compileWireRecord<T>(time: (ms: number | null) => unknown): (r: TransactionRecord) => T {
-  const fields = RECORD_FIELDS.map((f) => `${JSON.stringify(f)}: ${TIMES.has(f) ? `time(r[${JSON.stringify(f)}])` : `r[${JSON.stringify(f)}]`}`);
+  const fields = RECORD_FIELDS.map(
+    (f) => `${JSON.stringify(f)}: ${TIMES.has(f) ? `time(r[${JSON.stringify(f)}])` : `r[${JSON.stringify(f)}]`}`,
+  );
   return new Function('time', `return (r) => ({${fields.join(', ')}});`)(time) as (r: TransactionRecord) => T;
 }
 
@@ -229,12 +246,10 @@ export const recordShapeB = compileWireRecord<RecordShapeB>(iso);
  */
 function compileResult<R>(recordKey: 'tx' | 'data', wire: (r: TransactionRecord) => unknown) {
   const flags = MATCH_FLAGS.map((f) => `${f}: flags.${f}`);
-  return new Function('wire', `return (flags, result, record, ticket_id) => ({${flags.join(', ')}, result, ${recordKey}: record === null ? null : wire(record), ticket_id});`)(wire) as (
-    flags: MatchFlags,
-    result: boolean,
-    record: TransactionRecord | null,
-    ticketId: string | null,
-  ) => R;
+  return new Function(
+    'wire',
+    `return (flags, result, record, ticket_id) => ({${flags.join(', ')}, result, ${recordKey}: record === null ? null : wire(record), ticket_id});`,
+  )(wire) as (flags: MatchFlags, result: boolean, record: TransactionRecord | null, ticketId: string | null) => R;
 }
 
 export const verifyResultA = compileResult<VerifyResultA>('tx', recordShapeA);

@@ -1,6 +1,14 @@
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
-import { FLAG_FIELDS, matchFlagOf, type BooksRejectedRow, type FlagField, type MatchFlags, type RunSummary, type Shape } from '../../../shared/reconcile';
+import {
+  FLAG_FIELDS,
+  matchFlagOf,
+  type BooksRejectedRow,
+  type FlagField,
+  type MatchFlags,
+  type RunSummary,
+  type Shape,
+} from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { RECORD_COLUMNS, recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
@@ -20,18 +28,25 @@ export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<st
 }
 
 export function recordById(db: Db, transactionId: string): LedgerRecord | undefined {
-  const row = stmt<[string], unknown[]>(db, `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id = ?`).raw(true).get(transactionId) as unknown[] | undefined;
+  const row = stmt<[string], unknown[]>(db, `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id = ?`)
+    .raw(true)
+    .get(transactionId) as unknown[] | undefined;
   return row && recordOfRow(row);
 }
 
 /** Chains whose addresses are EVM hex (chain_identifier ETH): `to` compares case-insensitively there. */
 export function evmChainIds(db: Db): Set<string> {
-  return new Set(stmt<[], { chain_id: string }>(db, "SELECT chain_id FROM chains WHERE chain_identifier = 'ETH'").all().map((r) => r.chain_id));
+  return new Set(
+    stmt<[], { chain_id: string }>(db, "SELECT chain_id FROM chains WHERE chain_identifier = 'ETH'")
+      .all()
+      .map((r) => r.chain_id),
+  );
 }
 
 /** The stored spelling of a wallet ID, matched case-insensitively (UUIDs are hex numbers). */
 export function findWallet(db: Db, walletId: string): string | undefined {
-  return stmt<[string], { wallet_id: string }>(db, 'SELECT wallet_id FROM wallets WHERE lower(wallet_id) = lower(?)').get(walletId)?.wallet_id;
+  return stmt<[string], { wallet_id: string }>(db, 'SELECT wallet_id FROM wallets WHERE lower(wallet_id) = lower(?)').get(walletId)
+    ?.wallet_id;
 }
 
 export interface RunRow {
@@ -79,7 +94,8 @@ export function insertChunk(db: Db, runId: string, c: ChunkRow): void {
   ).run(c.item_count, c.matched, c.mismatched, c.not_found, runId);
 }
 
-const RUN_COLUMNS = 'run_id, source, label, api_key, wallet_id, shape, item_count, matched, mismatched, not_found, created_at, rejected_count';
+const RUN_COLUMNS =
+  'run_id, source, label, api_key, wallet_id, shape, item_count, matched, mismatched, not_found, created_at, rejected_count';
 
 export function getRun(db: Db, runId: string): RunSummary | undefined {
   return stmt<[string], RunSummary>(db, `SELECT ${RUN_COLUMNS} FROM verification_runs WHERE run_id = ?`).get(runId);
@@ -97,10 +113,10 @@ export function runRejections(db: Db, runId: string): BooksRejectedRow[] {
 
 export function listRuns(db: Db, page: number, pageSize: number): Page<RunSummary> {
   const total = stmt<[], { n: number }>(db, 'SELECT count(*) AS n FROM verification_runs').get()!.n;
-  const list = stmt<[number, number], RunSummary>(db, `SELECT ${RUN_COLUMNS} FROM verification_runs ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(
-    pageSize,
-    (page - 1) * pageSize,
-  );
+  const list = stmt<[number, number], RunSummary>(
+    db,
+    `SELECT ${RUN_COLUMNS} FROM verification_runs ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+  ).all(pageSize, (page - 1) * pageSize);
   return { list, total, page, page_size: pageSize };
 }
 
@@ -129,7 +145,14 @@ const countIn = (filter: RunItemFilter, c: ChunkCounts): number => (filter === '
  * say which chunks hold the page, so only those are read and parsed, however long the run.
  * `parseClaims` reads a chunk's claims document (numbers keep their digits).
  */
-export function listRunItems(db: Db, runId: string, filter: RunItemFilter, page: number, pageSize: number, parseClaims: (text: string) => unknown[]): Page<RunItemRow> {
+export function listRunItems(
+  db: Db,
+  runId: string,
+  filter: RunItemFilter,
+  page: number,
+  pageSize: number,
+  parseClaims: (text: string) => unknown[],
+): Page<RunItemRow> {
   const chunks = stmt<[string], ChunkCounts>(
     db,
     'SELECT first_idx, item_count, matched, mismatched, not_found FROM verification_chunks WHERE run_id = ? ORDER BY first_idx',
@@ -138,7 +161,10 @@ export function listRunItems(db: Db, runId: string, filter: RunItemFilter, page:
   const list: RunItemRow[] = [];
   const ids: (string | null)[] = [];
   let skip = (page - 1) * pageSize;
-  const read = stmt<[string, number], { claims: string; outcomes: string }>(db, 'SELECT claims, outcomes FROM verification_chunks WHERE run_id = ? AND first_idx = ?');
+  const read = stmt<[string, number], { claims: string; outcomes: string }>(
+    db,
+    'SELECT claims, outcomes FROM verification_chunks WHERE run_id = ? AND first_idx = ?',
+  );
   for (const c of chunks) {
     if (list.length >= pageSize) break;
     const n = countIn(filter, c);
@@ -160,7 +186,13 @@ export function listRunItems(db: Db, runId: string, filter: RunItemFilter, page:
       ids.push(o[0]);
     }
   }
-  const records = new Map(recordsWhereIn(db, 'transaction_id', ids.filter((id) => id !== null)).map((r) => [r.transaction_id, r]));
+  const records = new Map(
+    recordsWhereIn(
+      db,
+      'transaction_id',
+      ids.filter((id) => id !== null),
+    ).map((r) => [r.transaction_id, r]),
+  );
   list.forEach((r, i) => (r.record = ids[i] === null ? null : (records.get(ids[i]!) ?? null)));
   return { list, total, page, page_size: pageSize };
 }
@@ -172,7 +204,11 @@ const ALL_FALSE_JSON = JSON.stringify(FLAG_FIELDS);
  * fields (a few bytes for a match), ticket_id or null].
  */
 export function outcomeJson(transactionId: string | null, result: boolean, flags: MatchFlags, ticketId: string | null): string {
-  const falseFlags = result ? '[]' : transactionId === null ? ALL_FALSE_JSON : JSON.stringify(FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]));
+  const falseFlags = result
+    ? '[]'
+    : transactionId === null
+      ? ALL_FALSE_JSON
+      : JSON.stringify(FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]));
   return `[${transactionId === null ? 'null' : JSON.stringify(transactionId)},${result ? 1 : 0},${falseFlags},${ticketId === null ? 'null' : JSON.stringify(ticketId)}]`;
 }
 

@@ -37,7 +37,17 @@ beforeAll(async () => {
       created_at: T + 250,
       confirmed_at: T + 60_000,
     },
-    { transaction_id: TX2, wallet_id: W2, request_id: 'req-2', hash: 'b'.repeat(64), type: 'Deposit', chain_id: 'TRON', token_id: 'TRON_USDT', amount: '5', created_at: T },
+    {
+      transaction_id: TX2,
+      wallet_id: W2,
+      request_id: 'req-2',
+      hash: 'b'.repeat(64),
+      type: 'Deposit',
+      chain_id: 'TRON',
+      token_id: 'TRON_USDT',
+      amount: '5',
+      created_at: T,
+    },
     { transaction_id: TX3, wallet_id: W1, request_id: 'req-3', type: 'Withdrawal', amount: '7', created_at: T },
   ]);
   secret = (await svc.invoke('keys-create', { label: 'robot', wallets: null }, { actor: 'cli' })).api_secret;
@@ -52,7 +62,12 @@ beforeEach(() => {
   clock += 1;
 });
 
-type Result = Record<`${string}_match`, boolean> & { result: boolean; tx?: Record<string, unknown> | null; data?: Record<string, unknown> | null; ticket_id: string | null };
+type Result = Record<`${string}_match`, boolean> & {
+  result: boolean;
+  tx?: Record<string, unknown> | null;
+  data?: Record<string, unknown> | null;
+  ticket_id: string | null;
+};
 const flagsOf = (r: Result) => Object.fromEntries(Object.entries(r).filter(([k]) => k.endsWith('_match')));
 const verify = (body: object | string, query = '') => signedInject(app, secret, { method: 'POST', url: VERIFY + query, body }, clock);
 const results = async (body: object | string, query = '') => {
@@ -77,7 +92,10 @@ describe('item rules: the whole request refused with 1002 naming the item', () =
     [{ txs: [{ transaction_id: TX1, amount: 1, amount_delta: -0.1 }] }, /^txs\[0\]\.amount_delta: must be a number >= 0/],
     [{ txs: [{ transaction_id: TX1, time: 1.5 }] }, /^txs\[0\]\.time: must be an integer/],
     [{ txs: [{ transaction_id: TX1, time: '1767323045' }] }, /^txs\[0\]\.time: must be an integer/],
-    [{ txs: [{ transaction_id: TX1, time: 1, time_type: 'Updated' }] }, /^txs\[0\]\.time_type: must be one of Created, Confirmed, Completed/],
+    [
+      { txs: [{ transaction_id: TX1, time: 1, time_type: 'Updated' }] },
+      /^txs\[0\]\.time_type: must be one of Created, Confirmed, Completed/,
+    ],
     [{ txs: [{ transaction_id: TX1, time: 1, time_delta: -1 }] }, /^txs\[0\]\.time_delta: must be an integer >= 0/],
     [{ txs: [{ transaction_id: TX1, type: 'Refund' }] }, /^txs\[0\]\.type: must be one of Deposit, Withdrawal/],
     [{ txs: [{ transaction_id: 42, amount: 1 }] }, /^txs\[0\]\.transaction_id: must be a string/],
@@ -103,7 +121,12 @@ describe('item rules: the whole request refused with 1002 naming the item', () =
 
   test('a bad item anywhere refuses the whole request: no run is stored', async () => {
     const before = (await svc.invoke('runs-list', {}, { actor: 'ui' })).total;
-    await errorOf({ txs: [{ transaction_id: TX1, amount: 1 }, { transaction_id: TX1, amount: 'x' }] });
+    await errorOf({
+      txs: [
+        { transaction_id: TX1, amount: 1 },
+        { transaction_id: TX1, amount: 'x' },
+      ],
+    });
     expect((await svc.invoke('runs-list', {}, { actor: 'ui' })).total).toBe(before);
   });
 });
@@ -119,7 +142,11 @@ describe('batch size', () => {
   });
 
   test('1001 items are refused with 4001, whatever the items hold', async () => {
-    expect(await errorOf({ txs: items(1001) })).toMatchObject({ status: 4001, http: 400, msg: expect.stringMatching(/^txs: 1001 .*at most 1000/) });
+    expect(await errorOf({ txs: items(1001) })).toMatchObject({
+      status: 4001,
+      http: 400,
+      msg: expect.stringMatching(/^txs: 1001 .*at most 1000/),
+    });
     clock += 1;
     expect(await errorOf({ txs: [...items(1000), 'garbage'] })).toMatchObject({ status: 4001 });
   });
@@ -134,8 +161,14 @@ describe('wallet_id', () => {
     });
   });
 
-  test('limits lookups to that wallet: another wallet\'s record is not found', async () => {
-    const data = await results({ wallet_id: W1.toUpperCase(), txs: [{ transaction_id: TX1, amount: '0.3' }, { transaction_id: TX2, amount: 5 }] });
+  test("limits lookups to that wallet: another wallet's record is not found", async () => {
+    const data = await results({
+      wallet_id: W1.toUpperCase(),
+      txs: [
+        { transaction_id: TX1, amount: '0.3' },
+        { transaction_id: TX2, amount: 5 },
+      ],
+    });
     expect(data.map((d) => d.result)).toEqual([true, false]);
     expect(data[1]).toMatchObject({ tx: null, ticket_id: null, amount_match: false, time_match: false });
   });
@@ -174,23 +207,60 @@ describe('lookup through the HTTP door', () => {
     expect(data[0]!.ticket_id).toMatch(/^[0-9a-f-]{36}$/);
     // The source's keys in its order: the nine flags, result, the record, then the addition ticket_id.
     expect(Object.keys(data[0]!)).toEqual([
-      'chain_id_match', 'token_id_match', 'to_match', 'status_match', 'type_match', 'amount_match', 'fee_match', 'amount_actual_match', 'time_match', 'result', 'tx', 'ticket_id',
+      'chain_id_match',
+      'token_id_match',
+      'to_match',
+      'status_match',
+      'type_match',
+      'amount_match',
+      'fee_match',
+      'amount_actual_match',
+      'time_match',
+      'result',
+      'tx',
+      'ticket_id',
     ]);
     expect(Object.keys(data[0]!.tx!)).toEqual([
-      'wallet_id', 'type', 'status', 'amount', 'to', 'fee_ratio', 'fee_fixed', 'fee', 'er', 'amount_actual', 'hash', 'chain_id', 'token_id',
-      'created_at', 'confirmed_at', 'completed_at', 'transaction_id', 'request_id',
+      'wallet_id',
+      'type',
+      'status',
+      'amount',
+      'to',
+      'fee_ratio',
+      'fee_fixed',
+      'fee',
+      'er',
+      'amount_actual',
+      'hash',
+      'chain_id',
+      'token_id',
+      'created_at',
+      'confirmed_at',
+      'completed_at',
+      'transaction_id',
+      'request_id',
     ]);
     // Text the ledger does not record is "", never null.
     expect(data[0]!.tx).toMatchObject({ fee_ratio: '', fee_fixed: '', er: '' });
     expect(data[0]).not.toHaveProperty('data');
-    expect(data[0]!.tx).toMatchObject({ transaction_id: TX1, created_at: T / 1000, confirmed_at: T / 1000 + 60, completed_at: null, amount: '0.3' });
+    expect(data[0]!.tx).toMatchObject({
+      transaction_id: TX1,
+      created_at: T / 1000,
+      confirmed_at: T / 1000 + 60,
+      completed_at: null,
+      amount: '0.3',
+    });
     expect(data[0]!.tx).not.toHaveProperty('import_id');
   });
 
   test('Shape B: record under data, times ISO 8601 UTC with milliseconds', async () => {
     const data = await results({ txs: [{ transaction_id: TX1, amount: '0.3' }] }, '?shape=B');
     expect(data[0]).not.toHaveProperty('tx');
-    expect(data[0]!.data).toMatchObject({ created_at: '2026-01-02T03:04:05.250Z', confirmed_at: '2026-01-02T03:05:05.000Z', completed_at: null });
+    expect(data[0]!.data).toMatchObject({
+      created_at: '2026-01-02T03:04:05.250Z',
+      confirmed_at: '2026-01-02T03:05:05.000Z',
+      completed_at: null,
+    });
     expect(data[0]!.ticket_id).toBeNull();
   });
 
@@ -201,7 +271,10 @@ describe('lookup through the HTTP door', () => {
       { request_id: 'req-3', amount: 7, time: T / 1000 + 3600, time_delta: 0 },
       { request_id: 'nope', amount: 1 },
     ];
-    for (const [shape, query] of [['A', ''], ['B', '?shape=B']] as const) {
+    for (const [shape, query] of [
+      ['A', ''],
+      ['B', '?shape=B'],
+    ] as const) {
       clock += 1;
       const sent = await results({ txs }, query);
       // The same claims again through the handler map: the mismatches land on the same Pending tickets.
@@ -209,9 +282,22 @@ describe('lookup through the HTTP door', () => {
       expect(sent).toEqual(given);
       expect(sent.map((d) => d.result)).toEqual([true, false, false, false]);
       expect(flagsOf(sent[1]!)).toEqual({
-        chain_id_match: true, token_id_match: true, to_match: true, status_match: true, type_match: false, amount_match: false, fee_match: true, amount_actual_match: true, time_match: true,
+        chain_id_match: true,
+        token_id_match: true,
+        to_match: true,
+        status_match: true,
+        type_match: false,
+        amount_match: false,
+        fee_match: true,
+        amount_actual_match: true,
+        time_match: true,
       });
-      expect(sent[3]).toEqual({ ...Object.fromEntries(Object.keys(flagsOf(sent[1]!)).map((f) => [f, false])), result: false, [shape === 'A' ? 'tx' : 'data']: null, ticket_id: null });
+      expect(sent[3]).toEqual({
+        ...Object.fromEntries(Object.keys(flagsOf(sent[1]!)).map((f) => [f, false])),
+        result: false,
+        [shape === 'A' ? 'tx' : 'data']: null,
+        ticket_id: null,
+      });
     }
   });
 
@@ -229,7 +315,12 @@ describe('lookup through the HTTP door', () => {
     expect(data.map((d) => d.result)).toEqual([true, true, true, false]);
     expect(data[3]!.tx).toBeNull();
     clock += 1;
-    const refused = await errorOf({ txs: [{ transaction_id: TX1, amount: 1 }, { request_id: 'req-2', type: 'Deposit', amount: 5 }] });
+    const refused = await errorOf({
+      txs: [
+        { transaction_id: TX1, amount: 1 },
+        { request_id: 'req-2', type: 'Deposit', amount: 5 },
+      ],
+    });
     expect(refused).toMatchObject({ status: 1002, msg: expect.stringMatching(/^txs\[1\]\.request_id: /) });
   });
 
@@ -241,7 +332,12 @@ describe('lookup through the HTTP door', () => {
     expect(run).toMatchObject({ source: 'api', label: 'robot', item_count: 2, matched: 1, mismatched: 0, not_found: 1, created_at: clock });
     expect(run.api_key).toMatch(/^[0-9a-f]{64}$/);
     const detail = await svc.invoke('run-get', { run_id: run.run_id, page: 1, page_size: 10, filter: 'all' }, { actor: 'ui' });
-    expect(detail.items.list[0]).toMatchObject({ idx: 0, claimed: { transaction_id: TX1, amount: '0.30' }, result: true, record: { transaction_id: TX1 } });
+    expect(detail.items.list[0]).toMatchObject({
+      idx: 0,
+      claimed: { transaction_id: TX1, amount: '0.30' },
+      result: true,
+      record: { transaction_id: TX1 },
+    });
     expect(detail.items.list[1]).toMatchObject({ idx: 1, claimed: { request_id: 'nope', amount: 1 }, result: false, record: null });
     const notFound = await svc.invoke('run-get', { run_id: run.run_id, page: 1, page_size: 10, filter: 'not_found' }, { actor: 'ui' });
     expect(notFound.items.total).toBe(1);
@@ -261,7 +357,12 @@ describe('the envelope on every failure', () => {
   });
 
   test('a body over 5 MiB: 1003, before any credential is looked at', async () => {
-    const res = await app.inject({ method: 'POST', url: VERIFY, headers: { 'content-type': 'application/json' }, payload: `{"txs":["${'x'.repeat(5 * 1024 * 1024)}"]}` });
+    const res = await app.inject({
+      method: 'POST',
+      url: VERIFY,
+      headers: { 'content-type': 'application/json' },
+      payload: `{"txs":["${'x'.repeat(5 * 1024 * 1024)}"]}`,
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ status: 1003, data: null, msg: expect.stringMatching(/5 MiB/) });
   });
@@ -270,7 +371,22 @@ describe('the envelope on every failure', () => {
 describe('openapi.json', () => {
   test('documents both signed routes with their security, the claim schema and their error codes', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/nps/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties: { txs: { maxItems: number; items: { properties: Record<string, unknown> } } } } }> }; responses: Record<string, { description: string }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            security?: unknown[];
+            requestBody?: {
+              content: Record<
+                string,
+                { schema: { properties: { txs: { maxItems: number; items: { properties: Record<string, unknown> } } } } }
+              >;
+            };
+            responses: Record<string, { description: string }>;
+          }
+        >
+      >;
     };
     const verify = doc.paths[VERIFY]!.post!;
     expect(verify.security).toHaveLength(1);

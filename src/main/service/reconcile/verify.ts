@@ -113,7 +113,9 @@ export async function verifyChunk(
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
   const scoped = scope.wallet_id !== null || scope.wallets !== null;
-  const matches = items.map((item, i) => matchClaim(item, scoped ? candidates[i]!.filter((r) => inScope(scope, r)) : candidates[i]!, isEvm));
+  const matches = items.map((item, i) =>
+    matchClaim(item, scoped ? candidates[i]!.filter((r) => inScope(scope, r)) : candidates[i]!, isEvm),
+  );
 
   return inTransaction(ctx.db, () => {
     if (createRun) insertRun(ctx.db, createRun);
@@ -126,7 +128,14 @@ export async function verifyChunk(
     const updates: [string, TicketClaim][] = [];
     const outcomes = matches.map((m, i): Outcome => {
       if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null };
-      const claim = { abnormals: abnormalFields(m.flags).join(','), desc: describeMismatch(items[i]!, m.record, m.flags), claimed: claims[i]!.claimed, run_id: scope.run_id, actor: scope.actor, at: now };
+      const claim = {
+        abnormals: abnormalFields(m.flags).join(','),
+        desc: describeMismatch(items[i]!, m.record, m.flags),
+        claimed: claims[i]!.claimed,
+        run_id: scope.run_id,
+        actor: scope.actor,
+        at: now,
+      };
       let ticketId = pending.get(m.record.transaction_id);
       if (ticketId !== undefined) {
         updates.push([ticketId, claim]);

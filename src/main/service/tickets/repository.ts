@@ -29,7 +29,11 @@ export interface TicketClaim {
   at: number;
 }
 
-function addEvent(db: Db, ticketId: string, e: { kind: TicketEvent['kind']; from: TicketStatus | null; to: TicketStatus | null; note: string; actor: string; at: number }): void {
+function addEvent(
+  db: Db,
+  ticketId: string,
+  e: { kind: TicketEvent['kind']; from: TicketStatus | null; to: TicketStatus | null; note: string; actor: string; at: number },
+): void {
   stmt(db, 'INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     ticketId,
     e.kind,
@@ -57,7 +61,10 @@ export function openTickets(db: Db, list: readonly NewTicket[]): void {
      VALUES (?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?)`,
   );
   for (const t of list) ticket.run(t.ticket_id, t.wallet_id, t.transaction_id, t.abnormals, t.desc, t.claimed, t.run_id, t.at, t.at);
-  const opened = stmt(db, "INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at) VALUES (?, 'opened', NULL, 'Pending', ?, ?, ?)");
+  const opened = stmt(
+    db,
+    "INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at) VALUES (?, 'opened', NULL, 'Pending', ?, ?, ?)",
+  );
   for (const t of list) opened.run(t.ticket_id, t.desc, t.actor, t.at);
 }
 
@@ -74,7 +81,15 @@ export function updateTicketClaim(db: Db, ticketId: string, t: TicketClaim): voi
   addEvent(db, ticketId, { kind: 'updated', from: 'Pending', to: 'Pending', note: t.desc, actor: t.actor, at: t.at });
 }
 
-export function setTicketStatus(db: Db, ticketId: string, from: TicketStatus, to: TicketStatus, note: string, actor: string, at: number): void {
+export function setTicketStatus(
+  db: Db,
+  ticketId: string,
+  from: TicketStatus,
+  to: TicketStatus,
+  note: string,
+  actor: string,
+  at: number,
+): void {
   db.$client.transaction(() => {
     stmt(db, 'UPDATE tickets SET status = ?, updated_at = ? WHERE ticket_id = ?').run(to, at, ticketId);
     addEvent(db, ticketId, { kind: 'status', from, to, note, actor, at });
@@ -86,7 +101,10 @@ export function getTicket(db: Db, ticketId: string): TicketRow | undefined {
 }
 
 export function ticketEvents(db: Db, ticketId: string): TicketEvent[] {
-  return stmt<[string], TicketEvent>(db, 'SELECT kind, from_status, to_status, note, actor, at FROM ticket_events WHERE ticket_id = ? ORDER BY id').all(ticketId);
+  return stmt<[string], TicketEvent>(
+    db,
+    'SELECT kind, from_status, to_status, note, actor, at FROM ticket_events WHERE ticket_id = ? ORDER BY id',
+  ).all(ticketId);
 }
 
 /** Newest first; filters are exact (wallet IDs are stored lower-cased, as the ledger keeps them). */
@@ -103,10 +121,9 @@ export function listTickets(db: Db, q: TicketListInput): Page<TicketSummary> {
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const total = stmt<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM tickets ${filter}`).get(...params)!.n;
-  const list = stmt<unknown[], TicketSummary>(db, `SELECT ${TICKET_COLUMNS} FROM tickets ${filter} ORDER BY updated_at DESC, ticket_id LIMIT ? OFFSET ?`).all(
-    ...params,
-    q.page_size,
-    (q.page - 1) * q.page_size,
-  );
+  const list = stmt<unknown[], TicketSummary>(
+    db,
+    `SELECT ${TICKET_COLUMNS} FROM tickets ${filter} ORDER BY updated_at DESC, ticket_id LIMIT ? OFFSET ?`,
+  ).all(...params, q.page_size, (q.page - 1) * q.page_size);
   return { list, total, page: q.page, page_size: q.page_size };
 }

@@ -65,7 +65,15 @@ describe('ticket lifecycle', () => {
     const ticketId = first!.ticket_id!;
     expect(first!.result).toBe(false);
     let t = await svc.invoke('ticket-get', { ticket_id: ticketId }, ui);
-    expect(t).toMatchObject({ status: 'Pending', wallet_id: W1, transaction_id: TX1, abnormals: 'amount', abnormal_fields: ['amount'], created_at: clock, updated_at: clock });
+    expect(t).toMatchObject({
+      status: 'Pending',
+      wallet_id: W1,
+      transaction_id: TX1,
+      abnormals: 'amount',
+      abnormal_fields: ['amount'],
+      created_at: clock,
+      updated_at: clock,
+    });
     expect(t.desc).toBe('amount: claimed 100.5, recorded 100.25 (off by 0.25, tolerance 0.001)');
     expect(t.claimed).toEqual({ transaction_id: TX1, amount: '100.5' });
     expect(t.record).toMatchObject({ transaction_id: TX1, amount: '100.25' });
@@ -120,7 +128,9 @@ describe('ticket lifecycle', () => {
     const list = await svc.invoke('tickets-list', { page: 1, page_size: 10, wallet_id: W1 }, ui);
     expect(list.total).toBe(2);
     expect(list.list[0]!.ticket_id).toBe(ticketId);
-    expect((await svc.invoke('tickets-list', { page: 1, page_size: 10, status: 'Dismissed' }, ui)).list.map((x) => x.ticket_id)).toEqual([third!.ticket_id]);
+    expect((await svc.invoke('tickets-list', { page: 1, page_size: 10, status: 'Dismissed' }, ui)).list.map((x) => x.ticket_id)).toEqual([
+      third!.ticket_id,
+    ]);
   });
 
   test('two mismatching claims about one transaction in one request share one ticket; not found opens none', async () => {
@@ -150,7 +160,14 @@ describe('GET /nps/ticket', () => {
     expect(res.body).toMatchObject({
       status: 0,
       msg: '',
-      data: { ticket_id: r!.ticket_id, wallet_id: W2, transaction_id: TX2, status: 'Pending', abnormals: 'amount', created_at: expect.any(Number) },
+      data: {
+        ticket_id: r!.ticket_id,
+        wallet_id: W2,
+        transaction_id: TX2,
+        status: 'Pending',
+        abnormals: 'amount',
+        created_at: expect.any(Number),
+      },
     });
     const data = res.body.data as { created_at: number; updated_at: number; desc: string };
     expect(data.updated_at).toBe(Math.floor((clock - 1) / 1000));
@@ -158,7 +175,7 @@ describe('GET /nps/ticket', () => {
     expect(data.desc).toMatch(/^amount: claimed 9, recorded 5/);
   });
 
-  test('another wallet\'s ticket is 3003, exactly as a missing one', async () => {
+  test("another wallet's ticket is 3003, exactly as a missing one", async () => {
     const [r] = await verify([{ transaction_id: TX2, amount: 10 }]);
     clock += 1;
     const other = await lookup(W1, r!.ticket_id!);
@@ -173,7 +190,11 @@ describe('GET /nps/ticket', () => {
   test.each([
     ['wallet_id missing', 'ticket_id=cccccccc-cccc-4ccc-8ccc-cccccccccccc', /^wallet_id: is required/],
     ['ticket_id missing', `wallet_id=${W1}`, /^ticket_id: is required/],
-    ['ticket_id repeated', `wallet_id=${W1}&ticket_id=cccccccc-cccc-4ccc-8ccc-cccccccccccc&ticket_id=cccccccc-cccc-4ccc-8ccc-cccccccccccc`, /^ticket_id: must be a string/],
+    [
+      'ticket_id repeated',
+      `wallet_id=${W1}&ticket_id=cccccccc-cccc-4ccc-8ccc-cccccccccccc&ticket_id=cccccccc-cccc-4ccc-8ccc-cccccccccccc`,
+      /^ticket_id: must be a string/,
+    ],
     ['wallet_id not UUID-shaped', 'wallet_id=w1&ticket_id=cccccccc-cccc-4ccc-8ccc-cccccccccccc', /^wallet_id: must be UUID-shaped/],
     ['ticket_id not UUID-shaped', `wallet_id=${W1}&ticket_id=42`, /^ticket_id: must be UUID-shaped/],
   ])('%s: 1002', async (_name, query, msg) => {

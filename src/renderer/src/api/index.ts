@@ -20,13 +20,20 @@ export const BAD_ANSWER = -2;
  * Call a handler of the service's map. The answer is parsed with the contract's own schema, so a
  * screen only ever sees data of the declared shape; any failure is an ApiError with a sentence.
  */
-export async function call<N extends HandlerName>(name: N, input: HandlerInput<N>, opts: { onProgress?: (p: Progress) => void } = {}): Promise<HandlerResult<N>> {
+export async function call<N extends HandlerName>(
+  name: N,
+  input: HandlerInput<N>,
+  opts: { onProgress?: (p: Progress) => void } = {},
+): Promise<HandlerResult<N>> {
   const envelope = await transport.call(name, input, opts.onProgress);
   if (envelope.status !== 0) throw new ApiError(envelope.status, envelope.msg || `the service refused ${name} (${envelope.status})`);
   const parsed = contract[name].output.safeParse(envelope.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(BAD_ANSWER, `the service answered ${name} in an unexpected shape (${issue?.path.join('.') || 'answer'}: ${issue?.message ?? 'invalid'})`);
+    throw new ApiError(
+      BAD_ANSWER,
+      `the service answered ${name} in an unexpected shape (${issue?.path.join('.') || 'answer'}: ${issue?.message ?? 'invalid'})`,
+    );
   }
   return parsed.data as HandlerResult<N>;
 }
@@ -64,7 +71,8 @@ export async function updateChain(input: HandlerInput<'catalogue-chain-update'>)
 }
 
 /** Save a token's editable fields (only those given). */
-export const updateToken = (input: HandlerInput<'catalogue-token-update'>): Promise<HandlerResult<'catalogue-token-update'>> => call('catalogue-token-update', input);
+export const updateToken = (input: HandlerInput<'catalogue-token-update'>): Promise<HandlerResult<'catalogue-token-update'>> =>
+  call('catalogue-token-update', input);
 
 /** Open the explorer page: the system browser via the shell in Electron, a new tab in browser mode. */
 export async function openExplorer(target: ExplorerTarget): Promise<void> {

@@ -41,7 +41,9 @@ export function DataTable<T>({
         <tbody>
           {rows.map((r) => {
             const key = rowKey(r);
-            const cls = [onRowClick ? 'clickable' : '', key === selectedKey ? 'selected' : '', rowClass?.(r) ?? ''].filter(Boolean).join(' ');
+            const cls = [onRowClick ? 'clickable' : '', key === selectedKey ? 'selected' : '', rowClass?.(r) ?? '']
+              .filter(Boolean)
+              .join(' ');
             return (
               <tr
                 key={key}

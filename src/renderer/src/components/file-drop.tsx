@@ -2,7 +2,19 @@ import { useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Icon } from './icons';
 
 /** Pick a file with the keyboard or the mouse, or drop one here. */
-export function FileDrop({ onFile, accept, label, hint, disabled }: { onFile: (f: File) => void; accept?: string; label: string; hint?: string; disabled?: boolean }) {
+export function FileDrop({
+  onFile,
+  accept,
+  label,
+  hint,
+  disabled,
+}: {
+  onFile: (f: File) => void;
+  accept?: string;
+  label: string;
+  hint?: string;
+  disabled?: boolean;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const open = () => !disabled && input.current?.click();

@@ -39,7 +39,12 @@ export function ExplorerLink({
   if (!value) return <span className="muted">—</span>;
   const text = short ? shorten(value, head, tail) : value;
   const href = templateUrl(chainById(chains, chainId), kind, value);
-  if (!href) return <span className="mono" title={value}>{text}</span>;
+  if (!href)
+    return (
+      <span className="mono" title={value}>
+        {text}
+      </span>
+    );
   const open = (e: MouseEvent) => {
     e.preventDefault();
     e.stopPropagation();

@@ -9,9 +9,21 @@ export function sampleOf(sample: Record<string, string>[], header: string | unde
     .slice(0, 3);
 }
 
-export function ColumnSelect(props: { field: string; headers: string[]; value: string | undefined; emptyLabel: string; disabled: boolean; onChange: (header: string) => void }) {
+export function ColumnSelect(props: {
+  field: string;
+  headers: string[];
+  value: string | undefined;
+  emptyLabel: string;
+  disabled: boolean;
+  onChange: (header: string) => void;
+}) {
   return (
-    <select aria-label={`Column for ${props.field}`} value={props.value ?? ''} onChange={(e) => props.onChange(e.target.value)} disabled={props.disabled}>
+    <select
+      aria-label={`Column for ${props.field}`}
+      value={props.value ?? ''}
+      onChange={(e) => props.onChange(e.target.value)}
+      disabled={props.disabled}
+    >
       <option value="">{props.emptyLabel}</option>
       {props.headers.map((h) => (
         <option key={h} value={h}>

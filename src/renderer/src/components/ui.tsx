@@ -91,7 +91,10 @@ export function ProgressBar({ done, total, label }: { done: number; total?: numb
   const pct = total ? Math.min(100, Math.round((done / total) * 100)) : undefined;
   return (
     <div className="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
-      <div className={pct === undefined ? 'progress-bar progress-indeterminate' : 'progress-bar'} style={{ width: pct === undefined ? '30%' : `${pct}%` }} />
+      <div
+        className={pct === undefined ? 'progress-bar progress-indeterminate' : 'progress-bar'}
+        style={{ width: pct === undefined ? '30%' : `${pct}%` }}
+      />
     </div>
   );
 }
@@ -124,7 +127,17 @@ export interface TabDef<K extends string> {
   count?: number;
 }
 
-export function Tabs<K extends string>({ tabs, active, onChange, label }: { tabs: TabDef<K>[]; active: K; onChange: (k: K) => void; label: string }) {
+export function Tabs<K extends string>({
+  tabs,
+  active,
+  onChange,
+  label,
+}: {
+  tabs: TabDef<K>[];
+  active: K;
+  onChange: (k: K) => void;
+  label: string;
+}) {
   return (
     <div className="tabs" role="tablist" aria-label={label}>
       {tabs.map((t) => (
@@ -144,11 +157,28 @@ export function Tabs<K extends string>({ tabs, active, onChange, label }: { tabs
   );
 }
 
-export function Segmented<K extends string>({ options, value, onChange, label }: { options: { key: K; label: string }[]; value: K; onChange: (k: K) => void; label: string }) {
+export function Segmented<K extends string>({
+  options,
+  value,
+  onChange,
+  label,
+}: {
+  options: { key: K; label: string }[];
+  value: K;
+  onChange: (k: K) => void;
+  label: string;
+}) {
   return (
     <div className="segmented" role="radiogroup" aria-label={label}>
       {options.map((o) => (
-        <button key={o.key} type="button" role="radio" aria-checked={o.key === value} className={o.key === value ? 'seg seg-on' : 'seg'} onClick={() => onChange(o.key)}>
+        <button
+          key={o.key}
+          type="button"
+          role="radio"
+          aria-checked={o.key === value}
+          className={o.key === value ? 'seg seg-on' : 'seg'}
+          onClick={() => onChange(o.key)}
+        >
           {o.label}
         </button>
       ))}
@@ -157,22 +187,50 @@ export function Segmented<K extends string>({ options, value, onChange, label }:
 }
 
 /** Page N of M with previous/next, and the range shown, for lists the service pages. */
-export function Pager({ page, pageSize, total, onPage, busy }: { page: number; pageSize: number; total: number; onPage: (p: number) => void; busy?: boolean }) {
+export function Pager({
+  page,
+  pageSize,
+  total,
+  onPage,
+  busy,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (p: number) => void;
+  busy?: boolean;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
   return (
     <nav className="pager" aria-label="Pages">
       <span className="pager-range">
-        {total === 0 ? 'Nothing to show' : first > last ? `page ${page} is past the end of ${formatCount(total)}` : `${formatCount(first)}–${formatCount(last)} of ${formatCount(total)}`}
+        {total === 0
+          ? 'Nothing to show'
+          : first > last
+            ? `page ${page} is past the end of ${formatCount(total)}`
+            : `${formatCount(first)}–${formatCount(last)} of ${formatCount(total)}`}
       </span>
-      <button type="button" className="btn btn-small" disabled={busy || page <= 1} onClick={() => onPage(page - 1)} aria-label="Previous page">
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={busy || page <= 1}
+        onClick={() => onPage(page - 1)}
+        aria-label="Previous page"
+      >
         ‹ Prev
       </button>
       <span className="pager-page">
         Page {formatCount(page)} / {formatCount(pages)}
       </span>
-      <button type="button" className="btn btn-small" disabled={busy || page >= pages} onClick={() => onPage(page + 1)} aria-label="Next page">
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={busy || page >= pages}
+        onClick={() => onPage(page + 1)}
+        aria-label="Next page"
+      >
         Next ›
       </button>
     </nav>
@@ -202,7 +260,17 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
 }
 
 /** A modal dialog: focus moves in, Escape closes, the page behind is inert, and focus goes back to what opened it. */
-export function Dialog({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  footer,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   // Taken while rendering, before an autoFocus field inside takes the focus.
   const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
@@ -260,7 +328,17 @@ export function FieldName({ field, label }: { field: string; label?: string }) {
 }
 
 /** An on/off switch for a boolean the user may change in place; its column or label says what it switches. */
-export function Switch({ checked, onChange, label, disabled }: { checked: boolean; onChange: (next: boolean) => void; label: string; disabled?: boolean }) {
+export function Switch({
+  checked,
+  onChange,
+  label,
+  disabled,
+}: {
+  checked: boolean;
+  onChange: (next: boolean) => void;
+  label: string;
+  disabled?: boolean;
+}) {
   return (
     <button
       type="button"
@@ -337,7 +415,19 @@ export function FormDialog(props: {
   );
 }
 
-export function Stat({ label, value, tone, onClick, active }: { label: string; value: number; tone?: string; onClick?: () => void; active?: boolean }) {
+export function Stat({
+  label,
+  value,
+  tone,
+  onClick,
+  active,
+}: {
+  label: string;
+  value: number;
+  tone?: string;
+  onClick?: () => void;
+  active?: boolean;
+}) {
   const body = (
     <>
       <span className="stat-value num">{formatCount(value)}</span>

@@ -118,7 +118,12 @@ export function VirtualTable<T>({
     const k = scaleOf(totalPx, physicalPx, el.clientHeight);
     const top = HEADER_HEIGHT + index * rowHeight;
     const viewTop = el.scrollTop * k;
-    const target = top - HEADER_HEIGHT < viewTop ? top - HEADER_HEIGHT : top + rowHeight > viewTop + el.clientHeight ? top + rowHeight - el.clientHeight : viewTop;
+    const target =
+      top - HEADER_HEIGHT < viewTop
+        ? top - HEADER_HEIGHT
+        : top + rowHeight > viewTop + el.clientHeight
+          ? top + rowHeight - el.clientHeight
+          : viewTop;
     if (target !== viewTop) el.scrollTop = target / k;
   };
   const move = (to: number) => {
@@ -159,7 +164,12 @@ export function VirtualTable<T>({
           </div>
           {items.map((item) => {
             const row = getRow(item.index);
-            const cls = ['vt-row', item.index % 2 ? 'vt-odd' : '', item.index === selected ? 'vt-selected' : '', row && rowClass ? (rowClass(row, item.index) ?? '') : '']
+            const cls = [
+              'vt-row',
+              item.index % 2 ? 'vt-odd' : '',
+              item.index === selected ? 'vt-selected' : '',
+              row && rowClass ? (rowClass(row, item.index) ?? '') : '',
+            ]
               .filter(Boolean)
               .join(' ');
             return (

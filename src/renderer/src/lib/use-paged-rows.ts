@@ -22,7 +22,11 @@ export interface PagedRows<T> {
  * Rows of a server-paged list fetched page by page as they scroll into view, so a table can show
  * a million records while holding only the pages the accountant has looked at.
  */
-export function usePagedRows<T>(key: string, fetchPage: (page: number, pageSize: number) => Promise<{ list: T[]; total: number }>, pageSize = 200): PagedRows<T> {
+export function usePagedRows<T>(
+  key: string,
+  fetchPage: (page: number, pageSize: number) => Promise<{ list: T[]; total: number }>,
+  pageSize = 200,
+): PagedRows<T> {
   const [nonce, setNonce] = useState(0);
   const fullKey = `${key}#${nonce}`;
   const [state, setState] = useState<PagedState<T>>({ key: '', pages: new Map() });
@@ -40,7 +44,8 @@ export function usePagedRows<T>(key: string, fetchPage: (page: number, pageSize:
       const tag = `${fullKey}|${page}`;
       if (inflight.current.has(tag)) return;
       inflight.current.add(tag);
-      fetchRef.current(page, pageSize)
+      fetchRef
+        .current(page, pageSize)
         .then(
           (r) =>
             setState((s) => {
@@ -50,7 +55,11 @@ export function usePagedRows<T>(key: string, fetchPage: (page: number, pageSize:
               return { key: fullKey, total: r.total, pages: new Map(base.pages).set(page, r.list) };
             }),
           (err: unknown) =>
-            setState((s) => (keyRef.current !== fullKey ? s : { ...(s.key === fullKey ? s : { pages: new Map<number, T[]>() }), key: fullKey, error: errorText(err) })),
+            setState((s) =>
+              keyRef.current !== fullKey
+                ? s
+                : { ...(s.key === fullKey ? s : { pages: new Map<number, T[]>() }), key: fullKey, error: errorText(err) },
+            ),
         )
         .finally(() => inflight.current.delete(tag));
     },

@@ -52,7 +52,9 @@ function Verdict({ result }: { result: AddressCheckDetail }) {
           </>
         )}
       </dl>
-      {differs && result.is_valid && <p className="note">The address is valid but not in its checksummed form; use the form above when you write it down.</p>}
+      {differs && result.is_valid && (
+        <p className="note">The address is valid but not in its checksummed form; use the form above when you write it down.</p>
+      )}
     </section>
   );
 }
@@ -83,13 +85,17 @@ export function AddressScreen() {
     }
   };
 
-  if (chains.error && !chains.data) return <ErrorBox message={chains.error} onRetry={() => loadChains(true)} title="Could not load the chains" />;
+  if (chains.error && !chains.data)
+    return <ErrorBox message={chains.error} onRetry={() => loadChains(true)} title="Could not load the chains" />;
   if (!chains.data) return <Loading what="chains" />;
 
   const unsupported = chains.data.filter((c) => !CHECKABLE.has(c.chain_identifier));
   return (
     <div className="screen screen-narrow">
-      <PageHeader title="Address check" subtitle="Whether an address is well-formed for a chain, before it goes into the books. Nothing is sent to a network." />
+      <PageHeader
+        title="Address check"
+        subtitle="Whether an address is well-formed for a chain, before it goes into the books. Nothing is sent to a network."
+      />
       <form
         className="card form-grid"
         onSubmit={(e) => {
@@ -137,8 +143,9 @@ export function AddressScreen() {
       {result && <Verdict result={result} />}
       {unsupported.length > 0 && (
         <p className="note">
-          Not checkable here: {unsupported.map((c) => c.chain_id).join(', ')} — their address formats ({[...new Set(unsupported.map((c) => c.chain_identifier))].join(', ')}) are not
-          covered by the /nps address check, which supports EVM and TRON only.
+          Not checkable here: {unsupported.map((c) => c.chain_id).join(', ')} — their address formats (
+          {[...new Set(unsupported.map((c) => c.chain_identifier))].join(', ')}) are not covered by the /nps address check, which supports
+          EVM and TRON only.
         </p>
       )}
     </div>

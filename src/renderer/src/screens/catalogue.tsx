@@ -130,20 +130,46 @@ function EditChainDialog({ chain, onClose, onSaved }: { chain: Chain; onClose: (
       }}
     >
       <p className="note">
-        <span className="mono">chain_identifier</span> <strong className="mono">{chain.chain_identifier}</strong> · <span className="mono">native_token_id</span>{' '}
-        <strong className="mono">{chain.native_token_id}</strong>. A chain changed here keeps its values when the catalogue file is seeded again.
+        <span className="mono">chain_identifier</span> <strong className="mono">{chain.chain_identifier}</strong> ·{' '}
+        <span className="mono">native_token_id</span> <strong className="mono">{chain.native_token_id}</strong>. A chain changed here keeps
+        its values when the catalogue file is seeded again.
       </p>
       <Field label={<FieldName field="name" />} htmlFor="chain-name">
         <input id="chain-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
       </Field>
-      <Field label={<FieldName field="confirming_threshold" />} htmlFor="chain-threshold" hint="Blocks after which a deposit counts as final (an integer, 0 or more)">
-        <input id="chain-threshold" className="mono input-short" inputMode="numeric" value={threshold} onChange={(e) => setThreshold(e.target.value)} spellCheck={false} />
+      <Field
+        label={<FieldName field="confirming_threshold" />}
+        htmlFor="chain-threshold"
+        hint="Blocks after which a deposit counts as final (an integer, 0 or more)"
+      >
+        <input
+          id="chain-threshold"
+          className="mono input-short"
+          inputMode="numeric"
+          value={threshold}
+          onChange={(e) => setThreshold(e.target.value)}
+          spellCheck={false}
+        />
       </Field>
-      <Field label={<FieldName field="explorer_tx_url" />} htmlFor="chain-tx-url" hint={<>An https transaction page; {'{hash}'} stands for the hash</>}>
+      <Field
+        label={<FieldName field="explorer_tx_url" />}
+        htmlFor="chain-tx-url"
+        hint={<>An https transaction page; {'{hash}'} stands for the hash</>}
+      >
         <input id="chain-tx-url" className="mono" value={txUrl} onChange={(e) => setTxUrl(e.target.value)} spellCheck={false} />
       </Field>
-      <Field label={<FieldName field="explorer_address_url" />} htmlFor="chain-address-url" hint={<>An https address page; {'{address}'} stands for the address</>}>
-        <input id="chain-address-url" className="mono" value={addressUrl} onChange={(e) => setAddressUrl(e.target.value)} spellCheck={false} />
+      <Field
+        label={<FieldName field="explorer_address_url" />}
+        htmlFor="chain-address-url"
+        hint={<>An https address page; {'{address}'} stands for the address</>}
+      >
+        <input
+          id="chain-address-url"
+          className="mono"
+          value={addressUrl}
+          onChange={(e) => setAddressUrl(e.target.value)}
+          spellCheck={false}
+        />
       </Field>
       <label className="check">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
@@ -178,14 +204,26 @@ function EditTokenDialog({ token, onClose, onSaved }: { token: Token; onClose: (
       }}
     >
       <p className="note">
-        <span className="mono">chain_id</span> <strong className="mono">{token.chain_id}</strong> · <span className="mono">symbol</span> <strong className="mono">{token.symbol}</strong> ·{' '}
-        <span className="mono">decimal</span> <strong className="mono">{token.decimal}</strong>. A token changed here keeps its values when the catalogue file is seeded again.
+        <span className="mono">chain_id</span> <strong className="mono">{token.chain_id}</strong> · <span className="mono">symbol</span>{' '}
+        <strong className="mono">{token.symbol}</strong> · <span className="mono">decimal</span>{' '}
+        <strong className="mono">{token.decimal}</strong>. A token changed here keeps its values when the catalogue file is seeded again.
       </p>
       <Field label={<FieldName field="name" />} htmlFor="token-name">
         <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
       </Field>
-      <Field label={<FieldName field="dust_threshold" />} htmlFor="token-dust" hint={`Amounts below this count as dust (a decimal number in ${token.symbol}, 0 or more)`}>
-        <input id="token-dust" className="mono input-short" inputMode="decimal" value={dust} onChange={(e) => setDust(e.target.value)} spellCheck={false} />
+      <Field
+        label={<FieldName field="dust_threshold" />}
+        htmlFor="token-dust"
+        hint={`Amounts below this count as dust (a decimal number in ${token.symbol}, 0 or more)`}
+      >
+        <input
+          id="token-dust"
+          className="mono input-short"
+          inputMode="decimal"
+          value={dust}
+          onChange={(e) => setDust(e.target.value)}
+          spellCheck={false}
+        />
       </Field>
       <label className="check">
         <input type="checkbox" checked={canDeposit} onChange={(e) => setCanDeposit(e.target.checked)} />
@@ -207,7 +245,12 @@ function ChainsTab() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [editing, setEditing] = useState<Chain>();
-  const q = { page, page_size: pageSize, ...(chainId ? { chain_id: chainId } : {}), ...(identifier ? { chain_identifier: identifier } : {}) };
+  const q = {
+    page,
+    page_size: pageSize,
+    ...(chainId ? { chain_id: chainId } : {}),
+    ...(identifier ? { chain_identifier: identifier } : {}),
+  };
   const result = useQuery(JSON.stringify(q), () => call('catalogue-chains-list', q));
   const saved = useSavedRows<Chain>(result.data, (c) => c.chain_id);
   const onSaved = (c: Chain) => {
@@ -218,10 +261,12 @@ function ChainsTab() {
   };
   const quick = useQuickSave<Chain>((c, patch) => updateChain({ chain_id: c.chain_id, ...patch }), onSaved);
   const identifiers = [...new Set((chains ?? []).map((c) => c.chain_identifier))].sort();
-  const reset = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setPage(1);
-  };
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+    };
   const columns: SimpleColumn<Chain>[] = [
     { key: 'chain_id', header: <FieldName field="chain_id" />, render: (c) => <span className="mono strong">{c.chain_id}</span> },
     {
@@ -239,9 +284,22 @@ function ChainsTab() {
         </>
       ),
     },
-    { key: 'chain_identifier', header: <FieldName field="chain_identifier" />, render: (c) => <Badge tone="neutral">{c.chain_identifier}</Badge> },
-    { key: 'native_token_id', header: <FieldName field="native_token_id" />, render: (c) => <span className="mono">{c.native_token_id}</span> },
-    { key: 'confirming_threshold', header: <FieldName field="confirming_threshold" />, align: 'right', render: (c) => <span className="num">{c.confirming_threshold}</span> },
+    {
+      key: 'chain_identifier',
+      header: <FieldName field="chain_identifier" />,
+      render: (c) => <Badge tone="neutral">{c.chain_identifier}</Badge>,
+    },
+    {
+      key: 'native_token_id',
+      header: <FieldName field="native_token_id" />,
+      render: (c) => <span className="mono">{c.native_token_id}</span>,
+    },
+    {
+      key: 'confirming_threshold',
+      header: <FieldName field="confirming_threshold" />,
+      align: 'right',
+      render: (c) => <span className="num">{c.confirming_threshold}</span>,
+    },
     {
       // Two fields in one column, one above the other, so the row fits the window.
       key: 'explorer',
@@ -262,9 +320,21 @@ function ChainsTab() {
     {
       key: 'enabled',
       header: <FieldName field="enabled" />,
-      render: (c) => <Switch checked={c.enabled} label={`enabled: ${c.chain_id}`} disabled={quick.busy !== undefined} onChange={(v) => void quick.run(c.chain_id, c, { enabled: v })} />,
+      render: (c) => (
+        <Switch
+          checked={c.enabled}
+          label={`enabled: ${c.chain_id}`}
+          disabled={quick.busy !== undefined}
+          onChange={(v) => void quick.run(c.chain_id, c, { enabled: v })}
+        />
+      ),
     },
-    { key: 'edit', header: <span className="sr-only">Actions</span>, align: 'right', render: (c) => <EditButton id={c.chain_id} onClick={() => setEditing(c)} /> },
+    {
+      key: 'edit',
+      header: <span className="sr-only">Actions</span>,
+      align: 'right',
+      render: (c) => <EditButton id={c.chain_id} onClick={() => setEditing(c)} />,
+    },
   ];
   return (
     <>
@@ -317,7 +387,14 @@ function TokensTab() {
   const flag = (field: 'can_deposit' | 'can_withdraw'): SimpleColumn<Token> => ({
     key: field,
     header: <FieldName field={field} />,
-    render: (t) => <Switch checked={t[field]} label={`${field}: ${t.token_id}`} disabled={quick.busy !== undefined} onChange={(v) => void quick.run(t.token_id, t, { [field]: v })} />,
+    render: (t) => (
+      <Switch
+        checked={t[field]}
+        label={`${field}: ${t.token_id}`}
+        disabled={quick.busy !== undefined}
+        onChange={(v) => void quick.run(t.token_id, t, { [field]: v })}
+      />
+    ),
   });
   const columns: SimpleColumn<Token>[] = [
     { key: 'token_id', header: <FieldName field="token_id" />, render: (t) => <span className="mono strong">{t.token_id}</span> },
@@ -327,13 +404,28 @@ function TokensTab() {
     {
       key: 'contract_address',
       header: <FieldName field="contract_address" />,
-      render: (t) => (t.is_native ? <Badge tone="neutral">native coin</Badge> : <ExplorerLink chainId={t.chain_id} kind="address" value={t.contract_address} />),
+      render: (t) =>
+        t.is_native ? (
+          <Badge tone="neutral">native coin</Badge>
+        ) : (
+          <ExplorerLink chainId={t.chain_id} kind="address" value={t.contract_address} />
+        ),
     },
     { key: 'decimal', header: <FieldName field="decimal" />, align: 'right', render: (t) => <span className="num">{t.decimal}</span> },
-    { key: 'dust_threshold', header: <FieldName field="dust_threshold" />, align: 'right', render: (t) => <Amount value={t.dust_threshold} /> },
+    {
+      key: 'dust_threshold',
+      header: <FieldName field="dust_threshold" />,
+      align: 'right',
+      render: (t) => <Amount value={t.dust_threshold} />,
+    },
     flag('can_deposit'),
     flag('can_withdraw'),
-    { key: 'edit', header: <span className="sr-only">Actions</span>, align: 'right', render: (t) => <EditButton id={t.token_id} onClick={() => setEditing(t)} /> },
+    {
+      key: 'edit',
+      header: <span className="sr-only">Actions</span>,
+      align: 'right',
+      render: (t) => <EditButton id={t.token_id} onClick={() => setEditing(t)} />,
+    },
   ];
   return (
     <>
@@ -354,7 +446,14 @@ function TokensTab() {
           }}
         />
         <Field label="Token ID" htmlFor="f-token-id" hint="Exact match, e.g. TRON_USDT; Enter to apply">
-          <input id="f-token-id" className="mono" value={tokenText} placeholder="Any token" onChange={(e) => setTokenText(e.target.value)} spellCheck={false} />
+          <input
+            id="f-token-id"
+            className="mono"
+            value={tokenText}
+            placeholder="Any token"
+            onChange={(e) => setTokenText(e.target.value)}
+            spellCheck={false}
+          />
         </Field>
         <div className="filters-actions">
           <button type="submit" className="btn">

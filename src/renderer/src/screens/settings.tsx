@@ -28,7 +28,8 @@ function ScopeEditor({ value, onChange }: { value: Scope; onChange: (s: Scope) =
         <input type="radio" name="scope" checked={value.all} onChange={() => onChange({ all: true })} /> All wallets, present and future
       </label>
       <label className="radio">
-        <input type="radio" name="scope" checked={!value.all} onChange={() => onChange({ all: false, wallets: chosen })} /> Only these wallets
+        <input type="radio" name="scope" checked={!value.all} onChange={() => onChange({ all: false, wallets: chosen })} /> Only these
+        wallets
       </label>
       {!value.all && (
         <div className="scope-list">
@@ -38,13 +39,23 @@ function ScopeEditor({ value, onChange }: { value: Scope; onChange: (s: Scope) =
               <input
                 type="checkbox"
                 checked={chosen.includes(w.wallet_id)}
-                onChange={(e) => onChange({ all: false, wallets: e.target.checked ? [...chosen, w.wallet_id] : chosen.filter((x) => x !== w.wallet_id) })}
+                onChange={(e) =>
+                  onChange({ all: false, wallets: e.target.checked ? [...chosen, w.wallet_id] : chosen.filter((x) => x !== w.wallet_id) })
+                }
               />
-              <span>{w.name || 'Wallet'}</span> <span className="mono muted">{w.wallet_id}</span> <span className="muted">· {w.transactions} tx</span>
+              <span>{w.name || 'Wallet'}</span> <span className="mono muted">{w.wallet_id}</span>{' '}
+              <span className="muted">· {w.transactions} tx</span>
             </label>
           ))}
           <Field label={known.length ? 'Other wallet IDs' : 'Wallet IDs'} htmlFor="scope-extra" hint="One UUID per line">
-            <textarea id="scope-extra" className="mono" rows={2} value={extra} onChange={(e) => setExtraText(e.target.value)} spellCheck={false} />
+            <textarea
+              id="scope-extra"
+              className="mono"
+              rows={2}
+              value={extra}
+              onChange={(e) => setExtraText(e.target.value)}
+              spellCheck={false}
+            />
           </Field>
         </div>
       )}
@@ -146,12 +157,21 @@ function AddKeyDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () =
         onClose();
       }}
     >
-      <p className="muted">For a key pair made elsewhere (for example by an existing Cobo WaaS 2.0 client): only the public key comes here.</p>
+      <p className="muted">
+        For a key pair made elsewhere (for example by an existing Cobo WaaS 2.0 client): only the public key comes here.
+      </p>
       <Field label="Label" htmlFor="add-label">
         <input id="add-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus maxLength={100} />
       </Field>
       <Field label="Ed25519 public key" htmlFor="add-public" hint="64 hex digits">
-        <input id="add-public" className="mono" value={publicKey} onChange={(e) => setPublicKey(e.target.value)} spellCheck={false} autoComplete="off" />
+        <input
+          id="add-public"
+          className="mono"
+          value={publicKey}
+          onChange={(e) => setPublicKey(e.target.value)}
+          spellCheck={false}
+          autoComplete="off"
+        />
       </Field>
       <ScopeEditor value={scope} onChange={setScope} />
     </FormDialog>
@@ -212,8 +232,8 @@ function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose:
       }
     >
       <p>
-        Requests signed with <strong>{apiKey.label}</strong> (<span className="mono">{shorten(apiKey.api_key, 12, 8)}</span>) will be refused from now on (error 2002). This cannot
-        be undone.
+        Requests signed with <strong>{apiKey.label}</strong> (<span className="mono">{shorten(apiKey.api_key, 12, 8)}</span>) will be
+        refused from now on (error 2002). This cannot be undone.
       </p>
       {error && <p className="error-text">{error}</p>}
     </Dialog>
@@ -242,10 +262,21 @@ function KeysSection() {
     {
       key: 'wallets',
       header: 'Wallets',
-      render: (k) => (k.wallets === null ? 'All wallets' : <span title={k.wallets.join('\n')}>{k.wallets.length === 1 ? shorten(k.wallets[0], 8, 4) : `${k.wallets.length} wallets`}</span>),
+      render: (k) =>
+        k.wallets === null ? (
+          'All wallets'
+        ) : (
+          <span title={k.wallets.join('\n')}>{k.wallets.length === 1 ? shorten(k.wallets[0], 8, 4) : `${k.wallets.length} wallets`}</span>
+        ),
     },
     { key: 'created', header: 'Created (UTC)', render: (k) => <span className="num">{formatTime(k.created_at)}</span> },
-    { key: 'used', header: 'Last used', render: (k) => <span title={k.last_used_at ? formatTime(k.last_used_at) + ' UTC' : 'never used'}>{relativeTime(k.last_used_at)}</span> },
+    {
+      key: 'used',
+      header: 'Last used',
+      render: (k) => (
+        <span title={k.last_used_at ? formatTime(k.last_used_at) + ' UTC' : 'never used'}>{relativeTime(k.last_used_at)}</span>
+      ),
+    },
     { key: 'status', header: 'Status', render: (k) => <Badge>{k.revoked_at ? 'Revoked' : 'Active'}</Badge> },
     {
       key: 'actions',
@@ -289,7 +320,13 @@ function KeysSection() {
       ) : keys.data.length === 0 ? (
         <Empty title="No API keys yet">Create one to let a script or another system call the reconciliation API.</Empty>
       ) : (
-        <DataTable label="API keys" columns={columns} rows={keys.data} rowKey={(k) => k.api_key} rowClass={(k) => (k.revoked_at ? 'row-muted' : undefined)} />
+        <DataTable
+          label="API keys"
+          columns={columns}
+          rows={keys.data}
+          rowKey={(k) => k.api_key}
+          rowClass={(k) => (k.revoked_at ? 'row-muted' : undefined)}
+        />
       )}
       {dialog?.kind === 'create' && <CreateKeyDialog onClose={() => setDialog(undefined)} onCreated={keys.reload} />}
       {dialog?.kind === 'add' && <AddKeyDialog onClose={() => setDialog(undefined)} onAdded={keys.reload} />}
@@ -302,7 +339,8 @@ function KeysSection() {
 function ServerSection() {
   const app = useReference((s) => s.app);
   const loadApp = useReference((s) => s.loadApp);
-  if (app.error && !app.data) return <ErrorBox message={app.error} onRetry={() => loadApp(true)} title="Could not read the service's state" />;
+  if (app.error && !app.data)
+    return <ErrorBox message={app.error} onRetry={() => loadApp(true)} title="Could not read the service's state" />;
   if (!app.data) return <Loading what="the service's state" />;
   const { api, data_dir, db_file, version, mode } = app.data;
   return (

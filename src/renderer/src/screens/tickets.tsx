@@ -14,7 +14,12 @@ import { claimedDisplay, claimText, recordedText } from './reconcile/claims';
 type StatusFilter = TicketStatus | 'all';
 const PAGE = 50;
 
-const useTicketFilters = create<{ status: StatusFilter; wallet: string; page: number; set: (p: Partial<{ status: StatusFilter; wallet: string; page: number }>) => void }>((set) => ({
+const useTicketFilters = create<{
+  status: StatusFilter;
+  wallet: string;
+  page: number;
+  set: (p: Partial<{ status: StatusFilter; wallet: string; page: number }>) => void;
+}>((set) => ({
   status: 'Pending',
   wallet: '',
   page: 1,
@@ -32,7 +37,13 @@ function isTyping(e: KeyboardEvent): boolean {
 function QueueItem({ t, selected, onPick }: { t: TicketSummary; selected: boolean; onPick: () => void }) {
   return (
     <li>
-      <button type="button" className={selected ? 'queue-item queue-selected' : 'queue-item'} onClick={onPick} aria-current={selected ? 'true' : undefined} data-ticket={t.ticket_id}>
+      <button
+        type="button"
+        className={selected ? 'queue-item queue-selected' : 'queue-item'}
+        onClick={onPick}
+        aria-current={selected ? 'true' : undefined}
+        data-ticket={t.ticket_id}
+      >
         <div className="queue-top">
           <Badge>{t.status}</Badge>
           <span className="mono muted small" title={t.transaction_id}>
@@ -125,7 +136,14 @@ function Actions({ d, onChanged }: { d: TicketDetail; onChanged: (d: TicketDetai
       <label htmlFor="ticket-note" className="sr-only">
         Note
       </label>
-      <textarea id="ticket-note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} placeholder="Note for the audit trail (optional): what you checked, who agreed…" maxLength={2000} />
+      <textarea
+        id="ticket-note"
+        rows={2}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        placeholder="Note for the audit trail (optional): what you checked, who agreed…"
+        maxLength={2000}
+      />
       <div className="row-actions">
         {d.status === 'Pending' ? (
           <>
@@ -162,7 +180,8 @@ function Detail({ ticketId, onChanged }: { ticketId: string; onChanged: () => vo
             Ticket <span className="mono">{shorten(d.ticket_id, 8, 0)}</span> <Badge>{d.status}</Badge>
           </h2>
           <p className="muted small">
-            opened {formatTime(d.created_at)} UTC · updated {formatTime(d.updated_at)} UTC · wallet <span className="mono">{shorten(d.wallet_id, 8, 4)}</span>
+            opened {formatTime(d.created_at)} UTC · updated {formatTime(d.updated_at)} UTC · wallet{' '}
+            <span className="mono">{shorten(d.wallet_id, 8, 4)}</span>
             {d.run_id && (
               <>
                 {' '}
@@ -197,7 +216,11 @@ function Detail({ ticketId, onChanged }: { ticketId: string; onChanged: () => vo
             <li key={i}>
               <span className="num muted">{formatTime(e.at)}</span>
               <span>
-                {e.kind === 'opened' ? 'Opened' : e.kind === 'updated' ? 'Updated by a new mismatching claim' : `${e.from_status ?? ''} → ${e.to_status ?? ''}`}
+                {e.kind === 'opened'
+                  ? 'Opened'
+                  : e.kind === 'updated'
+                    ? 'Updated by a new mismatching claim'
+                    : `${e.from_status ?? ''} → ${e.to_status ?? ''}`}
                 <span className="muted"> by {e.actor}</span>
                 {e.note && <q className="note-text">{e.note}</q>}
               </span>
@@ -242,7 +265,10 @@ export function TicketsScreen() {
 
   return (
     <div className="screen screen-full">
-      <PageHeader title="Tickets" subtitle="Every mismatch between the books and the ledger opens a ticket. Step with j / k or the arrow keys." />
+      <PageHeader
+        title="Tickets"
+        subtitle="Every mismatch between the books and the ledger opens a ticket. Step with j / k or the arrow keys."
+      />
       <div className="tickets">
         <section className="queue" aria-label="Ticket queue">
           <div className="queue-filters">
@@ -272,13 +298,20 @@ export function TicketsScreen() {
             <Loading what="tickets" />
           ) : tickets.length === 0 ? (
             <Empty title={status === 'all' ? 'No tickets' : `No ${status.toLowerCase()} tickets`}>
-              {status === 'Pending' ? 'Nothing waits for review. Mismatches found by a reconciliation run appear here.' : 'Try another status or wallet.'}
+              {status === 'Pending'
+                ? 'Nothing waits for review. Mismatches found by a reconciliation run appear here.'
+                : 'Try another status or wallet.'}
             </Empty>
           ) : (
             <>
               <ul className={list.loading ? 'queue-list is-loading' : 'queue-list'} data-testid="ticket-queue">
                 {tickets.map((t) => (
-                  <QueueItem key={t.ticket_id} t={t} selected={t.ticket_id === selectedId} onPick={() => go({ screen: 'tickets', sub: 'ticket', id: t.ticket_id }, { replace: true })} />
+                  <QueueItem
+                    key={t.ticket_id}
+                    t={t}
+                    selected={t.ticket_id === selectedId}
+                    onPick={() => go({ screen: 'tickets', sub: 'ticket', id: t.ticket_id }, { replace: true })}
+                  />
                 ))}
               </ul>
               <Pager page={page} pageSize={PAGE} total={list.data.total} onPage={(p) => set({ page: p })} busy={list.loading} />
@@ -286,7 +319,11 @@ export function TicketsScreen() {
           )}
         </section>
         <section className="ticket-pane">
-          {selectedId ? <Detail key={selectedId} ticketId={selectedId} onChanged={list.reload} /> : <Empty title="No ticket selected">Pick a ticket from the queue.</Empty>}
+          {selectedId ? (
+            <Detail key={selectedId} ticketId={selectedId} onChanged={list.reload} />
+          ) : (
+            <Empty title="No ticket selected">Pick a ticket from the queue.</Empty>
+          )}
         </section>
       </div>
     </div>

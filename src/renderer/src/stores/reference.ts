@@ -10,7 +10,7 @@ interface Loadable<T> {
   loading: boolean;
 }
 
-const idle = <T,>(): Loadable<T> => ({ data: undefined, error: undefined, loading: false });
+const idle = <T>(): Loadable<T> => ({ data: undefined, error: undefined, loading: false });
 
 interface ReferenceStore {
   chains: Loadable<Chain[]>;

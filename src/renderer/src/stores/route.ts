@@ -12,12 +12,19 @@ export interface Route {
 }
 
 export function parseHash(hash: string): Route {
-  const [screen = '', sub = '', id = ''] = hash.replace(/^#\/?/, '').split('/').map((p) => decodeURIComponent(p));
+  const [screen = '', sub = '', id = ''] = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .map((p) => decodeURIComponent(p));
   return { screen: (SCREENS as readonly string[]).includes(screen) ? (screen as Screen) : 'ledger', sub, id };
 }
 
 export const routeHash = (r: Partial<Route> & { screen: Screen }): string =>
-  '#/' + [r.screen, r.sub ?? '', r.id ?? ''].filter((p, i, all) => p !== '' || all.slice(i).some((q) => q !== '')).map(encodeURIComponent).join('/');
+  '#/' +
+  [r.screen, r.sub ?? '', r.id ?? '']
+    .filter((p, i, all) => p !== '' || all.slice(i).some((q) => q !== ''))
+    .map(encodeURIComponent)
+    .join('/');
 
 interface RouteStore extends Route {
   /** Move to a place; `replace` steps within a list without filling the back history. */

@@ -16,7 +16,12 @@ const columns: SimpleColumn<ImportSummary>[] = [
   { key: 'added', header: 'Added', align: 'right', render: (i) => <span className="num">{i.added}</span> },
   { key: 'updated', header: 'Updated', align: 'right', render: (i) => <span className="num">{i.updated}</span> },
   { key: 'unchanged', header: 'Unchanged', align: 'right', render: (i) => <span className="num">{i.unchanged}</span> },
-  { key: 'rejected', header: 'Rejected', align: 'right', render: (i) => <span className={i.rejected ? 'num text-bad' : 'num'}>{i.rejected}</span> },
+  {
+    key: 'rejected',
+    header: 'Rejected',
+    align: 'right',
+    render: (i) => <span className={i.rejected ? 'num text-bad' : 'num'}>{i.rejected}</span>,
+  },
 ];
 
 function ImportDetailDialog({ importId, onClose }: { importId: string; onClose: () => void }) {
@@ -30,10 +35,17 @@ function ImportDetailDialog({ importId, onClose }: { importId: string; onClose: 
       ) : (
         <>
           <p>
-            <span className="mono">{detail.data.file_name}</span> <span className="muted">· sha256 {detail.data.file_sha256.slice(0, 16)}… · {formatTime(detail.data.finished_at)} UTC</span>
+            <span className="mono">{detail.data.file_name}</span>{' '}
+            <span className="muted">
+              · sha256 {detail.data.file_sha256.slice(0, 16)}… · {formatTime(detail.data.finished_at)} UTC
+            </span>
           </p>
           <ImportCounts report={{ ...detail.data, dry_run: false }} />
-          {detail.data.rejections.length === 0 ? <p className="muted">No row was rejected.</p> : <Rejections fileName={detail.data.file_name} rejections={detail.data.rejections} limit={200} />}
+          {detail.data.rejections.length === 0 ? (
+            <p className="muted">No row was rejected.</p>
+          ) : (
+            <Rejections fileName={detail.data.file_name} rejections={detail.data.rejections} limit={200} />
+          )}
         </>
       )}
     </Dialog>
@@ -52,7 +64,13 @@ export function ImportHistory() {
         <Empty title="No imports yet">Every ledger file you import is listed here with its counts and rejected rows.</Empty>
       ) : (
         <>
-          <DataTable label="Imports" columns={columns} rows={list.data.list} rowKey={(i) => i.import_id} onRowClick={(i) => setOpen(i.import_id)} />
+          <DataTable
+            label="Imports"
+            columns={columns}
+            rows={list.data.list}
+            rowKey={(i) => i.import_id}
+            onRowClick={(i) => setOpen(i.import_id)}
+          />
           <Pager page={page} pageSize={20} total={list.data.total} onPage={setPage} busy={list.loading} />
         </>
       )}

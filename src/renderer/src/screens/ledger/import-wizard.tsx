@@ -1,4 +1,12 @@
-import { LEDGER_FIELDS, MAPPING_EXTRA_INPUTS, REQUIRED_FIELDS, type ImportReport, type MappingConstant, type MappingInput, type RowUpdate } from '../../../../shared/ledger';
+import {
+  LEDGER_FIELDS,
+  MAPPING_EXTRA_INPUTS,
+  REQUIRED_FIELDS,
+  type ImportReport,
+  type MappingConstant,
+  type MappingInput,
+  type RowUpdate,
+} from '../../../../shared/ledger';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { FileDrop } from '../../components/file-drop';
 import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
@@ -30,7 +38,11 @@ function Steps({ step }: { step: WizardStep }) {
   return (
     <ol className="steps" aria-label="Import steps">
       {STEPS.map((s, i) => (
-        <li key={s.key} className={i < at ? 'step step-done' : i === at ? 'step step-now' : 'step'} aria-current={i === at ? 'step' : undefined}>
+        <li
+          key={s.key}
+          className={i < at ? 'step step-done' : i === at ? 'step step-now' : 'step'}
+          aria-current={i === at ? 'step' : undefined}
+        >
           <span className="step-n">{i + 1}</span> {s.label}
         </li>
       ))}
@@ -48,7 +60,11 @@ function Busy({ label, finishing }: { label: string; finishing: string }) {
     <div className="busy" aria-live="polite">
       <div className="busy-line">
         <Spinner /> <span>{read ? finishing : label}</span>
-        {progress && <span className="muted num">{formatCount(progress.done)} rows{progress.total ? ` of ${formatCount(progress.total)}` : ''}</span>}
+        {progress && (
+          <span className="muted num">
+            {formatCount(progress.done)} rows{progress.total ? ` of ${formatCount(progress.total)}` : ''}
+          </span>
+        )}
       </div>
       <ProgressBar done={done} total={total} label={label} />
     </div>
@@ -118,19 +134,34 @@ function MapStep() {
           </select>
         </Field>
         <Field label="Wallet for every row" htmlFor="imp-wallet" hint="Needed when the file has no wallet_id column (explorer exports)">
-          <select id="imp-wallet" value={w.walletId} onChange={(e) => w.setWallet({ walletId: e.target.value === 'new' ? crypto.randomUUID() : e.target.value })} disabled={busy}>
+          <select
+            id="imp-wallet"
+            value={w.walletId}
+            onChange={(e) => w.setWallet({ walletId: e.target.value === 'new' ? crypto.randomUUID() : e.target.value })}
+            disabled={busy}
+          >
             <option value="">From the file</option>
             {(wallets ?? []).map((x) => (
               <option key={x.wallet_id} value={x.wallet_id}>
                 {x.name || x.wallet_id}
               </option>
             ))}
-            {w.walletId && !(wallets ?? []).some((x) => x.wallet_id === w.walletId) && <option value={w.walletId}>New wallet {w.walletId}</option>}
+            {w.walletId && !(wallets ?? []).some((x) => x.wallet_id === w.walletId) && (
+              <option value={w.walletId}>New wallet {w.walletId}</option>
+            )}
             <option value="new">New wallet…</option>
           </select>
         </Field>
         <Field label="Wallet address" htmlFor="imp-address" hint="The address the export was made for (decides Deposit or Withdrawal)">
-          <input id="imp-address" className="mono" value={w.walletAddress} onChange={(e) => w.setWallet({ walletAddress: e.target.value })} placeholder="optional" spellCheck={false} disabled={busy} />
+          <input
+            id="imp-address"
+            className="mono"
+            value={w.walletAddress}
+            onChange={(e) => w.setWallet({ walletAddress: e.target.value })}
+            placeholder="optional"
+            spellCheck={false}
+            disabled={busy}
+          />
         </Field>
       </div>
 
@@ -154,15 +185,31 @@ function MapStep() {
                 <tr key={f} className={mapped ? 'mapped' : undefined}>
                   <th scope="row">
                     <span className="mono">{f}</span>
-                    {required && <span className="req" title="Needed, unless the preset derives it">required</span>}
+                    {required && (
+                      <span className="req" title="Needed, unless the preset derives it">
+                        required
+                      </span>
+                    )}
                     {FIELD_HELP[f] && <div className="muted small">{FIELD_HELP[f]}</div>}
                   </th>
                   <td>
-                    <ColumnSelect field={f} headers={detect.headers} value={header} emptyLabel="— not mapped —" disabled={busy} onChange={(h) => w.setColumn(f, h)} />
+                    <ColumnSelect
+                      field={f}
+                      headers={detect.headers}
+                      value={header}
+                      emptyLabel="— not mapped —"
+                      disabled={busy}
+                      onChange={(h) => w.setColumn(f, h)}
+                    />
                   </td>
                   <td>
                     {CONSTANT_FIELDS.has(f) ? (
-                      <ConstantInput field={f} value={constants[f as MappingConstant]} disabled={busy} onChange={(v) => w.setConstant(f as MappingConstant, v)} />
+                      <ConstantInput
+                        field={f}
+                        value={constants[f as MappingConstant]}
+                        disabled={busy}
+                        onChange={(v) => w.setConstant(f as MappingConstant, v)}
+                      />
                     ) : (
                       <span className="muted">—</span>
                     )}
@@ -182,7 +229,12 @@ function MapStep() {
 
       <div className="form-row">
         <Field label="Time format" htmlFor="imp-date">
-          <select id="imp-date" value={date.format ?? 'auto'} onChange={(e) => w.patchMapping({ date: { ...date, format: e.target.value as 'auto' } })} disabled={busy}>
+          <select
+            id="imp-date"
+            value={date.format ?? 'auto'}
+            onChange={(e) => w.patchMapping({ date: { ...date, format: e.target.value as 'auto' } })}
+            disabled={busy}
+          >
             <option value="auto">Automatic (Unix s / ms, ISO 8601)</option>
             <option value="unix_s">Unix seconds</option>
             <option value="unix_ms">Unix milliseconds</option>
@@ -191,7 +243,13 @@ function MapStep() {
           </select>
         </Field>
         <Field label="Times without a zone are in" htmlFor="imp-offset" hint="e.g. +08:00">
-          <input id="imp-offset" className="mono" value={date.utc_offset ?? '+00:00'} onChange={(e) => w.patchMapping({ date: { ...date, utc_offset: e.target.value } })} disabled={busy} />
+          <input
+            id="imp-offset"
+            className="mono"
+            value={date.utc_offset ?? '+00:00'}
+            onChange={(e) => w.patchMapping({ date: { ...date, utc_offset: e.target.value } })}
+            disabled={busy}
+          />
         </Field>
         <Field label="Decimal separator" htmlFor="imp-decimal">
           <select
@@ -271,7 +329,9 @@ function PreviewStep() {
         <div className="banner banner-bad" role="alert" data-testid="preview-message">
           <strong>This file cannot be imported: every row has a problem</strong>
           <span>{p.message}</span>
-          <span className="small">Correct the rows listed below (or the mapping) and choose the file again. The ledger has not been touched.</span>
+          <span className="small">
+            Correct the rows listed below (or the mapping) and choose the file again. The ledger has not been touched.
+          </span>
         </div>
       ) : (
         <p className="lead" data-testid="preview-message">
@@ -299,7 +359,9 @@ function PreviewStep() {
           </button>
         </div>
       )}
-      {!busy && p.rejected > 0 && writes > 0 && <p className="muted small">Rejected rows are left out; the rest lands in one step, or nothing does.</p>}
+      {!busy && p.rejected > 0 && writes > 0 && (
+        <p className="muted small">Rejected rows are left out; the rest lands in one step, or nothing does.</p>
+      )}
     </div>
   );
 }

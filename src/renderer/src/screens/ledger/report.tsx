@@ -21,7 +21,11 @@ export function exportRejections(fileName: string, rejections: Rejection[]): voi
   );
 }
 
-export function ImportCounts({ report }: { report: Pick<ImportReport, 'rows_total' | 'added' | 'updated' | 'unchanged' | 'rejected' | 'dry_run'> }) {
+export function ImportCounts({
+  report,
+}: {
+  report: Pick<ImportReport, 'rows_total' | 'added' | 'updated' | 'unchanged' | 'rejected' | 'dry_run'>;
+}) {
   return (
     <div className="stats">
       <Stat label="rows read" value={report.rows_total} />
@@ -46,9 +50,18 @@ export function Rejections({ fileName, rejections, limit = 500 }: { fileName: st
         </button>
       </div>
       <div className="scroll-box">
-        <DataTable label="Rejected rows" columns={rejectionColumns} rows={rejections.slice(0, limit)} rowKey={(r) => `${r.row_number}:${r.column}`} />
+        <DataTable
+          label="Rejected rows"
+          columns={rejectionColumns}
+          rows={rejections.slice(0, limit)}
+          rowKey={(r) => `${r.row_number}:${r.column}`}
+        />
       </div>
-      {rejections.length > limit && <p className="muted small">Showing the first {limit} of {rejections.length}; the CSV has them all.</p>}
+      {rejections.length > limit && (
+        <p className="muted small">
+          Showing the first {limit} of {rejections.length}; the CSV has them all.
+        </p>
+      )}
     </section>
   );
 }

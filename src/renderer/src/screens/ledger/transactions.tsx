@@ -1,6 +1,13 @@
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
-import { LEDGER_STATUSES, LEDGER_TYPES, RECORD_FIELDS, RECORD_TIME_FIELDS, type LedgerRecord, type RecordField } from '../../../../shared/ledger';
+import {
+  LEDGER_STATUSES,
+  LEDGER_TYPES,
+  RECORD_FIELDS,
+  RECORD_TIME_FIELDS,
+  type LedgerRecord,
+  type RecordField,
+} from '../../../../shared/ledger';
 import { call } from '../../api';
 import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
@@ -254,7 +261,9 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
   else if (rows.total === undefined) body = <Loading what="transactions" />;
   else if (rows.total === 0)
     body = filtered ? (
-      <Empty title="No transactions match these filters">Search looks for an exact hash, transaction ID or request ID. Clear the filters to see everything.</Empty>
+      <Empty title="No transactions match these filters">
+        Search looks for an exact hash, transaction ID or request ID. Clear the filters to see everything.
+      </Empty>
     ) : (
       <Empty title="The ledger is empty">
         <p>Import a ledger file (CSV or JSON) to start reconciling.</p>
@@ -285,7 +294,9 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
     <div className="tx-layout">
       <FilterBar />
       <div className="tx-meta">
-        <span data-testid="tx-count">{rows.total === undefined ? '…' : `${formatCount(rows.total)} transaction${rows.total === 1 ? '' : 's'}`}</span>
+        <span data-testid="tx-count">
+          {rows.total === undefined ? '…' : `${formatCount(rows.total)} transaction${rows.total === 1 ? '' : 's'}`}
+        </span>
         <span className="muted">Double-click or Enter opens a row · ↑↓ PgUp PgDn Home End move</span>
       </div>
       <div className="tx-body">

@@ -1,5 +1,13 @@
 import { create } from 'zustand';
-import type { ImportReport, LedgerDetectResult, LedgerPreset, LedgerSource, MappingConstant, MappingInput, MappingInputJson } from '../../../../shared/ledger';
+import type {
+  ImportReport,
+  LedgerDetectResult,
+  LedgerPreset,
+  LedgerSource,
+  MappingConstant,
+  MappingInput,
+  MappingInputJson,
+} from '../../../../shared/ledger';
 import { call, errorText, fileSource, type Progress } from '../../api';
 
 export type WizardStep = 'choose' | 'map' | 'preview' | 'done';

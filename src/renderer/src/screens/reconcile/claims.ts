@@ -5,7 +5,8 @@ import { formatSeconds, formatTime } from '../../lib/format';
 /** A claimed value as text: numbers may arrive as exact-number objects ({isLosslessNumber, value}). */
 export function claimText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'object' && v !== null && 'value' in v && (v as { isLosslessNumber?: boolean }).isLosslessNumber) return String((v as { value: unknown }).value);
+  if (typeof v === 'object' && v !== null && 'value' in v && (v as { isLosslessNumber?: boolean }).isLosslessNumber)
+    return String((v as { value: unknown }).value);
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }

@@ -10,13 +10,31 @@ import { useRoute } from '../../stores/route';
 const columns: SimpleColumn<RunSummary>[] = [
   { key: 'at', header: 'When (UTC)', render: (r) => <span className="num">{formatTime(r.created_at)}</span> },
   { key: 'label', header: 'Label', render: (r) => r.label || <span className="muted">—</span> },
-  { key: 'source', header: 'From', render: (r) => (r.source === 'ui' ? 'This app' : r.source === 'api' ? `API ${r.api_key ? shorten(r.api_key, 6, 4) : ''}` : 'CLI') },
-  { key: 'wallet', header: 'Wallet', render: (r) => (r.wallet_id ? <span className="mono">{shorten(r.wallet_id, 8, 4)}</span> : <span className="muted">all</span>) },
+  {
+    key: 'source',
+    header: 'From',
+    render: (r) => (r.source === 'ui' ? 'This app' : r.source === 'api' ? `API ${r.api_key ? shorten(r.api_key, 6, 4) : ''}` : 'CLI'),
+  },
+  {
+    key: 'wallet',
+    header: 'Wallet',
+    render: (r) => (r.wallet_id ? <span className="mono">{shorten(r.wallet_id, 8, 4)}</span> : <span className="muted">all</span>),
+  },
   { key: 'items', header: 'Rows', align: 'right', render: (r) => <span className="num">{r.item_count}</span> },
   { key: 'matched', header: 'Matched', align: 'right', render: (r) => <span className="num text-good">{r.matched}</span> },
-  { key: 'mismatched', header: 'Mismatched', align: 'right', render: (r) => <span className={r.mismatched ? 'num text-bad' : 'num'}>{r.mismatched}</span> },
+  {
+    key: 'mismatched',
+    header: 'Mismatched',
+    align: 'right',
+    render: (r) => <span className={r.mismatched ? 'num text-bad' : 'num'}>{r.mismatched}</span>,
+  },
   { key: 'nf', header: 'Not found', align: 'right', render: (r) => <span className="num">{r.not_found}</span> },
-  { key: 'unreadable', header: 'Unreadable', align: 'right', render: (r) => <span className={r.rejected_count ? 'num text-warn' : 'num muted'}>{r.rejected_count}</span> },
+  {
+    key: 'unreadable',
+    header: 'Unreadable',
+    align: 'right',
+    render: (r) => <span className={r.rejected_count ? 'num text-warn' : 'num muted'}>{r.rejected_count}</span>,
+  },
 ];
 
 export function RunHistory() {
@@ -26,10 +44,20 @@ export function RunHistory() {
   if (runs.error) return <ErrorBox message={runs.error} onRetry={runs.reload} title="Could not load the runs" />;
   if (!runs.data) return <Loading what="past runs" />;
   if (runs.data.total === 0)
-    return <Empty title="No reconciliation runs yet">Runs from this window, from the /nps API and from the command line are all kept here for the audit trail.</Empty>;
+    return (
+      <Empty title="No reconciliation runs yet">
+        Runs from this window, from the /nps API and from the command line are all kept here for the audit trail.
+      </Empty>
+    );
   return (
     <div className="panel">
-      <DataTable label="Past runs" columns={columns} rows={runs.data.list} rowKey={(r) => r.run_id} onRowClick={(r) => go({ screen: 'reconcile', sub: 'run', id: r.run_id })} />
+      <DataTable
+        label="Past runs"
+        columns={columns}
+        rows={runs.data.list}
+        rowKey={(r) => r.run_id}
+        onRowClick={(r) => go({ screen: 'reconcile', sub: 'run', id: r.run_id })}
+      />
       <Pager page={page} pageSize={20} total={runs.data.total} onPage={setPage} busy={runs.loading} />
     </div>
   );

@@ -17,7 +17,10 @@ export function ReconcileScreen() {
   useEffect(() => loadWallets(), [loadWallets]);
   return (
     <div className="screen screen-full">
-      <PageHeader title="Reconcile" subtitle="Check the accountant's books against the ledger: every row is looked up and compared field by field; mismatches open tickets." />
+      <PageHeader
+        title="Reconcile"
+        subtitle="Check the accountant's books against the ledger: every row is looked up and compared field by field; mismatches open tickets."
+      />
       <Tabs
         label="Reconcile"
         tabs={[
@@ -26,10 +29,17 @@ export function ReconcileScreen() {
           { key: 'history', label: 'History' },
         ]}
         active={tab}
-        onChange={(k) => go({ screen: 'reconcile', sub: k === 'new' ? '' : k, id: k === 'run' ? id || (useRunWizard.getState().last?.run_id ?? '') : '' })}
+        onChange={(k) =>
+          go({ screen: 'reconcile', sub: k === 'new' ? '' : k, id: k === 'run' ? id || (useRunWizard.getState().last?.run_id ?? '') : '' })
+        }
       />
       {tab === 'new' && <NewRun />}
-      {tab === 'run' && (id ? <RunResults key={id} runId={id} /> : <Empty title="No run selected">Run a reconciliation, or pick one from the history.</Empty>)}
+      {tab === 'run' &&
+        (id ? (
+          <RunResults key={id} runId={id} />
+        ) : (
+          <Empty title="No run selected">Run a reconciliation, or pick one from the history.</Empty>
+        ))}
       {tab === 'history' && <RunHistory />}
     </div>
   );

@@ -1,4 +1,12 @@
-import { DEFAULT_AMOUNT_DELTA, DEFAULT_TIME_DELTA, FLAG_FIELDS, IDENTIFIER_FIELDS, TIME_TYPES, type TimeType, type VerifyField } from '../../../../shared/reconcile';
+import {
+  DEFAULT_AMOUNT_DELTA,
+  DEFAULT_TIME_DELTA,
+  FLAG_FIELDS,
+  IDENTIFIER_FIELDS,
+  TIME_TYPES,
+  type TimeType,
+  type VerifyField,
+} from '../../../../shared/reconcile';
 import { FileDrop } from '../../components/file-drop';
 import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
 import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
@@ -30,7 +38,9 @@ export function NewRun() {
       <div className="card wizard">
         <div className="wizard-body">
           <FileDrop
-            label={w.busy === 'detect' ? `Reading ${w.file?.name ?? 'the file'}…` : 'Drop the books file (CSV) here, or press Enter to choose it'}
+            label={
+              w.busy === 'detect' ? `Reading ${w.file?.name ?? 'the file'}…` : 'Drop the books file (CSV) here, or press Enter to choose it'
+            }
             hint="One row per transaction as your books state it: an identifier (hash, transaction ID or request ID) and the fields to compare"
             accept=".csv,.txt,text/csv"
             onFile={(f) => void w.chooseFile(f)}
@@ -48,7 +58,11 @@ export function NewRun() {
   const running = w.busy === 'run';
   const identifiers = IDENTIFIER_FIELDS.some((f) => columns[f] || constants[f]);
   const compared = FLAG_FIELDS.some((f) => columns[f] || constants[f]);
-  const problem = !identifiers ? 'Map at least one identifier: hash, transaction_id or request_id.' : !compared ? 'Map at least one field to compare.' : undefined;
+  const problem = !identifiers
+    ? 'Map at least one identifier: hash, transaction_id or request_id.'
+    : !compared
+      ? 'Map at least one field to compare.'
+      : undefined;
   const run = async () => {
     const result = await w.run();
     if (result) go({ screen: 'reconcile', sub: 'run', id: result.run_id });
@@ -62,7 +76,8 @@ export function NewRun() {
             <strong className="mono">{w.file?.name}</strong>
             <span className="muted">
               {' '}
-              · {formatBytes(w.file?.size ?? 0)} · {d.headers.length} columns{d.rows_estimate !== null && ` · about ${formatCount(d.rows_estimate)} rows`}
+              · {formatBytes(w.file?.size ?? 0)} · {d.headers.length} columns
+              {d.rows_estimate !== null && ` · about ${formatCount(d.rows_estimate)} rows`}
             </span>
           </div>
           <button type="button" className="btn btn-ghost btn-small" onClick={w.reset} disabled={running}>
@@ -92,7 +107,14 @@ export function NewRun() {
                         {HELP[f] && <div className="muted small">{HELP[f]}</div>}
                       </th>
                       <td>
-                        <ColumnSelect field={f} headers={d.headers} value={header} emptyLabel="— not compared —" disabled={running} onChange={(h) => w.setColumn(f, h)} />
+                        <ColumnSelect
+                          field={f}
+                          headers={d.headers}
+                          value={header}
+                          emptyLabel="— not compared —"
+                          disabled={running}
+                          onChange={(h) => w.setColumn(f, h)}
+                        />
                       </td>
                       <td>
                         <ConstantInput field={f} value={constants[f]} disabled={running} onChange={(v) => w.setConstant(f, v)} />
@@ -107,21 +129,54 @@ export function NewRun() {
 
           <aside className="side-form">
             <h3>Tolerances</h3>
-            <Field label="Amount tolerance" htmlFor="rc-amount-delta" hint={`|claimed − recorded| ≤ this, for amount, fee and amount_actual. Default ${DEFAULT_AMOUNT_DELTA}.`}>
-              <input id="rc-amount-delta" className="mono" inputMode="decimal" value={w.amountDelta} onChange={(e) => w.patch({ amountDelta: e.target.value })} disabled={running} />
+            <Field
+              label="Amount tolerance"
+              htmlFor="rc-amount-delta"
+              hint={`|claimed − recorded| ≤ this, for amount, fee and amount_actual. Default ${DEFAULT_AMOUNT_DELTA}.`}
+            >
+              <input
+                id="rc-amount-delta"
+                className="mono"
+                inputMode="decimal"
+                value={w.amountDelta}
+                onChange={(e) => w.patch({ amountDelta: e.target.value })}
+                disabled={running}
+              />
             </Field>
-            <Field label="Time is the moment" htmlFor="rc-time-type" hint="Which recorded time the books' time is compared with. Default Created.">
-              <select id="rc-time-type" value={w.timeType} onChange={(e) => w.patch({ timeType: e.target.value as TimeType })} disabled={running}>
+            <Field
+              label="Time is the moment"
+              htmlFor="rc-time-type"
+              hint="Which recorded time the books' time is compared with. Default Created."
+            >
+              <select
+                id="rc-time-type"
+                value={w.timeType}
+                onChange={(e) => w.patch({ timeType: e.target.value as TimeType })}
+                disabled={running}
+              >
                 {TIME_TYPES.map((t) => (
                   <option key={t}>{t}</option>
                 ))}
               </select>
             </Field>
             <Field label="Time tolerance (seconds)" htmlFor="rc-time-delta" hint={`Default ${DEFAULT_TIME_DELTA} s.`}>
-              <input id="rc-time-delta" className="mono" inputMode="numeric" value={w.timeDelta} onChange={(e) => w.patch({ timeDelta: e.target.value })} disabled={running} />
+              <input
+                id="rc-time-delta"
+                className="mono"
+                inputMode="numeric"
+                value={w.timeDelta}
+                onChange={(e) => w.patch({ timeDelta: e.target.value })}
+                disabled={running}
+              />
             </Field>
             <Field label="Times without a zone are in" htmlFor="rc-offset">
-              <input id="rc-offset" className="mono" value={w.mapping.utc_offset ?? '+00:00'} onChange={(e) => w.patchMapping({ utc_offset: e.target.value })} disabled={running} />
+              <input
+                id="rc-offset"
+                className="mono"
+                value={w.mapping.utc_offset ?? '+00:00'}
+                onChange={(e) => w.patchMapping({ utc_offset: e.target.value })}
+                disabled={running}
+              />
             </Field>
             <Field label="Thousands separator in amounts" htmlFor="rc-thousands">
               <select

@@ -52,13 +52,25 @@ async function exportRun(runId: string, label: string, onProgress: (n: number, t
         it.record?.transaction_id ?? '',
         it.ticket_id ?? '',
         // The flag exactly as the API answers it: true when the field agrees or was not given, false when it differs or nothing was found.
-        ...FLAG_FIELDS.flatMap((f) => [given(it.claimed, f) ? claimText(it.claimed[f]) : '', recordedText(it.record, f, it.claimed), String(it[matchFlagOf(f)])]),
+        ...FLAG_FIELDS.flatMap((f) => [
+          given(it.claimed, f) ? claimText(it.claimed[f]) : '',
+          recordedText(it.record, f, it.claimed),
+          String(it[matchFlagOf(f)]),
+        ]),
       ]);
     }
     onProgress(rows.length, r.items.total);
     if (rows.length >= r.items.total || r.items.list.length === 0) break;
   }
-  const header = ['row', 'outcome', 'identifier', 'identifier_value', 'transaction_id', 'ticket_id', ...FLAG_FIELDS.flatMap((f) => [`claimed_${f}`, `recorded_${f}`, matchFlagOf(f)])];
+  const header = [
+    'row',
+    'outcome',
+    'identifier',
+    'identifier_value',
+    'transaction_id',
+    'ticket_id',
+    ...FLAG_FIELDS.flatMap((f) => [`claimed_${f}`, `recorded_${f}`, matchFlagOf(f)]),
+  ];
   downloadText(`reconciliation-${label.replace(/[^\w.-]+/g, '_') || runId}.csv`, toCsv(header, rows));
 }
 
@@ -100,7 +112,12 @@ export function RunResults({ runId }: { runId: string }) {
         <div>
           <h2 className="run-title">{r.label || 'Reconciliation run'}</h2>
           <p className="muted">
-            {formatTime(r.created_at)} UTC · from {r.source === 'ui' ? 'this app' : r.source === 'api' ? `the API${r.api_key ? ` (key ${shorten(r.api_key, 8, 4)})` : ''}` : 'the command line'}
+            {formatTime(r.created_at)} UTC · from{' '}
+            {r.source === 'ui'
+              ? 'this app'
+              : r.source === 'api'
+                ? `the API${r.api_key ? ` (key ${shorten(r.api_key, 8, 4)})` : ''}`
+                : 'the command line'}
             {r.wallet_id ? ` · wallet ${shorten(r.wallet_id, 8, 4)}` : ' · all wallets'} · {r.item_count} rows
           </p>
         </div>
@@ -153,7 +170,8 @@ export function RunResults({ runId }: { runId: string }) {
               <tr className="legend-row">
                 <th colSpan={2} />
                 <th colSpan={fields.length} className="legend">
-                  Each cell: <span className="fclaimed">claimed in the books</span> above <span className="frecorded">recorded in the ledger</span>
+                  Each cell: <span className="fclaimed">claimed in the books</span> above{' '}
+                  <span className="frecorded">recorded in the ledger</span>
                   {hidden.length > 0 && <> · not in the books, so not compared: {hidden.join(', ')}</>}
                 </th>
               </tr>
@@ -194,7 +212,10 @@ export function RunResults({ runId }: { runId: string }) {
                         </span>
                       )}
                       {it.record_changed && (
-                        <div className="small text-warn" title="An import updated this record after the run: the marks are from the check, the recorded values shown are today's.">
+                        <div
+                          className="small text-warn"
+                          title="An import updated this record after the run: the marks are from the check, the recorded values shown are today's."
+                        >
                           record changed since
                         </div>
                       )}

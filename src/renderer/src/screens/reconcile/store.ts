@@ -1,5 +1,13 @@
 import { create } from 'zustand';
-import { DEFAULT_AMOUNT_DELTA, DEFAULT_TIME_DELTA, type BooksDetected, type BooksRunResult, type BooksSource, type TimeType, type VerifyField } from '../../../../shared/reconcile';
+import {
+  DEFAULT_AMOUNT_DELTA,
+  DEFAULT_TIME_DELTA,
+  type BooksDetected,
+  type BooksRunResult,
+  type BooksSource,
+  type TimeType,
+  type VerifyField,
+} from '../../../../shared/reconcile';
 import type { z } from 'zod';
 import type { BooksMapping } from '../../../../shared/reconcile';
 import { call, errorText, fileSource, type Progress } from '../../api';
