@@ -76,12 +76,10 @@ export type TicketLookupQuery = z.output<typeof TicketLookupQuery>;
 export const TicketPublic = z.strictObject({
   ticket_id: z.string(),
   transaction_id: z.string(),
-  abnormals: z
-    .string()
-    .meta({
-      description:
-        "The false flags' field names, comma-separated, in the order chain_id,token_id,to,status,type,amount,fee,amount_actual,time",
-    }),
+  abnormals: z.string().meta({
+    description:
+      "The false flags' field names, comma-separated, in the order chain_id,token_id,to,status,type,amount,fee,amount_actual,time",
+  }),
   desc: z.string().meta({ description: 'Per field, what was claimed and what is recorded' }),
   status: TicketStatus.meta({ description: 'Pending, Resolved or Dismissed' }),
   created_at: z.number().int(),
