@@ -13,14 +13,17 @@ export default defineConfig({
   main: {
     plugins: [copyMigrations()],
     build: {
-      // Worker threads (the ledger import's writer, the verification's lookups): entries of their
-      // own, found beside index.js (src/main/service/threads.ts).
+      // The Electron main process, the CLI (plain Node) and the worker threads of the engine room
+      // (src/main/service/engine/threads.ts finds them by these names, beside its own file): one
+      // folder, sharing chunks, so the app and the CLI run the same files.
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          'ledger-import-worker': resolve('src/main/service/ledger/import-worker.ts'),
-          'reconcile-lookup-worker': resolve('src/main/service/reconcile/lookup-worker.ts'),
+          cli: resolve('src/main/cli.ts'),
+          'import-worker': resolve('src/main/service/engine/import-worker.ts'),
+          'lookup-worker': resolve('src/main/service/engine/lookup-worker.ts'),
         },
+        output: { chunkFileNames: '[name]-[hash].js' },
         external: ['better-sqlite3'],
       },
     },

@@ -19,7 +19,6 @@ const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000
 const rows = Number(values.rows);
 if (!Number.isSafeInteger(rows) || rows < 1) throw new Error('--rows: must be a positive integer');
 const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-ui-'));
 const dataDir = join(dir, 'data');
 const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
@@ -27,14 +26,14 @@ const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
 try {
   let t = performance.now();
   await generateLedger(join(dir, 'ledger.csv'), rows, { seed: 7, wallets: 20 });
-  const imported = spawnSync(process.execPath, [tsx, 'src/main/cli.ts', 'import', join(dir, 'ledger.csv'), '--data-dir', dataDir], {
+  const imported = spawnSync(process.execPath, ['scripts/nps.mjs', 'import', join(dir, 'ledger.csv'), '--data-dir', dataDir], {
     cwd: root,
     encoding: 'utf8',
   });
   if (imported.status !== 0) throw new Error(`import failed:\n${imported.stderr}`);
   console.log(`ledger of ${rows.toLocaleString('en-US')} rows generated and imported in ${ms(t)}`);
 
-  const server = spawn(process.execPath, [tsx, 'src/main/cli.ts', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], {
+  const server = spawn(process.execPath, ['scripts/nps.mjs', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

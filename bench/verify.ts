@@ -153,9 +153,7 @@ try {
     process.execPath,
     [
       ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []),
-      '--import',
-      'tsx',
-      fileURLToPath(new URL('../src/main/cli.ts', import.meta.url)),
+      fileURLToPath(new URL('../scripts/nps.mjs', import.meta.url)),
       'serve',
       '--port',
       '0',

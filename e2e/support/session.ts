@@ -3,12 +3,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { electronSqliteBinding, locateElectron, requireHere } from '../../src/main/cli/electron-locate';
+import { electronSqliteBinding, locateElectron } from '../../src/main/cli/electron-locate';
 import { chromiumLaunchOptions } from './chromium';
 
 export const root = resolve(import.meta.dirname, '..', '..');
 export const electronMode = process.env.E2E_ELECTRON === '1';
-const tsxCli = join(resolve(requireHere.resolve('tsx/package.json'), '..'), 'dist', 'cli.mjs');
 
 /** One running app for a spec file: the window, where its /nps API listens, and its data folder. */
 export interface Session {
@@ -58,7 +57,7 @@ function viewport(): { width: number; height: number } {
 async function browserSession(dataDir: string): Promise<Session & { close(): Promise<void> }> {
   const log: string[] = [];
   // A real process, as a user starts it: `npm run nps -- serve --ui --port 0 --data-dir <tmp>`.
-  const child = spawn(process.execPath, [tsxCli, 'src/main/cli.ts', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['scripts/nps.mjs', 'serve', '--ui', '--port', '0', '--data-dir', dataDir], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

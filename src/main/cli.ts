@@ -1,24 +1,24 @@
-import { callCommand, callUsage } from './cli/call';
-import { chainsCommand, chainsUsage, tokensCommand, tokensUsage } from './cli/catalogue';
-import { describeError } from './cli/common';
-import { importCommand, importUsage } from './cli/import';
-import { keysCommand, keysUsage } from './cli/keys';
-import { serveCommand, serveUsage } from './cli/serve';
-import { startCommand, startUsage } from './cli/start';
+import { describeError } from './cli/errors';
+import { callUsage, chainsUsage, importUsage, keysUsage, serveUsage, startUsage, tokensUsage } from './cli/usage';
+
+/*
+ * `npm run nps -- COMMAND …`: each command is loaded when it runs, so `--help` (and a typo) answer
+ * without loading the service.
+ */
 
 interface Command {
   usage: string;
-  run: (args: string[]) => Promise<void>;
+  load: () => Promise<(args: string[]) => Promise<void>>;
 }
 
 const commands: Record<string, Command> = {
-  serve: { usage: serveUsage, run: serveCommand },
-  start: { usage: startUsage, run: startCommand },
-  keys: { usage: keysUsage, run: keysCommand },
-  call: { usage: callUsage, run: callCommand },
-  import: { usage: importUsage, run: importCommand },
-  chains: { usage: chainsUsage, run: chainsCommand },
-  tokens: { usage: tokensUsage, run: tokensCommand },
+  serve: { usage: serveUsage, load: async () => (await import('./cli/serve')).serveCommand },
+  start: { usage: startUsage, load: async () => (await import('./cli/start')).startCommand },
+  keys: { usage: keysUsage, load: async () => (await import('./cli/keys')).keysCommand },
+  call: { usage: callUsage, load: async () => (await import('./cli/call')).callCommand },
+  import: { usage: importUsage, load: async () => (await import('./cli/import')).importCommand },
+  chains: { usage: chainsUsage, load: async () => (await import('./cli/catalogue')).chainsCommand },
+  tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
 };
 
 function usage(): string {
@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<void> {
     if (!command && name && name !== '--help' && name !== '-h') process.exitCode = 2;
     return;
   }
-  await command.run(rest);
+  const run = await command.load();
+  await run(rest);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -25,6 +25,6 @@ export const AddressCheckDetail = z.object({
 export type AddressCheckDetail = z.infer<typeof AddressCheckDetail>;
 
 export const addressContract = {
-  'address-verify': { input: AddressVerifyRequest, output: AddressVerifyResult },
-  'address-check': { input: AddressVerifyRequest, output: AddressCheckDetail },
+  'address-verify': { readOnly: true, input: AddressVerifyRequest, output: AddressVerifyResult },
+  'address-check': { readOnly: true, input: AddressVerifyRequest, output: AddressCheckDetail },
 };

@@ -39,6 +39,6 @@ export const ExplorerLink = z.object({
 export type ExplorerLink = z.infer<typeof ExplorerLink>;
 
 export const appContract = {
-  'app-info': { input: z.object({}).strict(), output: AppInfo },
-  'app-explorer-link': { input: ExplorerLinkRequest, output: ExplorerLink },
+  'app-info': { readOnly: true, input: z.object({}).strict(), output: AppInfo },
+  'app-explorer-link': { readOnly: true, input: ExplorerLinkRequest, output: ExplorerLink },
 };

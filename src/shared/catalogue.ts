@@ -97,8 +97,8 @@ export const TokenUpdate = z.strictObject({
 export type TokenUpdate = z.output<typeof TokenUpdate>;
 
 export const catalogueContract = {
-  'catalogue-chains-list': { input: ChainListQuery, output: ChainPage },
-  'catalogue-tokens-list': { input: TokenListQuery, output: TokenPage },
+  'catalogue-chains-list': { readOnly: true, input: ChainListQuery, output: ChainPage },
+  'catalogue-tokens-list': { readOnly: true, input: TokenListQuery, output: TokenPage },
   'catalogue-chain-update': { input: ChainUpdate, output: Chain },
   'catalogue-token-update': { input: TokenUpdate, output: Token },
 };

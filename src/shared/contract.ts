@@ -10,6 +10,12 @@ import { ledgerContract } from './ledger';
 export interface HandlerSpec {
   input: z.ZodType;
   output: z.ZodType;
+  /**
+   * The call only reads. Every other call may write, and waits (without blocking the service)
+   * while a large import holds the store's write lock. A reader left unmarked only waits when it
+   * need not; a writer marked here would block the service's thread for the import's length.
+   */
+  readOnly?: boolean;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -69,7 +69,7 @@ export type KeyUpdateInput = z.output<typeof KeyUpdateInput>;
 export const keysContract = {
   'keys-create': { input: KeyCreateInput, output: KeyCreated },
   'keys-add': { input: KeyAddInput, output: ApiKey },
-  'keys-list': { input: z.object({}), output: z.array(ApiKey) },
+  'keys-list': { readOnly: true, input: z.object({}), output: z.array(ApiKey) },
   'keys-update': { input: KeyUpdateInput, output: ApiKey },
   'keys-revoke': { input: KeyRef, output: ApiKey },
 };

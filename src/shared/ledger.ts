@@ -304,19 +304,20 @@ export const ImportDetail = ImportSummary.extend({ rejections: z.array(Rejection
 export type ImportDetail = z.infer<typeof ImportDetail>;
 
 export const ledgerContract = {
-  'ledger-detect': { input: LedgerDetectRequest, output: LedgerDetectResult },
-  'ledger-presets-list': { input: z.object({}).strict(), output: z.array(LedgerPreset) },
+  'ledger-detect': { readOnly: true, input: LedgerDetectRequest, output: LedgerDetectResult },
+  'ledger-presets-list': { readOnly: true, input: z.object({}).strict(), output: z.array(LedgerPreset) },
   'ledger-preview': { input: LedgerImportRequest, output: ImportReport },
   'ledger-import': { input: LedgerImportRequest, output: ImportReport },
-  'transactions-list': { input: TransactionListQuery, output: TransactionPage },
-  'transaction-get': { input: z.object({ transaction_id: z.string().min(1) }).strict(), output: LedgerRecord },
-  'wallets-list': { input: z.object({}).strict(), output: z.array(WalletSummary) },
+  'transactions-list': { readOnly: true, input: TransactionListQuery, output: TransactionPage },
+  'transaction-get': { readOnly: true, input: z.object({ transaction_id: z.string().min(1) }).strict(), output: LedgerRecord },
+  'wallets-list': { readOnly: true, input: z.object({}).strict(), output: z.array(WalletSummary) },
   'imports-list': {
+    readOnly: true,
     input: z.object({
       page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
       page_size: queryInt({ min: 1, max: 100, default: 20, description: 'items per page' }),
     }),
     output: pageOf(ImportSummary),
   },
-  'import-get': { input: z.object({ import_id: z.string().min(1) }).strict(), output: ImportDetail },
+  'import-get': { readOnly: true, input: z.object({ import_id: z.string().min(1) }).strict(), output: ImportDetail },
 };

@@ -397,8 +397,12 @@ export type BooksRunResult = z.infer<typeof BooksRunResult>;
 
 export const reconcileContract = {
   'reconcile-verify-txs': { input: VerifyInput, output: VerifyResults },
-  'reconcile-books-detect': { input: BooksDetectInput, output: BooksDetected },
+  'reconcile-books-detect': { readOnly: true, input: BooksDetectInput, output: BooksDetected },
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
-  'runs-list': { input: z.object({ ...PageQuery }), output: pageOf(RunSummary) },
-  'run-get': { input: z.object({ run_id: z.string().min(1), ...PageQuery, filter: RunItemFilter.default('all') }), output: RunDetail },
+  'runs-list': { readOnly: true, input: z.object({ ...PageQuery }), output: pageOf(RunSummary) },
+  'run-get': {
+    readOnly: true,
+    input: z.object({ run_id: z.string().min(1), ...PageQuery, filter: RunItemFilter.default('all') }),
+    output: RunDetail,
+  },
 };

@@ -93,8 +93,8 @@ export type TicketPublic = z.infer<typeof TicketPublic>;
 export const SOURCE_TICKET_FIELDS = ['ticket_id', 'transaction_id', 'abnormals', 'desc', 'status', 'created_at', 'updated_at'] as const;
 
 export const ticketsContract = {
-  'tickets-list': { input: TicketListInput, output: pageOf(TicketSummary) },
-  'ticket-get': { input: TicketRef, output: TicketDetail },
+  'tickets-list': { readOnly: true, input: TicketListInput, output: pageOf(TicketSummary) },
+  'ticket-get': { readOnly: true, input: TicketRef, output: TicketDetail },
   'ticket-transition': { input: TicketTransitionInput, output: TicketDetail },
-  'ticket-lookup': { input: TicketLookupQuery, output: TicketPublic },
+  'ticket-lookup': { readOnly: true, input: TicketLookupQuery, output: TicketPublic },
 };

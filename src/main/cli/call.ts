@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { DEFAULT_HOST, DEFAULT_PORT, DISCOVERY_FILE } from '../service/http/server';
 import { signedHeaders } from '../service/keys/sign';
 import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags, UsageError } from './common';
-
-export const callUsage = `npm run nps -- call METHOD PATH [--query Q] [--body JSON|@file] --secret HEX [--base URL] [--data-dir D]
-  Sign a request as the /nps API expects (BIZ-API-KEY, Biz-Api-Nonce, Biz-Api-Signature), send it,
-  print the response. The secret may also come from NPS_API_SECRET. The query is sent (and signed)
-  exactly as given, so give it URL-encoded. The base defaults to the running service (api.json in
-  the data directory), else http://127.0.0.1:8730. Exits non-zero when the answer's status is not 0.`;
+import { dataDirOption, parseFlags } from './common';
+import { UsageError } from './errors';
+import { callUsage } from './usage';
 
 /** The service this machine runs: api.json of the data directory, else the default port. */
 function discoverBase(dataDir: string): string {

@@ -1,17 +1,8 @@
-import { ChainUpdate, TokenUpdate, type Chain, type Token } from '../../shared/catalogue';
-import { dataDirOption, parseFlags, UsageError, withService } from './common';
-
-const CHAIN_FIELDS = Object.keys(ChainUpdate.shape).filter((f) => f !== 'chain_id');
-const TOKEN_FIELDS = Object.keys(TokenUpdate.shape).filter((f) => f !== 'token_id');
-
-export const chainsUsage = `npm run nps -- chains list [--chain-identifier ETH] [--json] [--data-dir D]
-npm run nps -- chains set CHAIN_ID FIELD=VALUE... [--data-dir D]
-  FIELD is one of ${CHAIN_FIELDS.join(', ')}, e.g. chains set SETH enabled=true confirming_threshold=6.
-  A changed row keeps its values when the catalogue is seeded again.`;
-
-export const tokensUsage = `npm run nps -- tokens list [--chain-id TRON] [--json] [--data-dir D]
-npm run nps -- tokens set TOKEN_ID FIELD=VALUE... [--data-dir D]
-  FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.`;
+import type { Chain, Token } from '../../shared/catalogue';
+import { CHAIN_FIELDS, TOKEN_FIELDS } from './usage';
+import { dataDirOption, parseFlags, withService } from './common';
+import { UsageError } from './errors';
+import { chainsUsage, tokensUsage } from './usage';
 
 const cli = { actor: 'cli' as const };
 const out = (s: string) => process.stdout.write(s + '\n');

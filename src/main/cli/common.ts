@@ -3,7 +3,6 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 type Options = NonNullable<ParseArgsConfig['options']>;
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
-import { ServiceError } from '../service/errors';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
 
@@ -25,14 +24,4 @@ export function withService<T>(dataDir: string | undefined, fn: (service: Servic
   return Promise.resolve()
     .then(() => fn(service))
     .finally(() => service.close());
-}
-
-/** A failure the user caused: print it in one line and exit non-zero; no stack trace. */
-export class UsageError extends Error {}
-
-export function describeError(err: unknown): string {
-  if (err instanceof ServiceError) return `error ${err.code}: ${err.message}`;
-  if (err instanceof UsageError) return err.message;
-  if (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) return err.message;
-  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }

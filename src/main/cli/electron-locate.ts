@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from '../native-binding';
+import { projectRoot } from './project';
 
-/** The checkout (src/main/cli -> root); this module stays free of the service so test runners can load it cheaply. */
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const requireHere = createRequire(join(root, 'package.json'));
+// Free of the service, so test runners can load it cheaply.
+export const requireHere = createRequire(join(projectRoot, 'package.json'));
 
 /** The Electron binary if it is already on disk (never downloads): its path, or undefined. */
 export function locateElectron(): { path?: string; pkgDir?: string } {
@@ -24,4 +23,4 @@ export function locateElectron(): { path?: string; pkgDir?: string } {
 }
 
 /** better-sqlite3 built for Electron by `npm run electron:rebuild`, when present. */
-export const electronSqliteBinding = (): string => join(root, ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE);
+export const electronSqliteBinding = (): string => join(projectRoot, ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE);

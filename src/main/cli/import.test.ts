@@ -14,7 +14,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function nps(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], { cwd: root });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['out/main/cli.js', ...args], { cwd: root });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

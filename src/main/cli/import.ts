@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Mapping, type ImportReport } from '../../shared/ledger';
 import { parseInput } from '../service/errors';
-import { dataDirOption, parseFlags, UsageError, withService } from './common';
-
-export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json] [--dry-run] [--json]
-  Import a ledger file (CSV or JSON; native format, or presets etherscan / tronscan, or a column mapping).
-  --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.`;
+import { dataDirOption, parseFlags, withService } from './common';
+import { UsageError } from './errors';
+import { importUsage } from './usage';
 
 const SHOWN_REJECTIONS = 100;
 const SHOWN_UPDATES = 20;

@@ -130,20 +130,7 @@ describe('npm run nps -- keys / call', () => {
       const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'w', '--data-dir', svc.dataDir])).out)![1]!;
       const child = spawn(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/main/cli.ts',
-          'serve',
-          '--port',
-          '0',
-          '--nonce-window',
-          '5',
-          '--rate-limit',
-          '0',
-          '--data-dir',
-          svc.dataDir,
-        ],
+        ['out/main/cli.js', 'serve', '--port', '0', '--nonce-window', '5', '--rate-limit', '0', '--data-dir', svc.dataDir],
         { cwd: root },
       );
       try {

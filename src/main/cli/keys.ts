@@ -1,15 +1,7 @@
 import type { ApiKey } from '../../shared/keys';
-import { dataDirOption, parseFlags, UsageError, withService } from './common';
-
-export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
-  Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
-npm run nps -- keys add --public-key HEX --label L [--wallets W1,W2] [--data-dir D]
-  Register a key made elsewhere (its 32-byte public key in hex).
-npm run nps -- keys list [--json] [--data-dir D]
-npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
-  Relabel a key or change the wallets it may act on.
-npm run nps -- keys revoke KEY [--data-dir D]
-  --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
+import { dataDirOption, parseFlags, withService } from './common';
+import { UsageError } from './errors';
+import { keysUsage } from './usage';
 
 const cli = { actor: 'cli' as const };
 

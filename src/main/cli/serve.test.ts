@@ -12,7 +12,7 @@ describe('npm run nps -- serve', () => {
   it('prints its base URL, serves, and closes cleanly on SIGTERM and SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const dataDir = mkdtempSync(join(tmpdir(), 'nps-serve-'));
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
+      const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0', '--data-dir', dataDir], {
         cwd: root,
       });
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -53,7 +53,7 @@ describe('npm run nps -- serve', () => {
   }, 150_000);
 
   it('refuses a bad port in one line', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--port', 'x'], { cwd: root });
+    const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', 'x'], { cwd: root });
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

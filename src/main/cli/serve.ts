@@ -3,14 +3,9 @@ import { newUiToken } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
 import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags, sayUpgrade, UsageError } from './common';
-import { ensureRendererBuilt, projectVersion } from './renderer-build';
-
-export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S] [--rate-limit N]
-  Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
-  --nonce-window: seconds a signed request's nonce may be off the clock (default 60).
-  --rate-limit: requests a minute per API key, or per address when unsigned (default 1200; 0: no limit).
-  --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
+import { dataDirOption, parseFlags, sayUpgrade } from './common';
+import { UsageError } from './errors';
+import { projectVersion, rendererOutDir } from './project';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -36,7 +31,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   // The served page carries the door's token: anyone who can load it can drive the app, so only this machine may.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
-  const ui = values.ui ? { dir: ensureRendererBuilt(), token: newUiToken() } : undefined;
+  const ui = values.ui ? { dir: rendererOutDir(), token: newUiToken() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const service = openService({ dataDir, onUpgrade: sayUpgrade });
   let server;

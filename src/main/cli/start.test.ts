@@ -8,7 +8,7 @@ import { locateElectron } from './electron-locate';
 const root = join(import.meta.dirname, '../../..');
 
 function run(args: string[], env: NodeJS.ProcessEnv, until: RegExp): Promise<{ out: string; kill: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['out/main/cli.js', ...args], { cwd: root, env: { ...process.env, ...env } });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -78,7 +78,7 @@ describe('serve --ui', () => {
   });
 
   it('refuses to serve the screens beyond this machine', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', 'serve', '--ui', '--host', '0.0.0.0'], { cwd: root });
+    const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--ui', '--host', '0.0.0.0'], { cwd: root });
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     expect(await new Promise((r) => child.on('exit', r))).toBe(1);

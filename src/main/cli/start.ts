@@ -1,14 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { dataDirOption, parseFlags, UsageError } from './common';
+import { dataDirOption, parseFlags } from './common';
 import { electronSqliteBinding, locateElectron, requireHere } from './electron-locate';
-import { projectRoot } from './renderer-build';
+import { projectRoot } from './project';
 import { serveCommand } from './serve';
-
-export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
-  Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and
-  serve the same screens in browser mode instead, printing the URL. --browser skips Electron.`;
 
 /** Last meaningful line of a child's output: the reason, without its stack. */
 function reasonFrom(output: string): string {
@@ -53,9 +49,7 @@ function ensureElectronSqlite(): { path: string } | { reason: string } {
 }
 
 function runElectron(electron: string, binding: string, values: { port?: string; 'data-dir'?: string }): Promise<void> {
-  const electronVite = join(dirname(requireHere.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
-  const build = spawnSync(process.execPath, [electronVite, 'build', '--logLevel', 'warn'], { cwd: projectRoot, stdio: 'inherit' });
-  if (build.status !== 0) throw new UsageError(`the build failed (electron-vite exited with ${build.status ?? build.signal})`);
+  // The app runs the build in out/, which `npm start` brought up to date before this ran (scripts/nps.mjs).
   const env: NodeJS.ProcessEnv = { ...process.env, NPS_SQLITE_BINDING: binding };
   if (values.port !== undefined) env.NPS_PORT = values.port;
   if (values['data-dir'] !== undefined) env.NPS_DATA_DIR = values['data-dir'];

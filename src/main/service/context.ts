@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
-import type { RecordLookups } from './reconcile/lookups';
-import type { WriteGate } from './write-gate';
+import type { Engine } from './engine/index';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
 export interface ServiceContext {
@@ -10,10 +9,8 @@ export interface ServiceContext {
   dataDir: string;
   resourcesDir: string;
   now: () => number;
-  /** Held by an import writing on its own thread; the service's writes wait for it. */
-  writes: WriteGate;
-  /** Ledger lookups of a verification, split between this thread and a lookup thread. */
-  lookups: RecordLookups;
+  /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */
+  engine: Engine;
 }
 
 /** Who is calling, and how to report progress of a long job. */

@@ -1,4 +1,4 @@
-import { contract, mergeUnique, type Contract, type HandlerName, type HandlerResult } from '../../shared/contract';
+import { contract, mergeUnique, type Contract, type HandlerName, type HandlerResult, type HandlerSpec } from '../../shared/contract';
 import { addressHandlers } from './addresses/handlers';
 import { appHandlers } from './app/handlers';
 import { catalogueHandlers } from './catalogue/handlers';
@@ -25,47 +25,14 @@ export function createHandlers(ctx: ServiceContext): Handlers {
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
   for (const name of Object.keys(handlers) as HandlerName[]) {
-    if (READ_ONLY.has(name)) continue;
+    const spec: HandlerSpec = contract[name];
+    if (spec.readOnly) continue;
     const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
-    (handlers as Record<string, unknown>)[name] = async (input: unknown, meta: CallMeta) => {
-      await ctx.writes.idle();
-      try {
-        return await fn(input, meta);
-      } finally {
-        ctx.lookups.afterWrite();
-      }
-    };
+    // A call that may write runs when the store is writable (engine/README.md).
+    (handlers as Record<string, unknown>)[name] = (input: unknown, meta: CallMeta) => ctx.engine.write(() => fn(input, meta));
   }
   return handlers;
 }
-
-/**
- * Handlers that only read. Every other one may write, so it first waits (without blocking the
- * thread) while an import holds the write lock: see write-gate.ts. A reader missing here only
- * waits when it need not; a writer missing here would block the thread.
- */
-const READ_ONLY: ReadonlySet<HandlerName> = new Set<HandlerName>([
-  'address-check',
-  'address-verify',
-  'app-explorer-link',
-  'app-info',
-  'catalogue-chains-list',
-  'catalogue-tokens-list',
-  'import-get',
-  'imports-list',
-  'keys-list',
-  'ledger-detect',
-  'ledger-presets-list',
-  'reconcile-books-detect',
-  'run-get',
-  'runs-list',
-  'ticket-get',
-  'ticket-lookup',
-  'tickets-list',
-  'transaction-get',
-  'transactions-list',
-  'wallets-list',
-]);
 
 export const isHandlerName = (name: string): name is HandlerName => Object.hasOwn(contract, name);
 

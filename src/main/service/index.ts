@@ -6,8 +6,7 @@ import type { CallMeta, ServiceContext } from './context';
 import { openDb } from './db/open';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
-import { RecordLookups } from './reconcile/lookups';
-import { WriteGate } from './write-gate';
+import { Engine } from './engine/index';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -38,8 +37,7 @@ export function openService(opts: ServiceOptions): Service {
     dataDir: opts.dataDir,
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
-    writes: new WriteGate(),
-    lookups: new RecordLookups(db),
+    engine: new Engine(db),
   };
   try {
     seedFromResources(ctx);
@@ -49,7 +47,7 @@ export function openService(opts: ServiceOptions): Service {
       handlers,
       invoke: (name, input, meta) => invokeHandler(handlers, name, input, meta),
       close: () => {
-        ctx.lookups.close();
+        ctx.engine.close();
         db.$client.close();
       },
     };

@@ -42,8 +42,8 @@ export function openDb(opts: OpenDbOptions): Db {
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('temp_store = MEMORY');
   // Pages read straight from the mapped file instead of a read call and a copy each: a verification
-  // reads a thousand records scattered over a large ledger (about 15% of its CPU time, measured in
-  // docs/benchmarks.md). Writes still go through the write-ahead log.
+  // reads a thousand records scattered over a large ledger, and the copies were a visible part of
+  // its CPU time (bench:verify). Writes still go through the write-ahead log.
   sqlite.pragma('mmap_size = 2147483648');
   const db = drizzle(sqlite, { schema }) as Db;
   const migrationsFolder = opts.migrationsFolder ?? defaultMigrationsFolder();

@@ -34,7 +34,7 @@ const HEADER_LABEL: Record<string, string> = {
  */
 export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const windowMs = opts.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;
-  const { db, now, writes } = service.ctx;
+  const { db, now, engine } = service.ctx;
   let lastPrune = -Infinity;
 
   return async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'>> => {
@@ -79,9 +79,9 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
       );
     }
 
-    // Using the nonce is a write: while an import holds the write lock it waits (write-gate.ts).
+    // Using the nonce is a write: while an import holds the write lock it waits (engine/).
     // The nonce's time was checked on arrival, so the wait cannot make it stale.
-    await writes.idle();
+    await engine.writable();
     if (t - lastPrune >= windowMs) {
       pruneNonces(db, t);
       lastPrune = t;

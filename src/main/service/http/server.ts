@@ -219,7 +219,7 @@ export async function startServer(service: Service, opts: ServerOptions & { port
   const app = buildServer(service, { ...opts, host });
   await app.listen({ host, port: opts.port ?? DEFAULT_PORT });
   // Verifications read the ledger on two threads; the second starts now, not with the first call.
-  void service.ctx.lookups.ready();
+  void service.ctx.engine.warm();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? DEFAULT_PORT);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

@@ -12,12 +12,11 @@ import {
 import type { CallMeta, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
-import { nativeBindingOf } from '../db/open';
 import { loadCatalogue } from './repository';
 import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
-import { LocalWriter, WORKER_MIN_BYTES, WorkerWriter, type RowWriter } from './writer-host';
+import type { RowWriter } from '../engine/index';
 import type { WriterStats } from './import-repository';
 
 export interface ImportOptions {
@@ -272,21 +271,20 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   const importId = randomUUID();
   const idColumn = mapping.columns.transaction_id ?? 'transaction_id';
   const writerOpts = { importId, now: ctx.now(), idColumn, rebuildMinRows: opts.rebuildMinRows };
-  // A large file is written on a thread of its own while it is read; the rows it is expected to
-  // bring decide whether the secondary indexes are rebuilt rather than kept up to date.
-  // While the thread holds the write lock, the service's own writes wait for it (write-gate.ts).
-  const onThread = opened.size >= (opts.workerMinBytes ?? WORKER_MIN_BYTES);
-  const release = onThread ? await ctx.writes.acquire() : undefined;
+  // The engine decides where the rows are written (a large file: on a thread of its own, while it
+  // is read); the rows the file is expected to bring decide whether the secondary indexes are
+  // rebuilt rather than kept up to date.
+  const writer = await ctx.engine.importWriter({
+    ...writerOpts,
+    bytes: opened.size,
+    threadMinBytes: opts.workerMinBytes,
+    expectedRows: sniffed.rowEstimate ?? 0,
+  });
   try {
-    const writer: RowWriter = onThread
-      ? await WorkerWriter.start(ctx.db.$client.name, nativeBindingOf(ctx.db.$client), {
-          ...writerOpts,
-          expectedRows: sniffed.rowEstimate ?? 0,
-        })
-      : new LocalWriter(ctx.db.$client, writerOpts);
-    return await writeRows(ctx, opts, { opened, sniffed, read, writer, onThread, importId, startedAt, t0, preset, mapping });
+    return await writeRows(ctx, opts, { opened, sniffed, read, writer, importId, startedAt, t0, preset, mapping });
   } finally {
-    release?.();
+    // Whatever failed on the way, the store is left as it was (after complete, this does nothing).
+    await writer.abort();
   }
 }
 
@@ -295,7 +293,6 @@ interface Prepared {
   sniffed: Sniffed;
   read: RowReader;
   writer: RowWriter;
-  onThread: boolean;
   importId: string;
   startedAt: number;
   t0: number;
@@ -306,23 +303,13 @@ interface Prepared {
 async function writeRows(
   ctx: ServiceContext,
   opts: ImportOptions,
-  { opened, sniffed, read, writer, onThread, importId, startedAt, t0, preset, mapping }: Prepared,
+  { opened, sniffed, read, writer, importId, startedAt, t0, preset, mapping }: Prepared,
 ): Promise<ImportReport> {
   const fileName = opened.name;
-  let rowsTotal: number;
-  let rejections: Rejection[];
-  let sha256: string;
   const staging = new Batcher(writer);
-  try {
-    ({ rowsTotal, rejections, sha256 } = await stageRows(opened, sniffed, read, staging, writer, opts.onProgress));
-  } catch (err) {
-    await writer.abort();
-    throw err;
-  }
+  const { rowsTotal, rejections, sha256 } = await stageRows(opened, sniffed, read, staging, writer, opts.onProgress);
   opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
 
-  // A small file's write is synchronous on this thread: not while a large import holds the lock.
-  if (!onThread) await ctx.writes.idle();
   // A preview runs the same writes and rolls them back: it reports exactly what the import would do.
   let write = false;
   const applied: WriterStats = await writer.complete((applied) => {

@@ -161,7 +161,7 @@ export const isUuid = (s: string): boolean => uuidLower(s) !== undefined;
  * undefined when not UUID-shaped. Two per row: a hot path, so the common case is one pattern test.
  */
 export function uuidLower(s: string): string | undefined {
-  // Most cells already are: one native pattern test (about 40% cheaper than the loop below).
+  // Most cells already are: one native pattern test, cheaper than the loop below.
   if (LOWER_UUID.test(s)) return s;
   if (s.length !== 36) return undefined;
   let upper = false;

@@ -160,7 +160,7 @@ export async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: 
   await flush();
   if (rejectedCount > 0) {
     // Kept with the run, so its page shows them whenever it is opened. Not while an import holds the write lock.
-    await ctx.writes.idle();
+    await ctx.engine.writable();
     recordRunRejections(ctx.db, runId, rejectedCount, rejected);
   }
   meta.onProgress?.({ done, total: done });

@@ -59,7 +59,7 @@ async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): 
       if (by === 'hash') spelled.set(`0x${key}`, key);
     }
   }
-  const records = await ctx.lookups.find({
+  const records = await ctx.engine.findRecords({
     transaction_id: [...keyOfSpelling.transaction_id.keys()],
     hash: [...keyOfSpelling.hash.keys()],
     request_id: [...keyOfSpelling.request_id.keys()],
@@ -75,19 +75,6 @@ async function candidatesOf(ctx: ServiceContext, items: readonly VerifyItem[]): 
     }
   }
   return keys.map((k) => found[k.by].get(k.key) ?? []);
-}
-
-/**
- * The candidates of each claim, read when no import holds the write lock (this batch's write must
- * not wait on one) and, if an import took it while the lookups ran, read again after it: the
- * import may have changed what was found.
- */
-async function settledCandidates(ctx: ServiceContext, items: readonly VerifyItem[]): Promise<LedgerRecord[][]> {
-  for (;;) {
-    await ctx.writes.idle();
-    const candidates = await candidatesOf(ctx, items);
-    if (!ctx.writes.busy) return candidates;
-  }
 }
 
 function inScope(scope: RunScope, record: LedgerRecord): boolean {
@@ -108,7 +95,9 @@ export async function verifyChunk(
   createRun?: RunRow,
 ): Promise<Outcome[]> {
   const items = claims.map((c) => c.item);
-  const candidates = await settledCandidates(ctx, items);
+  // Read when no import holds the write lock (this batch's write must not wait on one), and again
+  // if an import took it meanwhile: the import may have changed what was found.
+  const candidates = await ctx.engine.settledRead(() => candidatesOf(ctx, items));
   // From here to the commit nothing waits: no other call of the service runs in between.
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);

@@ -2,15 +2,15 @@ import { Worker } from 'node:worker_threads';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { Db } from '../db/open';
 import { nativeBindingOf } from '../db/open';
-import { workerModule } from '../threads';
-import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
 import { recordOfRow, type LookupColumn } from '../db/record-sql';
-import { recordsWhereIn } from './repository';
+import { recordsWhereIn } from '../reconcile/repository';
+import type { CloseRequest, LookupInit, LookupReply, LookupRequest } from './lookup-worker';
+import { workerModule } from './threads';
 
 /*
  * Record lookups of a verification batch, on two cores. The service's thread looks up the first
  * part of each identifier list while the lookup thread (lookup-worker.ts, its own connection)
- * looks up the rest: a batch of 1000 claims spends about 5 ms reading records on one thread.
+ * looks up the rest: reading records is most of a verification's time.
  * The parts are sized so both threads finish together: each side's time per value is measured
  * batch by batch (the thread's, from posting its part to its answer, is higher: it builds JSON,
  * and the service's thread turns that into values afterwards). The thread starts when the
@@ -20,8 +20,8 @@ import { recordsWhereIn } from './repository';
  * While it is up, the thread also copies the write-ahead log into the database (a checkpoint: two
  * fsyncs) after the service's writes, at most every CHECKPOINT_EVERY_MS; SQLite's automatic
  * checkpoint on the service's thread then only comes into play if the log grows past
- * RELIEVED_AUTOCHECKPOINT pages. On a disk, a checkpoint on the service's thread cost a verification
- * batch about 3 ms on average (docs/benchmarks.md).
+ * RELIEVED_AUTOCHECKPOINT pages: a checkpoint waits on the disk, and on the service's thread every
+ * call waiting behind it would wait too.
  */
 
 /** Below this many values in a batch, the thread's round trip costs more than it saves. */
@@ -220,9 +220,7 @@ export class RecordLookups {
 
   private async start(init: LookupInit): Promise<void> {
     try {
-      const module = await workerModule('./lookup-worker.ts', import.meta.url, 'reconcile-lookup-worker');
-      if (this.closed) return;
-      const worker = new Worker(module, { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      const worker = new Worker(workerModule('lookup-worker'), { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
       this.spawned = { worker, closed: new Int32Array(init.closed) };
       // An idle lookup thread never keeps the process alive.
       worker.unref();

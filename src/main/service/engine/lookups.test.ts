@@ -5,7 +5,7 @@ import { LedgerRecord, RECORD_FIELDS } from '../../../shared/ledger';
 import { generateLedger } from '../../../../bench/generate-ledger';
 import { tempService } from '../test-support';
 import { CHECKPOINT_EVERY_MS, RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
-import { recordsWhereIn } from './repository';
+import { recordsWhereIn } from '../reconcile/repository';
 
 /*
  * A verification's lookups split between the service's thread and the lookup thread must find
@@ -48,7 +48,7 @@ afterAll(() => svc.dispose());
 test("closing the service ends the thread's connection first: the store is left whole, without a log beside it", async () => {
   const other = tempService();
   try {
-    expect(await other.ctx.lookups.ready()).toBe(true);
+    expect(await other.ctx.engine.warm()).toBe(true);
     await other.invoke('keys-create', { label: 'k', wallets: null }, { actor: 'cli' });
     const file = join(other.dataDir, 'nps.sqlite');
     expect(existsSync(`${file}-wal`)).toBe(true);
@@ -63,9 +63,9 @@ test("closing the service ends the thread's connection first: the store is left 
 
 describe('record lookups on two threads', () => {
   test('a large batch split between the threads finds exactly what one thread finds', async () => {
-    expect(await svc.ctx.lookups.ready()).toBe(true);
+    expect(await svc.ctx.engine.warm()).toBe(true);
     expect(wanted.transaction_id.length + wanted.hash.length + wanted.request_id.length).toBeGreaterThan(SPLIT_MIN_VALUES);
-    const found = await svc.ctx.lookups.find(wanted);
+    const found = await svc.ctx.engine.findRecords(wanted);
     expect(found.transaction_id).toHaveLength(300);
     expect(found.hash.length).toBeGreaterThan(250);
     expectSame(found, alone(wanted));
@@ -74,7 +74,7 @@ describe('record lookups on two threads', () => {
   test('the lookup thread sees what the service committed just before', async () => {
     const id = wanted.transaction_id[250]!;
     svc.ctx.db.$client.prepare("UPDATE transactions SET amount = '123.456' WHERE transaction_id = ?").run(id);
-    const found = await svc.ctx.lookups.find(wanted);
+    const found = await svc.ctx.engine.findRecords(wanted);
     // The second half of the list is the thread's.
     expect(found.transaction_id.find((r) => r.transaction_id === id)?.amount).toBe('123.456');
     expectSame(found, alone(wanted));
@@ -82,7 +82,7 @@ describe('record lookups on two threads', () => {
 
   test("after the service's writes, the thread copies the write-ahead log into the database; the service's thread does not", async () => {
     const file = join(svc.dataDir, 'nps.sqlite');
-    expect(await svc.ctx.lookups.ready()).toBe(true);
+    expect(await svc.ctx.engine.warm()).toBe(true);
     expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     // Let an earlier checkpoint's spacing pass, then write a verification run of 900 claims.
     await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS));
@@ -125,10 +125,10 @@ describe('records as the contract names them, from either thread', () => {
     expect([third.to, third.request_id, third.completed_at]).toEqual(['', '', 1700000000999]);
     expect(here.find((r) => r.transaction_id === ids[0])!.request_id).toBe('req\ttab \u00e9 \u4e2d \u{1f600}');
 
-    expect(await svc.ctx.lookups.ready()).toBe(true);
+    expect(await svc.ctx.engine.warm()).toBe(true);
     // The end of each list is the thread's part.
     const last = { ...wanted, transaction_id: [...wanted.transaction_id.filter((id) => !ids.includes(id)), ...ids] };
-    const split = await svc.ctx.lookups.find(last);
+    const split = await svc.ctx.engine.findRecords(last);
     expect(byId(split.transaction_id.filter((r) => ids.includes(r.transaction_id)))).toEqual(here);
     expectSame(split, alone(last));
   });

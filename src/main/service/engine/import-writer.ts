@@ -1,15 +1,16 @@
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
-import { workerModule } from '../threads';
+import { LedgerWriter, type ImportRecord, type WriterOptions, type WriterStats } from '../ledger/import-repository';
 import type { FromWorker, ToWorker, WorkerInit } from './import-worker';
-import { LedgerWriter, type ImportRecord, type WriterOptions, type WriterStats } from './import-repository';
+import { workerModule } from './threads';
 
 /*
  * Where an import's rows are written. A small file: on the service's own connection, all at once
  * when the file has been read (one synchronous transaction of a few milliseconds). A large one: on
  * a worker thread with its own connection, batch by batch while the file is still being read, so
  * reading and checking on this thread overlaps with writing on the other, and the service's thread
- * is never held by the write.
+ * is never held by the write. The rows' SQL is the ledger's (ledger/import-repository.ts); this file
+ * only decides on which thread it runs.
  */
 
 export interface RowWriter {
@@ -19,7 +20,7 @@ export interface RowWriter {
   wait(): Promise<void> | undefined;
   /** Every row is in: what the import did; then keep it (decide returns what to record) or roll it back (null). */
   complete(decide: (stats: WriterStats) => ImportRecord | null): Promise<WriterStats>;
-  /** The file failed: leave the store as it was. */
+  /** Leave the store as it was (the file failed); after complete, nothing is left to undo and it does nothing. */
   abort(): Promise<void>;
 }
 
@@ -32,6 +33,8 @@ export class LocalWriter implements RowWriter {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly opts: Omit<WriterOptions, 'expectedRows'>,
+    /** Resolves when no import on a thread holds the write lock: this writer's transaction waits for it. */
+    private readonly writable: () => Promise<void>,
   ) {}
 
   add(text: string): void {
@@ -42,7 +45,8 @@ export class LocalWriter implements RowWriter {
     return undefined;
   }
 
-  complete(decide: (stats: WriterStats) => ImportRecord | null): Promise<WriterStats> {
+  async complete(decide: (stats: WriterStats) => ImportRecord | null): Promise<WriterStats> {
+    await this.writable();
     const texts = this.batches;
     this.batches = [];
     const expectedRows = texts.reduce((n, t) => n + countLines(t), 0);
@@ -55,7 +59,7 @@ export class LocalWriter implements RowWriter {
       const record = decide(stats);
       if (record) writer.commit(record);
       else writer.rollback();
-      return Promise.resolve(stats);
+      return stats;
     } catch (err) {
       writer.rollback();
       throw err;
@@ -77,11 +81,10 @@ function countLines(text: string): number {
 /** Batches in flight before the reader waits: enough to keep the writer busy, few enough to bound memory. */
 const MAX_IN_FLIGHT = 8;
 
-async function startWorker(init: WorkerInit): Promise<Worker> {
-  const file = await workerModule('./import-worker.ts', import.meta.url, 'ledger-import-worker');
+function startWorker(init: WorkerInit): Worker {
   // A small young generation: the thread's garbage is the rows of one batch at a time, and it runs
   // beside the reader's heap at its peak.
-  return new Worker(file, { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  return new Worker(workerModule('import-worker'), { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
 }
 
 export class WorkerWriter implements RowWriter {
@@ -90,12 +93,17 @@ export class WorkerWriter implements RowWriter {
   private waiting: { resolve: () => void; reject: (e: Error) => void } | undefined;
   private pending: { resolve: (m: FromWorker) => void; reject: (e: Error) => void } | undefined;
   private ended = false;
+  private released = false;
 
-  static async start(file: string, nativeBinding: string | undefined, opts: WriterOptions): Promise<WorkerWriter> {
-    return new WorkerWriter(await startWorker({ file, nativeBinding, writer: opts }));
+  /** `release`: gives back the write lock the caller took for this import; called once, when the thread ends. */
+  static start(file: string, nativeBinding: string | undefined, opts: WriterOptions, release: () => void): WorkerWriter {
+    return new WorkerWriter(startWorker({ file, nativeBinding, writer: opts }), release);
   }
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly release: () => void,
+  ) {
     this.worker.on('message', (m: FromWorker) => this.onMessage(m));
     this.worker.on('error', (err) => this.onFailure(err));
     this.worker.on('exit', () => {
@@ -180,16 +188,24 @@ export class WorkerWriter implements RowWriter {
 
   async abort(): Promise<void> {
     try {
-      if (!this.failure) await this.request({ type: 'rollback' });
+      if (!this.ended && !this.failure) await this.request({ type: 'rollback' });
     } finally {
       await this.end();
     }
   }
 
+  /** End the thread (unless it ends by itself) and give the write lock back, once. */
   private async end(): Promise<void> {
-    if (!this.ended) {
-      this.ended = true;
-      await this.worker.terminate();
+    try {
+      if (!this.ended) {
+        this.ended = true;
+        await this.worker.terminate();
+      }
+    } finally {
+      if (!this.released) {
+        this.released = true;
+        this.release();
+      }
     }
   }
 }

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { availableParallelism } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { LedgerWriter, type ImportRecord, type WriterOptions } from './import-repository';
+import { LedgerWriter, type ImportRecord, type WriterOptions } from '../ledger/import-repository';
 
 /*
- * The write of a large import, on a thread and a connection of its own (see writer-host.ts): the
+ * The write of a large import, on a thread and a connection of its own (see import-writer.ts): the
  * service's thread goes on answering calls, and its connection reads the store as it was before
  * the import until the import commits (WAL).
  */
@@ -53,7 +53,7 @@ try {
   sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   sqlite.pragma('temp_store = FILE');
   // One helper thread for the sorter: the index builds start once the file has been read, when the
-  // reading's core is free (six builds of a million rows: 2.64 → 2.16 s; a second helper gained nothing).
+  // reading's core is free (a second helper gained nothing on two cores: bench:import).
   sqlite.pragma(`threads = ${availableParallelism() > 1 ? 1 : 0}`);
   // Copying the import from the write-ahead log into the database waits until it is committed
   // and reported (below): the commit itself does not do it.
@@ -83,7 +83,7 @@ function fail(err: unknown): void {
 
 /**
  * After the commit has been reported: copy the import from the write-ahead log into the database
- * (about 0.8 s per million rows), off the service's thread and outside the import's time. PASSIVE:
+ * (most of a second per million rows), off the service's thread and outside the import's time. PASSIVE:
  * it takes no lock the service's writes need, and stops short where a reader still needs the log.
  * If the process exits first, the log is complete and the next checkpoint does it.
  */

@@ -1,13 +1,13 @@
-import { strictAnswers } from './http/answers.test-support';
+import { strictAnswers } from '../http/answers.test-support';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { generateLedger } from '../../../bench/generate-ledger';
-import { buildServer } from './http/server';
-import { signedInject } from './http/signed.test-support';
-import { callForWindow } from './app/call';
-import { tempService } from './test-support';
+import { generateLedger } from '../../../../bench/generate-ledger';
+import { buildServer } from '../http/server';
+import { signedInject } from '../http/signed.test-support';
+import { callForWindow } from '../app/call';
+import { tempService } from '../test-support';
 import { WriteGate } from './write-gate';
 
 describe('WriteGate', () => {
@@ -61,7 +61,7 @@ describe('writes while a large import holds the write lock', () => {
       { actor: 'ui', onProgress: (p) => p.bytes! * 2 >= p.totalBytes! && reading() },
     );
     await started;
-    expect(svc.ctx.writes.busy).toBe(true);
+    expect(svc.ctx.engine.importing).toBe(true);
 
     // Without the gate, the nonce's write would block this thread on SQLite's busy timeout (the
     // import thread waiting meanwhile for rows from this one) and fail after 5 s.
@@ -75,7 +75,7 @@ describe('writes while a large import holds the write lock', () => {
       .then(([key]) => svc.invoke('keys-update', { api_key: key!.api_key, label: 'renamed' }, { actor: 'ui' }));
     const chains = await app.inject({ method: 'GET', url: '/nps/chains' });
     expect(chains.statusCode).toBe(200);
-    expect(svc.ctx.writes.busy).toBe(true);
+    expect(svc.ctx.engine.importing).toBe(true);
 
     const [imported, verified, relabelled] = await Promise.all([importing, verifying, relabelling]);
     expect(imported).toMatchObject({ added: 30_000, rejected: 0 });
@@ -83,7 +83,7 @@ describe('writes while a large import holds the write lock', () => {
     // Queued behind the import, the verification sees the record the import brought.
     expect(verified.body.data).toMatchObject([{ tx: { transaction_id: at('transaction_id') } }]);
     expect(relabelled.label).toBe('renamed');
-    expect(svc.ctx.writes.busy).toBe(false);
+    expect(svc.ctx.engine.importing).toBe(false);
   }, 30_000);
 
   test('another program holding the lock: the window and the API say the store is busy, and nothing is written', async () => {

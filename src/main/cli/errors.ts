@@ -1,0 +1,11 @@
+import { ServiceError } from '../service/errors';
+
+/** A failure the user caused: print it in one line and exit non-zero; no stack trace. */
+export class UsageError extends Error {}
+
+export function describeError(err: unknown): string {
+  if (err instanceof ServiceError) return `error ${err.code}: ${err.message}`;
+  if (err instanceof UsageError) return err.message;
+  if (err instanceof Error && 'code' in err && String((err as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) return err.message;
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}

@@ -1,0 +1,49 @@
+/*
+ * What each command says for --help: kept apart from the commands themselves, so that `--help`
+ * loads none of the service (the commands are loaded when one runs).
+ */
+
+import { ChainUpdate, TokenUpdate } from '../../shared/catalogue';
+
+/** The catalogue fields `chains set` and `tokens set` take: the contract's, by their wire names. */
+export const CHAIN_FIELDS = Object.keys(ChainUpdate.shape).filter((f) => f !== 'chain_id');
+export const TOKEN_FIELDS = Object.keys(TokenUpdate.shape).filter((f) => f !== 'token_id');
+
+export const callUsage = `npm run nps -- call METHOD PATH [--query Q] [--body JSON|@file] --secret HEX [--base URL] [--data-dir D]
+  Sign a request as the /nps API expects (BIZ-API-KEY, Biz-Api-Nonce, Biz-Api-Signature), send it,
+  print the response. The secret may also come from NPS_API_SECRET. The query is sent (and signed)
+  exactly as given, so give it URL-encoded. The base defaults to the running service (api.json in
+  the data directory), else http://127.0.0.1:8730. Exits non-zero when the answer's status is not 0.`;
+
+export const chainsUsage = `npm run nps -- chains list [--chain-identifier ETH] [--json] [--data-dir D]
+npm run nps -- chains set CHAIN_ID FIELD=VALUE... [--data-dir D]
+  FIELD is one of ${CHAIN_FIELDS.join(', ')}, e.g. chains set SETH enabled=true confirming_threshold=6.
+  A changed row keeps its values when the catalogue is seeded again.`;
+
+export const tokensUsage = `npm run nps -- tokens list [--chain-id TRON] [--json] [--data-dir D]
+npm run nps -- tokens set TOKEN_ID FIELD=VALUE... [--data-dir D]
+  FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.`;
+
+export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json] [--dry-run] [--json]
+  Import a ledger file (CSV or JSON; native format, or presets etherscan / tronscan, or a column mapping).
+  --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.`;
+
+export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
+  Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
+npm run nps -- keys add --public-key HEX --label L [--wallets W1,W2] [--data-dir D]
+  Register a key made elsewhere (its 32-byte public key in hex).
+npm run nps -- keys list [--json] [--data-dir D]
+npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
+  Relabel a key or change the wallets it may act on.
+npm run nps -- keys revoke KEY [--data-dir D]
+  --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
+
+export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S] [--rate-limit N]
+  Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
+  --nonce-window: seconds a signed request's nonce may be off the clock (default 60).
+  --rate-limit: requests a minute per API key, or per address when unsigned (default 1200; 0: no limit).
+  --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
+
+export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
+  Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and
+  serve the same screens in browser mode instead, printing the URL. --browser skips Electron.`;
