@@ -53,6 +53,31 @@ export default tseslint.config(
   },
   {
     files: ['src/main/service/**/*.ts'],
+    ignores: ['src/main/service/engine/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'the service runs under plain Node; only src/main/index.ts knows Electron' },
+            {
+              name: 'node:worker_threads',
+              message: 'threads live in the engine room: call ctx.engine (src/main/service/engine/README.md)',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/engine/*', '!**/engine/index'],
+              message: 'the engine room is used through its interface, engine/index.ts (ctx.engine)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The engine room reaches its own parts and runs threads.
+    files: ['src/main/service/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
