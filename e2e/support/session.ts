@@ -7,7 +7,7 @@ import { electronSqliteBinding, locateElectron } from '../../src/main/cli/electr
 import { chromiumLaunchOptions } from './chromium';
 
 export const root = resolve(import.meta.dirname, '..', '..');
-export const electronMode = process.env.E2E_ELECTRON === '1';
+const electronMode = process.env.E2E_ELECTRON === '1';
 
 /** One running app for a spec file: the window, where its /nps API listens, and its data folder. */
 export interface Session {

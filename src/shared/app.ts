@@ -25,18 +25,18 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
-export const ExplorerLinkRequest = z.object({
+const ExplorerLinkRequest = z.object({
   chain_id: requiredString(),
   kind: z.enum(['tx', 'address'], { error: 'must be tx or address' }),
   value: requiredString().regex(/^[A-Za-z0-9:_.-]+$/, { error: 'must be a transaction hash or address (letters, digits, : _ . -)' }),
 });
-export type ExplorerLinkRequest = z.output<typeof ExplorerLinkRequest>;
+type ExplorerLinkRequest = z.output<typeof ExplorerLinkRequest>;
 
-export const ExplorerLink = z.object({
+const ExplorerLink = z.object({
   /** Always https:, built from the chain's catalogue template. */
   url: z.string(),
 });
-export type ExplorerLink = z.infer<typeof ExplorerLink>;
+type ExplorerLink = z.infer<typeof ExplorerLink>;
 
 export const appContract = {
   'app-info': { readOnly: true, input: z.object({}).strict(), output: AppInfo },

@@ -49,5 +49,4 @@ export const contract = mergeUnique(
 export type Contract = typeof contract;
 export type HandlerName = keyof Contract;
 export type HandlerInput<N extends HandlerName> = z.input<Contract[N]['input']>;
-export type HandlerArgs<N extends HandlerName> = z.output<Contract[N]['input']>;
 export type HandlerResult<N extends HandlerName> = z.output<Contract[N]['output']>;

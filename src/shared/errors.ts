@@ -46,9 +46,3 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   4002: 429,
   5000: 500,
 };
-
-/** A failure with a code from the table and a sentence naming the field or rule at fault. */
-export interface ServiceErrorShape {
-  code: ErrorCode;
-  message: string;
-}

@@ -2,19 +2,19 @@ import { z } from 'zod';
 import { Uuid } from './primitives';
 
 /** An Ed25519 public key: 32 bytes as 64 hex digits (any case in; lower case out). */
-export const PublicKeyHex = z
+const PublicKeyHex = z
   .string({ error: 'must be a string' })
   .regex(/^[0-9a-fA-F]{64}$/, { error: 'must be a 32-byte Ed25519 public key as 64 hex digits' })
   .transform((s) => s.toLowerCase());
 
-export const KeyLabel = z
+const KeyLabel = z
   .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
   .trim()
   .min(1, { error: 'must not be empty' })
   .max(100, { error: 'must be at most 100 characters' });
 
 /** The wallets a key may act on; null means every wallet, present and future. */
-export const KeyWallets = z
+const KeyWallets = z
   .array(
     Uuid.transform((s) => s.toLowerCase()),
     { error: 'must be a list of wallet IDs or null (all wallets)' },
@@ -34,11 +34,11 @@ export const ApiKey = z.object({
 });
 export type ApiKey = z.infer<typeof ApiKey>;
 
-export const KeyCreateInput = z.object({
+const KeyCreateInput = z.object({
   label: KeyLabel,
   wallets: KeyWallets.default(null),
 });
-export type KeyCreateInput = z.output<typeof KeyCreateInput>;
+type KeyCreateInput = z.output<typeof KeyCreateInput>;
 
 /** Answer to key creation: the only moment the secret exists outside the caller's hands. */
 export const KeyCreated = z.object({
@@ -50,21 +50,21 @@ export const KeyCreated = z.object({
 });
 export type KeyCreated = z.infer<typeof KeyCreated>;
 
-export const KeyAddInput = z.object({
+const KeyAddInput = z.object({
   public_key: PublicKeyHex,
   label: KeyLabel,
   wallets: KeyWallets.default(null),
 });
-export type KeyAddInput = z.output<typeof KeyAddInput>;
+type KeyAddInput = z.output<typeof KeyAddInput>;
 
-export const KeyRef = z.object({ api_key: PublicKeyHex });
+const KeyRef = z.object({ api_key: PublicKeyHex });
 
-export const KeyUpdateInput = z.object({
+const KeyUpdateInput = z.object({
   api_key: PublicKeyHex,
   label: KeyLabel.optional(),
   wallets: KeyWallets.optional(),
 });
-export type KeyUpdateInput = z.output<typeof KeyUpdateInput>;
+type KeyUpdateInput = z.output<typeof KeyUpdateInput>;
 
 export const keysContract = {
   'keys-create': { input: KeyCreateInput, output: KeyCreated },

@@ -83,7 +83,7 @@ export type MappingInput = z.infer<typeof MappingInput>;
 export const MappingConstant = z.enum([...LEDGER_FIELDS, 'wallet_address']);
 export type MappingConstant = z.infer<typeof MappingConstant>;
 
-export const DATE_FORMATS = ['auto', 'unix_s', 'unix_ms', 'iso', 'YYYY-MM-DD HH:mm:ss'] as const;
+const DATE_FORMATS = ['auto', 'unix_s', 'unix_ms', 'iso', 'YYYY-MM-DD HH:mm:ss'] as const;
 
 /**
  * How to read a file that is not in the native format. Given as JSON (`--map mapping.json`, or
@@ -198,7 +198,7 @@ export const ImportReport = z.object({
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 
-export const LedgerImportRequest = z
+const LedgerImportRequest = z
   .object({
     source: LedgerSource,
     /** A preset name; absent: detected from the header. Ignored when a mapping is given. */
@@ -210,9 +210,9 @@ export const LedgerImportRequest = z
     wallet_address: z.string().min(1).optional(),
   })
   .strict();
-export type LedgerImportRequest = z.output<typeof LedgerImportRequest>;
+type LedgerImportRequest = z.output<typeof LedgerImportRequest>;
 
-export const LedgerDetectRequest = z.object({ source: LedgerSource }).strict();
+const LedgerDetectRequest = z.object({ source: LedgerSource }).strict();
 
 export const LedgerDetectResult = z.object({
   file_name: z.string(),
@@ -279,7 +279,7 @@ export const TransactionListQuery = z.object({
   search: optionalText,
 });
 export type TransactionListQuery = z.output<typeof TransactionListQuery>;
-export const TransactionPage = pageOf(LedgerRecord);
+const TransactionPage = pageOf(LedgerRecord);
 
 export const WalletSummary = z.object({ wallet_id: z.string(), name: z.string(), transactions: z.number().int() });
 export type WalletSummary = z.infer<typeof WalletSummary>;

@@ -11,7 +11,7 @@ export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F
 export const Uuid = z.string({ error: 'must be a string' }).regex(UUID_RE, { error: 'must be UUID-shaped (8-4-4-4-12 hex digits)' });
 
 /** A plain decimal string: optional minus, digits, optional fraction. No exponent, no spaces. */
-export const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 export const DecimalString = z.string().regex(DECIMAL_RE, { error: 'must be a decimal number such as 12.5' });
 export type DecimalString = z.infer<typeof DecimalString>;
 

@@ -22,7 +22,7 @@ export const DEFAULT_AMOUNT_DELTA = '0.001';
 export const DEFAULT_TIME_DELTA = 10;
 export const MAX_BATCH = 1000;
 /** 9999-12-31T23:59:59Z: later moments have no ISO 8601 form. */
-export const MAX_UNIX_SECONDS = 253402300799;
+const MAX_UNIX_SECONDS = 253402300799;
 
 /** null and "" both mean "not given" (SPEC.md: empty strings count as absent). */
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
@@ -300,7 +300,7 @@ export const VerifyResults = z.union([VerifyResultsA, VerifyResultsB]);
 export type VerifyResultA = z.infer<typeof VerifyResultA>;
 export type VerifyResultB = z.infer<typeof VerifyResultB>;
 
-export const RunSource = z.enum(['api', 'ui', 'cli']);
+const RunSource = z.enum(['api', 'ui', 'cli']);
 
 /** One stored verification run. Times are Unix milliseconds. */
 export const RunSummary = z.object({
@@ -325,7 +325,7 @@ export const BooksRejectedRow = z.object({ row: z.number().int(), field: z.strin
 export type BooksRejectedRow = z.infer<typeof BooksRejectedRow>;
 const RejectedRows = z.array(BooksRejectedRow).meta({ description: 'The first 1000 rows of the books file that could not be read' });
 
-export const RunItemFilter = z.enum(['all', 'matched', 'mismatched', 'not_found']);
+const RunItemFilter = z.enum(['all', 'matched', 'mismatched', 'not_found']);
 
 export const RunItem = z.strictObject({
   idx: z.number().int(),
@@ -340,8 +340,8 @@ export const RunItem = z.strictObject({
 });
 export type RunItem = z.infer<typeof RunItem>;
 
-export const RunDetail = RunSummary.extend({ rejected: RejectedRows, items: pageOf(RunItem) });
-export type RunDetail = z.infer<typeof RunDetail>;
+const RunDetail = RunSummary.extend({ rejected: RejectedRows, items: pageOf(RunItem) });
+type RunDetail = z.infer<typeof RunDetail>;
 
 /** A books file: a path on this machine, or its text (a file picked in the browser window). */
 export const BooksSource = z.union([
@@ -372,7 +372,7 @@ export const BooksMapping = z.object({
 });
 export type BooksMapping = z.output<typeof BooksMapping>;
 
-export const BooksDetectInput = z.object({ source: BooksSource });
+const BooksDetectInput = z.object({ source: BooksSource });
 export const BooksDetected = z.object({
   headers: z.array(z.string()),
   sample: z.array(z.record(z.string(), z.string())).meta({ description: 'The first rows, keyed by header' }),

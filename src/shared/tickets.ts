@@ -3,7 +3,7 @@ import { LedgerRecord } from './ledger';
 import { addition, PageQuery, UUID_RE, Uuid, pageOf, requiredString } from './primitives';
 import { FlagField } from './reconcile';
 
-export const TICKET_STATUSES = ['Pending', 'Resolved', 'Dismissed'] as const;
+const TICKET_STATUSES = ['Pending', 'Resolved', 'Dismissed'] as const;
 export const TicketStatus = z.enum(TICKET_STATUSES, { error: `must be one of ${TICKET_STATUSES.join(', ')}` });
 export type TicketStatus = z.infer<typeof TicketStatus>;
 
@@ -51,14 +51,14 @@ export const TicketListInput = z.object({
 });
 export type TicketListInput = z.output<typeof TicketListInput>;
 
-export const TicketRef = z.object({ ticket_id: requiredString() });
+const TicketRef = z.object({ ticket_id: requiredString() });
 
-export const TicketTransitionInput = z.object({
+const TicketTransitionInput = z.object({
   ticket_id: requiredString(),
   to: TicketStatus,
   note: z.string().max(2000, { error: 'must be at most 2000 characters' }).optional(),
 });
-export type TicketTransitionInput = z.output<typeof TicketTransitionInput>;
+type TicketTransitionInput = z.output<typeof TicketTransitionInput>;
 
 const RequiredUuid = requiredString().regex(UUID_RE, { error: 'must be UUID-shaped (8-4-4-4-12 hex digits)' });
 

@@ -23,7 +23,7 @@ export interface CallMeta {
   onProgress?: (progress: { done: number; total?: number; bytes?: number; totalBytes?: number }) => void;
 }
 
-export type HandlerFn<S extends HandlerSpec> = (
+type HandlerFn<S extends HandlerSpec> = (
   input: z.output<S['input']>,
   meta: CallMeta,
 ) => z.input<S['output']> | Promise<z.input<S['output']>>;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The product's name as Electron sees it (package.json productName): its userData folder bears it. */
-export const PRODUCT_NAME = 'NPS Reconcile';
+const PRODUCT_NAME = 'NPS Reconcile';
 
 /**
  * The folder the desktop app keeps its data in (Electron's userData), so the CLI and the window

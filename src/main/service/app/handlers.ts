@@ -19,12 +19,12 @@ export function reportRuntime(ctx: ServiceContext, runtime: Partial<AppRuntime>)
   runtimes.set(ctx, { ...currentRuntime(ctx), ...runtime });
 }
 
-export function currentRuntime(ctx: ServiceContext): AppRuntime {
+function currentRuntime(ctx: ServiceContext): AppRuntime {
   return runtimes.get(ctx) ?? { mode: 'headless', version: '0.0.0', api: STOPPED };
 }
 
 /** A catalogue template with its placeholder filled; only https: links leave the app. */
-export function explorerUrl(template: string, placeholder: '{hash}' | '{address}', value: string): string | undefined {
+function explorerUrl(template: string, placeholder: '{hash}' | '{address}', value: string): string | undefined {
   if (!template.includes(placeholder)) return undefined;
   let url: URL;
   try {

@@ -59,7 +59,7 @@ export function openDb(opts: OpenDbOptions): Db {
  * The migrations an existing store has not had yet, by tag (a new store: none, it is created).
  * drizzle applies each journal entry newer than the last one recorded in __drizzle_migrations.
  */
-export function pendingMigrations(sqlite: Database.Database, migrationsFolder: string): string[] {
+function pendingMigrations(sqlite: Database.Database, migrationsFolder: string): string[] {
   const recorded = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
   if (recorded === undefined) return [];
   const last = Number(sqlite.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() ?? 0);

@@ -12,7 +12,7 @@ import { npsRoutes } from './routes';
 const ErrorEnvelope = z.strictObject({ status: z.number().int().min(1000), data: z.null(), msg: z.string().min(1) });
 
 /** The strict schema of a success answer to this request, or undefined when the path is not an endpoint of /nps. */
-export function answerSchema(method: string, url: string): z.ZodType | undefined {
+function answerSchema(method: string, url: string): z.ZodType | undefined {
   const [path = '', query = ''] = url.split('?');
   const route = npsRoutes.find((r) => r.method === method && r.url === path.replace(/\/+$/, ''));
   if (!route) return undefined;

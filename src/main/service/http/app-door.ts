@@ -19,8 +19,8 @@ export interface UiOptions {
   token: string;
 }
 
-export const TOKEN_HEADER = 'x-nps-token';
-export const TOKEN_META = 'nps-token';
+const TOKEN_HEADER = 'x-nps-token';
+const TOKEN_META = 'nps-token';
 /** Ask for progress lines before the answer: newline-delimited JSON, the envelope last. */
 export const PROGRESS_MEDIA_TYPE = 'application/x-ndjson';
 
@@ -94,7 +94,7 @@ function staticFile(dir: string, urlPath: string): string | undefined {
 }
 
 /** Files travel as text inside the call in browser mode, so the door takes far more than /nps's 5 MiB. */
-export const DOOR_BODY_LIMIT = 512 * 1024 * 1024;
+const DOOR_BODY_LIMIT = 512 * 1024 * 1024;
 
 export function registerAppDoor(app: FastifyInstance, service: Service, ui: UiOptions, log: (line: string) => void): void {
   void app.register(async (door) => doorRoutes(door, service, ui, log));

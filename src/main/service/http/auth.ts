@@ -7,7 +7,7 @@ import { consumeNonce, getKey, pruneNonces } from '../keys/repository';
 import { HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE, isKeyHex, verifyRequest } from '../keys/sign';
 
 /** How far a nonce (the request time, Unix ms) may be from the service clock, either way. */
-export const DEFAULT_NONCE_WINDOW_MS = 60_000;
+const DEFAULT_NONCE_WINDOW_MS = 60_000;
 
 export interface AuthOptions {
   nonceWindowMs?: number;

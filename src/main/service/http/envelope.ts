@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { httpStatusOf, type ErrorCode } from '../../../shared/errors';
 
-export interface Envelope<T> {
+interface Envelope<T> {
   status: number;
   data: T | null;
   msg: string;

@@ -36,7 +36,7 @@ export interface NpsRoute {
 }
 
 export const COMMON_ERRORS: ErrorCode[] = [ErrorCodes.INVALID_PARAM, ErrorCodes.NOT_FOUND, ErrorCodes.RATE_LIMITED, ErrorCodes.INTERNAL];
-export const BODY_ERRORS: ErrorCode[] = [ErrorCodes.INVALID_JSON, ErrorCodes.BODY_TOO_LARGE, ErrorCodes.UNSUPPORTED_MEDIA_TYPE];
+const BODY_ERRORS: ErrorCode[] = [ErrorCodes.INVALID_JSON, ErrorCodes.BODY_TOO_LARGE, ErrorCodes.UNSUPPORTED_MEDIA_TYPE];
 export const AUTH_ERRORS: ErrorCode[] = [
   ErrorCodes.AUTH_MISSING,
   ErrorCodes.AUTH_UNKNOWN_KEY,

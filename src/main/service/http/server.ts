@@ -37,7 +37,7 @@ export interface ServerOptions {
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Host header without its port: "localhost:8730" -> "localhost", "[::1]:80" -> "[::1]". */
-export function hostName(header: string | undefined): string | undefined {
+function hostName(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(header.trim());
   return m?.[1]?.toLowerCase();

@@ -52,7 +52,7 @@ function verifyingKey(keyHex: string): KeyObject {
 }
 
 /** The raw 32-byte public key of a private key, as lower-case hex: the API key. */
-export function publicKeyHex(privateKey: KeyObject): string {
+function publicKeyHex(privateKey: KeyObject): string {
   const der = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
   return der.subarray(SPKI_ED25519_PREFIX.length).toString('hex');
 }

@@ -317,7 +317,7 @@ function keepFirstUpdates(updates: RowUpdate[]): void {
   if (updates.length > MAX_REPORTED_UPDATES) updates.length = MAX_REPORTED_UPDATES;
 }
 
-export function recordImport(sqlite: Database.Database, summary: ImportSummary, rejections: Rejection[]): void {
+function recordImport(sqlite: Database.Database, summary: ImportSummary, rejections: Rejection[]): void {
   sqlite
     .prepare(
       `INSERT INTO imports (import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at)

@@ -29,7 +29,7 @@ const mapping = (m: Parameters<typeof Mapping.parse>[0]): Mapping => Mapping.par
 
 const ETHERSCAN_CHAINS: Record<string, string> = { ETH: 'ETH', BNB: 'BSC_BNB', POL: 'MATIC', MATIC: 'MATIC', AVAX: 'AVAXC' };
 
-export const ETHERSCAN_EXAMPLE = [
+const ETHERSCAN_EXAMPLE = [
   'Transaction Hash',
   'Blockno',
   'UnixTimestamp',
@@ -48,7 +48,7 @@ export const ETHERSCAN_EXAMPLE = [
   'Method',
 ];
 
-export const TRONSCAN_EXAMPLE = [
+const TRONSCAN_EXAMPLE = [
   'Tx Hash',
   'blockHeight',
   'blockTime(UTC+8)',

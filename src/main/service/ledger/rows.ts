@@ -47,7 +47,7 @@ export class RowProblem {
 }
 
 /** Index of each field in a normalised record (LEDGER_FIELDS order); '' stands for "not recorded". */
-export const F = Object.fromEntries(LEDGER_FIELDS.map((f, i) => [f, i])) as Record<LedgerField, number>;
+const F = Object.fromEntries(LEDGER_FIELDS.map((f, i) => [f, i])) as Record<LedgerField, number>;
 
 interface Source {
   /** Column index, or -1. */

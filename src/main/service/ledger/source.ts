@@ -21,7 +21,7 @@ const READ_CHUNK = 1024 * 1024;
  * rows of large pieces survive scavenges; both let the heap swell by a hundred megabytes).
  */
 const PARSE_PIECE = 64 * 1024;
-export const SAMPLE_ROWS = 20;
+const SAMPLE_ROWS = 20;
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 

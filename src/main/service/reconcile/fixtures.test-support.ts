@@ -49,7 +49,3 @@ export function insertRecords(db: Db, records: readonly RecordFixture[]): Ledger
   })();
   return full;
 }
-
-export function insertWallet(db: Db, walletId: string): void {
-  db.$client.prepare('INSERT OR IGNORE INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, ?, 0, 0)').run(walletId, '');
-}

@@ -84,7 +84,7 @@ const scopeOf = (meta: CallMeta): ReadonlySet<string> | null =>
  * POST /nps/bill/verify/txs: batch size (4001), wallet (2006, 3004), each item (1002 `txs[i].field`),
  * then the check. data[i] answers txs[i].
  */
-export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): Promise<VerifyResultA[] | VerifyResultB[]> {
+async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta): Promise<VerifyResultA[] | VerifyResultB[]> {
   if (input.txs.length > MAX_BATCH) {
     throw new ServiceError(ErrorCodes.BATCH_TOO_LARGE, `txs: ${input.txs.length} transactions given; at most ${MAX_BATCH} per request`);
   }
@@ -113,7 +113,7 @@ export async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: C
 }
 
 /** The accountant's books file, mapped to claims and checked in chunks through the same core as the API. */
-export async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMeta): Promise<BooksRunResult> {
+async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMeta): Promise<BooksRunResult> {
   const scope = scopeOf(meta);
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
   // The mapping is checked against the header before anything is stored.

@@ -46,7 +46,7 @@ export const isCaseless = (by: Identifier, value: string): boolean =>
  * The form two identifiers are compared in: hex lower-cased, and a hex hash without its 0x (the
  * ledger keeps TRON hashes bare while tools often prefix them).
  */
-export function identifierKey(by: Identifier, value: string): string {
+function identifierKey(by: Identifier, value: string): string {
   return isCaseless(by, value) ? caselessKey(by, value) : value;
 }
 
@@ -74,7 +74,7 @@ export function identifiersAgree(item: VerifyItem, record: TransactionRecord): b
 }
 
 /** The recorded moment `time` is compared with, in Unix milliseconds; null when not recorded. */
-export function recordedMoment(record: TransactionRecord, timeType: TimeType): number | null {
+function recordedMoment(record: TransactionRecord, timeType: TimeType): number | null {
   switch (timeType) {
     case 'Created':
       return record.created_at;
@@ -85,14 +85,14 @@ export function recordedMoment(record: TransactionRecord, timeType: TimeType): n
   }
 }
 
-export const TIME_TYPE_FIELD: Record<TimeType, 'created_at' | 'confirmed_at' | 'completed_at'> = {
+const TIME_TYPE_FIELD: Record<TimeType, 'created_at' | 'confirmed_at' | 'completed_at'> = {
   Created: 'created_at',
   Confirmed: 'confirmed_at',
   Completed: 'completed_at',
 };
 
 /** A stored time in the API's unit: whole Unix seconds, rounded down (as Shape A shows it). */
-export const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
+const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** |claimed - recorded| exactly; null when nothing (or no number) is recorded. */
 function difference(claimed: string, recorded: string): Big | null {
@@ -114,10 +114,10 @@ function amountWithin(claimed: string, recorded: string, delta: string): boolean
 const sameText = (a: string, b: string, caseInsensitive: boolean): boolean =>
   b !== '' && (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
 
-export const ALL_FALSE: MatchFlags = Object.freeze(Object.fromEntries(MATCH_FLAGS.map((f) => [f, false])) as MatchFlags);
+const ALL_FALSE: MatchFlags = Object.freeze(Object.fromEntries(MATCH_FLAGS.map((f) => [f, false])) as MatchFlags);
 
 /** Each comparable field's flag, in the source's order: true when it agrees or the claim does not give it. */
-export function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvmChain): MatchFlags {
+function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvmChain): MatchFlags {
   const moment = recordedMoment(record, item.time_type);
   return {
     chain_id_match: item.chain_id === undefined || item.chain_id === record.chain_id,
@@ -132,7 +132,7 @@ export function compareFields(item: VerifyItem, record: TransactionRecord, isEvm
   };
 }
 
-export const allTrue = (flags: MatchFlags): boolean => MATCH_FLAGS.every((f) => flags[f]);
+const allTrue = (flags: MatchFlags): boolean => MATCH_FLAGS.every((f) => flags[f]);
 
 /** The fields of the false flags, in SPEC.md's order (`abnormals`). */
 export const abnormalFields = (flags: MatchFlags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]);

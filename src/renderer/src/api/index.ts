@@ -1,11 +1,11 @@
 import type { ExplorerTarget, Progress } from '../../../shared/bridge';
 import { contract, type HandlerInput, type HandlerName, type HandlerResult } from '../../../shared/contract';
-import { transport, TRANSPORT_FAILURE } from './transport';
+import { transport } from './transport';
 
 export type { Progress } from '../../../shared/bridge';
 
 /** A failure the service (or the way to it) reported: its code and the sentence naming the field. */
-export class ApiError extends Error {
+class ApiError extends Error {
   readonly code: number;
   constructor(code: number, message: string) {
     super(message);
@@ -14,7 +14,7 @@ export class ApiError extends Error {
   }
 }
 
-export const BAD_ANSWER = -2;
+const BAD_ANSWER = -2;
 
 /**
  * Call a handler of the service's map. The answer is parsed with the contract's own schema, so a
@@ -38,8 +38,6 @@ export async function call<N extends HandlerName>(
   return parsed.data as HandlerResult<N>;
 }
 
-export const isTransportFailure = (err: unknown): boolean => err instanceof ApiError && err.code === TRANSPORT_FAILURE;
-
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   if (err instanceof Error) return err.message;
@@ -49,7 +47,7 @@ export function errorText(err: unknown): string {
 const linkCache = new Map<string, Promise<string>>();
 
 /** The explorer URL for a transaction or address, built by the service from the catalogue's template (https only). */
-export function explorerUrl(target: ExplorerTarget): Promise<string> {
+function explorerUrl(target: ExplorerTarget): Promise<string> {
   const key = `${target.chain_id}|${target.kind}|${target.value}`;
   let p = linkCache.get(key);
   if (!p) {

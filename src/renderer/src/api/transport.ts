@@ -10,7 +10,7 @@ export interface Transport {
 }
 
 /** A failure of the transport itself (service gone, answer unreadable): not an envelope from the service. */
-export const TRANSPORT_FAILURE = -1;
+const TRANSPORT_FAILURE = -1;
 
 const unreachable = (err: unknown): Envelope => ({
   status: TRANSPORT_FAILURE,

@@ -61,10 +61,6 @@ export function Amount({ value, className }: { value: string | null | undefined;
   );
 }
 
-export function Count({ n }: { n: number }) {
-  return <span className="num">{formatCount(n)}</span>;
-}
-
 const STATUS_TONE: Record<string, string> = {
   Completed: 'good',
   Resolved: 'good',

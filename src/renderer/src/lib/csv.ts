@@ -1,5 +1,5 @@
 /** A cell as a spreadsheet reads it back: quoted when needed; leading = + - @ defused so it is never run as a formula. */
-export function csvCell(value: unknown): string {
+function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (/^[=+@\t\r]/.test(text) || (/^-/.test(text) && !/^-\d+(\.\d+)?$/.test(text))) text = `'${text}`;

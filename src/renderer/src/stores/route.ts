@@ -11,7 +11,7 @@ export interface Route {
   id: string;
 }
 
-export function parseHash(hash: string): Route {
+function parseHash(hash: string): Route {
   const [screen = '', sub = '', id = ''] = hash
     .replace(/^#\/?/, '')
     .split('/')
@@ -19,7 +19,7 @@ export function parseHash(hash: string): Route {
   return { screen: (SCREENS as readonly string[]).includes(screen) ? (screen as Screen) : 'ledger', sub, id };
 }
 
-export const routeHash = (r: Partial<Route> & { screen: Screen }): string =>
+const routeHash = (r: Partial<Route> & { screen: Screen }): string =>
   '#/' +
   [r.screen, r.sub ?? '', r.id ?? '']
     .filter((p, i, all) => p !== '' || all.slice(i).some((q) => q !== ''))

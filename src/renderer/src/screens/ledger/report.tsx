@@ -10,7 +10,7 @@ const rejectionColumns: SimpleColumn<Rejection>[] = [
   { key: 'reason', header: 'Reason', render: (r) => r.reason },
 ];
 
-export function exportRejections(fileName: string, rejections: Rejection[]): void {
+function exportRejections(fileName: string, rejections: Rejection[]): void {
   const base = fileName.replace(/\.[^.]+$/, '');
   downloadText(
     `${base}-rejected-rows.csv`,

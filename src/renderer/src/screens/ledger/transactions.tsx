@@ -32,7 +32,7 @@ export interface TxFilters {
 const NO_FILTERS: TxFilters = { search: '', wallet_id: '', chain_id: '', token_id: '', type: '', status: '', from: '', to: '' };
 
 /** The transaction filters survive a trip to another screen. */
-export const useTxFilters = create<{ filters: TxFilters; set: (patch: Partial<TxFilters>) => void; clear: () => void }>((set) => ({
+const useTxFilters = create<{ filters: TxFilters; set: (patch: Partial<TxFilters>) => void; clear: () => void }>((set) => ({
   filters: NO_FILTERS,
   set: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
   clear: () => set({ filters: NO_FILTERS }),
@@ -120,7 +120,7 @@ const columns: Column<LedgerRecord>[] = COLUMN_ORDER.map((f) => ({
 /** Not part of the record: what this store knows about it. */
 const STORE_FIELDS = ['import_id', 'updated_at'] as const satisfies readonly Field[];
 
-export function TransactionDetail({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
+function TransactionDetail({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);

@@ -1,4 +1,4 @@
-import { FLAG_FIELDS, type FlagField, type RunItem } from '../../../../shared/reconcile';
+import type { FlagField, RunItem } from '../../../../shared/reconcile';
 import type { TransactionRecord } from '../../../../shared/ledger';
 import { formatSeconds, formatTime } from '../../lib/format';
 
@@ -16,10 +16,8 @@ export const given = (claimed: Record<string, unknown>, f: string): boolean => {
   return t !== '';
 };
 
-const TIME_FIELD = { Created: 'created_at', Confirmed: 'confirmed_at', Completed: 'completed_at' } as const;
-
 /** Which recorded moment a claim's time is compared with (Created unless it says otherwise). */
-export function timeFieldOf(claimed: Record<string, unknown>): 'created_at' | 'confirmed_at' | 'completed_at' {
+function timeFieldOf(claimed: Record<string, unknown>): 'created_at' | 'confirmed_at' | 'completed_at' {
   const t = claimText(claimed.time_type).toLowerCase();
   return t === 'confirmed' ? 'confirmed_at' : t === 'completed' ? 'completed_at' : 'created_at';
 }
@@ -47,6 +45,3 @@ export function identifierOf(claimed: Record<string, unknown>): { kind: string; 
   }
   return { kind: '', value: '' };
 }
-
-export { FLAG_FIELDS };
-export { TIME_FIELD };
