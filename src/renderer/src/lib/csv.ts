@@ -1,13 +1,19 @@
-/** A cell as a spreadsheet reads it back: quoted when needed; leading = + - @ defused so it is never run as a formula. */
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (/^[=+@\t\r]/.test(text) || (/^-/.test(text) && !/^-\d+(\.\d+)?$/.test(text))) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+import Papa from 'papaparse';
 
+/**
+ * A cell that would start a formula in a spreadsheet (= + @ tab CR, or - not followed by a plain
+ * number, so negative amounts stay numbers) gets a leading ' and is never run.
+ */
+const FORMULA_START = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/;
+
+const cellText = (value: unknown): unknown =>
+  value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : value;
+
+/** A CSV file a spreadsheet reads back as written: papaparse quotes what needs it; CRLF lines. */
 export function toCsv(header: string[], rows: unknown[][]): string {
-  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return (
+    Papa.unparse({ fields: header, data: rows.map((r) => r.map(cellText)) }, { newline: '\r\n', escapeFormulae: FORMULA_START }) + '\r\n'
+  );
 }
 
 /** Save text as a file through the browser's (or Electron's) download. */
