@@ -23,7 +23,7 @@ import { generateLedger, prng } from './generate-ledger';
  * flight, and counts the results against what it sent). Before the timed requests, the
  * generated file and the store are flushed to the disk (so the disk is not still writing them
  * meanwhile) and `warmup` requests of other claims are sent and shown apart: the first requests to
- * a fresh process run while V8 compiles the code (about 60 ms each instead of 18).
+ * a fresh process run while V8 compiles the code, several times slower than the rest.
  * --profile makes the server write a CPU profile (node --cpu-prof) into the kept data directory.
  */
 
@@ -173,8 +173,8 @@ try {
   });
   const path = '/nps/bill/verify/txs';
   // node:http with one kept-alive connection per request in flight: what a local tool written for
-  // throughput would use (fetch costs the client about 2 ms more a request, which at one request in
-  // flight is time the service waits for).
+  // throughput would use (fetch costs the client more a request, which at one request in flight is
+  // time the service waits for).
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const url = new URL(`${baseUrl}${path}`);
   type Answer = { status: number; msg: string; data: { result: boolean; tx: unknown }[] };
@@ -233,7 +233,7 @@ try {
   };
   // Each client signs its next request and reads the last answer while a request is in flight, as
   // a client written for throughput does: still one request at a time each, but the service does
-  // not wait while the client signs 213 KB (about 0.7 ms) and parses 600 KB of JSON (about 2 ms).
+  // not wait while the client signs the next body and parses the last answer's JSON.
   const take = () => (next < bodies.length ? prepare(bodies[next++]!) : undefined);
   const client = async () => {
     let previous: Buffer[] | undefined;
