@@ -7,7 +7,7 @@ import { electronSqliteBinding, locateElectron } from '../../src/main/cli/electr
 import { chromiumLaunchOptions } from './chromium';
 
 export const root = resolve(import.meta.dirname, '..', '..');
-const electronMode = process.env.E2E_ELECTRON === '1';
+export const electronMode = process.env.E2E_ELECTRON === '1';
 
 /** One running app for a spec file: the window, where its /nps API listens, and its data folder. */
 export interface Session {
@@ -17,6 +17,8 @@ export interface Session {
   dataDir: string;
   /** Console errors and uncaught exceptions of the page (a CSP violation shows up here). */
   errors: string[];
+  /** Browser mode: the link `serve --ui` printed (its one-time code already traded by this page). */
+  link?: string;
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, log: string[]): Promise<RegExpExecArray> {
@@ -72,9 +74,10 @@ async function browserSession(dataDir: string): Promise<Session & { close(): Pro
   await page.goto(url!);
   return {
     page,
-    apiBase: `${url!.replace(/\/$/, '')}/nps`,
+    apiBase: `${new URL(url!).origin}/nps`,
     dataDir,
     errors,
+    link: url!,
     close: async () => {
       await context.close();
       await browser.close();

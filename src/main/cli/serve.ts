@@ -1,5 +1,5 @@
 import { reportRuntime } from '../service/app/handlers';
-import { newUiToken } from '../service/http/app-door';
+import { newUiCode, uiLink } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
 import { defaultDataDir } from '../service/paths';
@@ -28,10 +28,10 @@ export async function serveCommand(args: string[]): Promise<void> {
   const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
   if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 0))
     throw new UsageError(`--rate-limit: must be a whole number of requests a minute (0: no limit), got ${values['rate-limit']}`);
-  // The served page carries the door's token: anyone who can load it can drive the app, so only this machine may.
+  // Whoever holds the window's session drives the app: only this machine may be offered one.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
-  const ui = values.ui ? { dir: rendererOutDir(), token: newUiToken() } : undefined;
+  const ui = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const service = openService({ dataDir, onUpgrade: sayUpgrade });
   let server;
@@ -55,7 +55,8 @@ export async function serveCommand(args: string[]): Promise<void> {
     api: { state: 'running', base_url: `${server.url}/nps`, host, port: server.port, error: null },
   });
   process.stdout.write(`NPS service listening on ${server.url}/nps (data: ${dataDir})\n`);
-  if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${server.url}/\n`);
+  // The link works once: the page trades its code for this browser's session (http/app-door.ts).
+  if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${uiLink(server.url, ui.code)}\n`);
   const running = server;
   let closing = false;
   const shutdown = (signal: string) => {

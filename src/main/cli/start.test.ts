@@ -24,9 +24,20 @@ function run(args: string[], env: NodeJS.ProcessEnv, until: RegExp): Promise<{ o
   });
 }
 
-async function page(url: string): Promise<{ token: string; html: string }> {
-  const html = await (await fetch(url)).text();
-  return { html, token: /name="nps-token" content="([^"]+)"/.exec(html)?.[1] ?? '' };
+/** The printed link's parts: the page's origin and the one-time code in its fragment. */
+function link(url: string): { origin: string; code: string } {
+  const u = new URL(url);
+  return { origin: u.origin, code: /^#code=([\w-]{43})$/.exec(u.hash)?.[1] ?? '' };
+}
+
+/** Trade the code as the page does; the Cookie header of the session, or undefined when refused. */
+async function trade(origin: string, code: string): Promise<string | undefined> {
+  const res = await fetch(`${origin}/app/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ code }),
+  });
+  return res.status === 200 ? res.headers.get('set-cookie')!.split(';')[0] : undefined;
 }
 
 describe('npm start without an Electron binary', () => {
@@ -45,14 +56,19 @@ describe('npm start without an Electron binary', () => {
       expect(lines[0]).toBe(
         'Electron is not available here: no Electron binary is installed and ELECTRON_SKIP_BINARY_DOWNLOAD is set; starting browser mode instead.',
       );
-      const url = /browser mode\): (\S+)/.exec(app.out)![1]!;
-      const { html, token } = await page(url);
+      const { origin, code } = link(/browser mode\): (\S+)/.exec(app.out)![1]!);
+      expect(code).not.toBe('');
+      const html = await (await fetch(origin)).text();
       expect(html).toContain('<div id="root">');
-      expect(token).toMatch(/^[\w-]{43}$/);
-      const rpc = (t: string) =>
-        fetch(`${url}app/rpc/app-info`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-nps-token': t }, body: '{}' });
-      expect((await rpc('wrong')).status).toBe(401);
-      const info = (await (await rpc(token)).json()) as { data: { mode: string; data_dir: string; api: { state: string } } };
+      expect(html).not.toContain(code);
+      const rpc = (cookie: string) =>
+        fetch(`${origin}/app/rpc/app-info`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' });
+      expect((await rpc('')).status).toBe(401);
+      const cookie = await trade(origin, code);
+      expect(cookie).toBeDefined();
+      // The link works once: a program that reads it afterwards gets nothing.
+      expect(await trade(origin, code)).toBeUndefined();
+      const info = (await (await rpc(cookie!)).json()) as { data: { mode: string; data_dir: string; api: { state: string } } };
       expect(info.data).toMatchObject({ mode: 'browser', data_dir: dataDir, api: { state: 'running' } });
       expect(await app.kill()).toBe(0);
     } finally {
@@ -62,16 +78,17 @@ describe('npm start without an Electron binary', () => {
 });
 
 describe('serve --ui', () => {
-  it('gives every run its own token', async () => {
+  it('gives every run its own one-time code', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'nps-serve-ui-'));
     try {
-      const tokens: string[] = [];
+      const codes: string[] = [];
       for (let i = 0; i < 2; i++) {
         const app = await run(['serve', '--ui', '--port', '0', '--data-dir', dataDir], {}, /browser mode\): (\S+)/);
-        tokens.push((await page(/browser mode\): (\S+)/.exec(app.out)![1]!)).token);
+        codes.push(link(/browser mode\): (\S+)/.exec(app.out)![1]!).code);
         await app.kill();
       }
-      expect(tokens[0]).not.toBe(tokens[1]);
+      expect(codes[0]).toMatch(/^[\w-]{43}$/);
+      expect(codes[0]).not.toBe(codes[1]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

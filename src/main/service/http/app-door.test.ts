@@ -6,14 +6,25 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportRuntime } from '../app/handlers';
 import { tempService } from '../test-support';
-import { CONTENT_SECURITY_POLICY, injectToken, newUiToken, PROGRESS_MEDIA_TYPE, tokenMatches } from './app-door';
+import { CONTENT_SECURITY_POLICY, newUiCode, PROGRESS_MEDIA_TYPE, tokenMatches } from './app-door';
 import { buildServer } from './server';
 
 let service: ReturnType<typeof tempService>;
 let app: FastifyInstance;
 let uiDir: string;
-const token = newUiToken();
+const code = newUiCode();
 const host = '127.0.0.1:8730';
+const origin = `http://${host}`;
+/** The Cookie header of the session the page traded the run's code for (beforeAll). */
+let session: Record<string, string>;
+
+const trade = (body: unknown, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/app/session',
+    headers: { host, origin, 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   uiDir = mkdtempSync(join(tmpdir(), 'nps-ui-'));
@@ -24,9 +35,14 @@ beforeAll(async () => {
   mkdirSync(join(uiDir, 'assets'));
   writeFileSync(join(uiDir, 'assets', 'app.js'), 'console.log(1)');
   service = tempService();
-  app = buildServer(service, { ui: { dir: uiDir, token } });
+  app = buildServer(service, { ui: { dir: uiDir, code } });
   strictAnswers(app);
   await app.ready();
+  const traded = await trade({ code });
+  expect(traded.statusCode).toBe(200);
+  const cookie = String(traded.headers['set-cookie']);
+  expect(cookie).toMatch(/^nps_session_8730=[\w-]{43}; HttpOnly; SameSite=Strict; Path=\/app$/);
+  session = { cookie: cookie.split(';')[0]! };
 });
 afterAll(async () => {
   await app.close();
@@ -34,7 +50,7 @@ afterAll(async () => {
   rmSync(uiDir, { recursive: true, force: true });
 });
 
-const rpc = async (name: string, body: unknown, headers: Record<string, string> = { 'x-nps-token': token }) => {
+const rpc = async (name: string, body: unknown, headers: Record<string, string> = session) => {
   const res = await app.inject({
     method: 'POST',
     url: `/app/rpc/${name}`,
@@ -45,20 +61,46 @@ const rpc = async (name: string, body: unknown, headers: Record<string, string> 
 };
 
 describe('the /app/rpc door', () => {
-  it('refuses a call without the token, or with a wrong one, with 401 in the envelope', async () => {
+  it("trades the one-time code once: a second trade, a wrong code or another page's request gets no session", async () => {
+    const again = await trade({ code });
+    expect(again.statusCode).toBe(401);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(again.json()).toEqual({ status: 2001, data: null, msg: expect.stringMatching(/^code: already used or wrong/) });
+    expect((await trade({ code: code.slice(0, -1) })).statusCode).toBe(401);
+    expect((await trade({})).statusCode).toBe(401);
+    const foreign = await trade({ code }, { origin: 'http://evil.example' });
+    expect(foreign.statusCode).toBe(403);
+  });
+
+  it('refuses a call without the session, with a made-up one, or from another page, with the envelope', async () => {
+    const id = session.cookie!.split('=')[1]!;
     for (const headers of [
       {} as Record<string, string>,
-      { 'x-nps-token': '' },
-      { 'x-nps-token': token.slice(0, -1) },
-      { 'x-nps-token': token + 'x' },
+      { cookie: 'nps_session_8730=' },
+      { cookie: `nps_session_8730=${id.slice(0, -1)}x` },
+      { cookie: `nps_session_9999=${id}` },
+      { 'x-nps-token': code },
     ]) {
       const r = await rpc('catalogue-chains-list', {}, headers);
       expect(r.http).toBe(401);
-      expect(r.body).toEqual({ status: 2001, data: null, msg: expect.stringContaining('x-nps-token') });
+      expect(r.body).toEqual({ status: 2001, data: null, msg: expect.stringMatching(/^session: this window has none/) });
     }
+    const foreign = await rpc('catalogue-chains-list', {}, { ...session, origin: 'http://localhost:8730' });
+    expect(foreign.http).toBe(403);
+    expect((await rpc('catalogue-chains-list', {}, { ...session, origin })).http).toBe(200);
   });
 
-  it('refuses before reading the body: a malformed body without the token is still 401', async () => {
+  it('never reads a file by its path: a source path is refused and nothing is imported', async () => {
+    const path = join(service.ctx.resourcesDir, 'samples', 'native-ledger.csv');
+    for (const name of ['ledger-detect', 'ledger-preview', 'ledger-import', 'reconcile-books-detect']) {
+      const r = await rpc(name, { source: { path } });
+      expect(r.http, name).toBe(400);
+      expect(r.body, name).toEqual({ status: 1002, data: null, msg: expect.stringMatching(/^source\.path: the browser window sends/) });
+    }
+    expect((await rpc('imports-list', {})).body.data).toMatchObject({ total: 0 });
+  });
+
+  it('refuses before reading the body: a malformed body without the session is still 401', async () => {
     const res = await app.inject({
       method: 'POST',
       url: '/app/rpc/app-info',
@@ -69,14 +111,14 @@ describe('the /app/rpc door', () => {
     const withToken = await app.inject({
       method: 'POST',
       url: '/app/rpc/app-info',
-      headers: { host, 'content-type': 'application/json', 'x-nps-token': token },
+      headers: { host, 'content-type': 'application/json', ...session },
       payload: '{not json',
     });
     expect(withToken.statusCode).toBe(400);
     expect(withToken.json().status).toBe(1001);
   });
 
-  it('calls the handler map with the token and answers in the envelope', async () => {
+  it('calls the handler map with the session and answers in the envelope', async () => {
     const r = await rpc('catalogue-chains-list', { chain_identifier: 'TRON', page_size: 5 });
     expect(r.http).toBe(200);
     expect(r.body.status).toBe(0);
@@ -105,7 +147,7 @@ describe('the /app/rpc door', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/app/rpc/address-check',
-      headers: { host, 'content-type': 'application/json', accept: PROGRESS_MEDIA_TYPE, 'x-nps-token': token },
+      headers: { host, 'content-type': 'application/json', accept: PROGRESS_MEDIA_TYPE, ...session },
       payload: JSON.stringify({ address: '0xdAC17F958D2ee523a2206206994597C13D831ec7', chain_id: 'ETH' }),
     });
     expect(res.headers['content-type']).toContain(PROGRESS_MEDIA_TYPE);
@@ -121,7 +163,7 @@ describe('the /app/rpc door', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/app/rpc/ledger-preview',
-      headers: { host, 'content-type': 'application/json', accept: PROGRESS_MEDIA_TYPE, 'x-nps-token': token },
+      headers: { host, 'content-type': 'application/json', accept: PROGRESS_MEDIA_TYPE, ...session },
       payload: JSON.stringify({ source: { name: 'native-ledger.csv', text } }),
     });
     const lines = res.body
@@ -138,7 +180,7 @@ describe('the /app/rpc door', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/app/rpc/app-info',
-      headers: { host: 'evil.example', 'content-type': 'application/json', 'x-nps-token': token },
+      headers: { host: 'evil.example', 'content-type': 'application/json', ...session },
       payload: '{}',
     });
     expect(res.statusCode).toBe(400);
@@ -146,11 +188,13 @@ describe('the /app/rpc door', () => {
 });
 
 describe('the served page', () => {
-  it('carries the token in a meta tag and a strict policy without inline script', async () => {
+  it('holds no credential (any local program can fetch it) and has a strict policy without inline script', async () => {
     const res = await app.inject({ method: 'GET', url: '/', headers: { host } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.body).toContain(`<meta name="nps-token" content="${token}" />`);
+    expect(res.body).toBe(readFileSync(join(uiDir, 'index.html'), 'utf8'));
+    expect(res.body).not.toContain(code);
+    expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
     expect(res.headers['x-frame-options']).toBe('DENY');
@@ -208,10 +252,5 @@ describe('token helpers', () => {
     expect(tokenMatches('abd', 'abc')).toBe(false);
     expect(tokenMatches(['abc'], 'abc')).toBe(false);
     expect(tokenMatches(undefined, 'abc')).toBe(false);
-  });
-  it('injects the meta tag after the charset', () => {
-    expect(injectToken('<head><meta charset="UTF-8" /><title>x</title>', 't')).toBe(
-      '<head><meta charset="UTF-8" />\n    <meta name="nps-token" content="t" /><title>x</title>',
-    );
   });
 });

@@ -11,24 +11,41 @@ import type { Service } from '../index';
 import { sendError } from './envelope';
 import { isJsonContentType } from './json-body';
 
-/** The browser-mode door: the built renderer at /, and the handler map at POST /app/rpc/<handler>. */
+/*
+ * The browser-mode door: the built renderer at /, and the handler map at POST /app/rpc/<handler>.
+ *
+ * The page itself holds no secret: any local program can fetch it. `serve --ui` prints a link with
+ * a one-time code in its fragment (never sent to a server, kept out of logs and Referer); the page
+ * trades the code, once, at POST /app/session for an HttpOnly, SameSite=Strict session cookie, and
+ * every /app/rpc call must carry that cookie and, from a browser, this server's own Origin. A code
+ * already traded is refused, so a program that reads the link too late gets nothing.
+ */
+
 export interface UiOptions {
   /** The built renderer (out/renderer): index.html and assets/. */
   dir: string;
-  /** Per-run secret the served page carries; every /app/rpc call must present it. */
-  token: string;
+  /** This run's one-time code (newUiCode), printed in the link `serve --ui` gives. */
+  code: string;
 }
 
-const TOKEN_HEADER = 'x-nps-token';
-const TOKEN_META = 'nps-token';
 /** Ask for progress lines before the answer: newline-delimited JSON, the envelope last. */
 export const PROGRESS_MEDIA_TYPE = 'application/x-ndjson';
 
-export const newUiToken = (): string => randomBytes(32).toString('base64url');
+/** 256 random bits, URL-safe. */
+export const newUiCode = (): string => randomBytes(32).toString('base64url');
+
+/** The link that opens the window of a run: the page, with the one-time code in the fragment. */
+export const uiLink = (baseUrl: string, code: string): string => `${baseUrl}/#code=${code}`;
 
 /**
- * The page's policy: scripts and styles only from this origin (no inline script, so the token in a
- * meta tag cannot be read by injected markup that runs), no framing, no forms, no plugins.
+ * The session cookie's name: one per port, since browsers share a host's cookies across its ports
+ * (two services on one machine must not take each other's session).
+ */
+const sessionCookie = (host: string | undefined): string => `nps_session_${/:(\d+)$/.exec(host ?? '')?.[1] ?? '80'}`;
+
+/**
+ * The page's policy: scripts and styles only from this origin (no inline script), no framing, no
+ * forms, no plugins.
  */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
@@ -48,21 +65,33 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Equal-time comparison of the presented token with the run's: hashing first makes the lengths equal. */
-export function tokenMatches(presented: string | string[] | undefined, expected: string): boolean {
+/** Equal-time comparison of a presented secret with the expected one: hashing first makes the lengths equal. */
+export function tokenMatches(presented: unknown, expected: string): boolean {
   if (typeof presented !== 'string' || presented.length === 0) return false;
   const a = createHash('sha256').update(presented).digest();
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);
 }
 
-/** index.html with the run's token in a meta tag, right after the charset. */
-export function injectToken(html: string, token: string): string {
-  const tag = `<meta name="${TOKEN_META}" content="${token}" />`;
-  const at = html.search(/<meta charset[^>]*>/i);
-  if (at < 0) return html.replace(/<head>/i, `<head>\n    ${tag}`);
-  const end = html.indexOf('>', at) + 1;
-  return `${html.slice(0, end)}\n    ${tag}${html.slice(end)}`;
+/** The value of one cookie of a Cookie header. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** A browser's request from another page (its Origin is not this server's own): refused whatever it carries. */
+function foreignOrigin(req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  return origin !== undefined && origin !== `http://${req.headers.host ?? ''}`;
+}
+
+/** A call that would make the service read a file by its path: only the desktop window (a path from its file dialog) may. */
+function readsPath(input: unknown): boolean {
+  const source = (input as { source?: unknown } | null)?.source;
+  return typeof source === 'object' && source !== null && 'path' in source;
 }
 
 function pageHeaders(reply: FastifyReply, contentType: string): FastifyReply {
@@ -116,19 +145,58 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
     }
   });
 
-  // Checked before the body is read: a caller without the token never gets its body parsed.
-  const requireToken = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!tokenMatches(req.headers[TOKEN_HEADER], ui.token)) {
-      return sendError(reply, ErrorCodes.AUTH_MISSING, `${TOKEN_HEADER}: missing or wrong; reload the page the service served`, 401);
+  let codeUsed = false;
+  /** Hashes of the session ids handed out (never the ids themselves). */
+  const sessions = new Set<string>();
+  const digest = (id: string) => createHash('sha256').update(id).digest('base64url');
+
+  app.post('/app/session', async (req, reply) => {
+    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
+    const code = (req.body as { code?: unknown } | null)?.code;
+    if (codeUsed || !tokenMatches(code, ui.code)) {
+      return sendError(
+        reply,
+        ErrorCodes.AUTH_MISSING,
+        'code: already used or wrong; open the link `npm run nps -- serve --ui` printed (restart it for a new link)',
+        401,
+      );
+    }
+    codeUsed = true;
+    const id = randomBytes(32).toString('base64url');
+    sessions.add(digest(id));
+    return reply
+      .header('set-cookie', `${sessionCookie(req.headers.host)}=${id}; HttpOnly; SameSite=Strict; Path=/app`)
+      .header('cache-control', 'no-store')
+      .send({ status: 0, data: {}, msg: '' });
+  });
+
+  // Checked before the body is read: a caller without a session never gets its body parsed.
+  const requireSession = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
+    const id = cookieValue(req.headers.cookie, sessionCookie(req.headers.host));
+    if (id === undefined || !sessions.has(digest(id))) {
+      return sendError(
+        reply,
+        ErrorCodes.AUTH_MISSING,
+        'session: this window has none; open the link `npm run nps -- serve --ui` printed when it started',
+        401,
+      );
     }
   };
 
-  app.post<{ Params: { name: string } }>('/app/rpc/:name', { onRequest: requireToken }, async (req, reply) => {
+  app.post<{ Params: { name: string } }>('/app/rpc/:name', { onRequest: requireSession }, async (req, reply) => {
     if (!isJsonContentType(req.headers['content-type'])) {
       return sendError(reply, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
     }
     const input: unknown = req.body ?? {};
     const { name } = req.params;
+    if (readsPath(input)) {
+      return sendError(
+        reply,
+        ErrorCodes.INVALID_PARAM,
+        "source.path: the browser window sends a file's contents ({name, text}), never a path for the service to read",
+      );
+    }
 
     if (!(req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE)) {
       const envelope = await callForWindow(service.handlers, name, input, { actor: 'ui' }, log);
@@ -145,7 +213,7 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
 
   const serveIndex = async (_req: FastifyRequest, reply: FastifyReply) => {
     const html = readFileSync(join(ui.dir, 'index.html'), 'utf8');
-    return pageHeaders(reply, 'text/html; charset=utf-8').header('cache-control', 'no-store').send(injectToken(html, ui.token));
+    return pageHeaders(reply, 'text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   };
   app.get('/', serveIndex);
   app.get('/index.html', serveIndex);

@@ -1,6 +1,6 @@
 import type { Envelope, ExplorerTarget, Progress } from '../../../shared/bridge';
 
-/** How calls leave the window: Electron's preload bridge, or the browser-mode door with the page's token. */
+/** How calls leave the window: Electron's preload bridge, or the browser-mode door with this browser's session. */
 export interface Transport {
   kind: 'electron' | 'browser';
   call(name: string, args: unknown, onProgress?: (p: Progress) => void): Promise<Envelope>;
@@ -59,16 +59,29 @@ async function readProgressStream(res: Response, onProgress: (p: Progress) => vo
   return last;
 }
 
-function browserTransport(token: string): Transport {
+/**
+ * The browser-mode session: the link `serve --ui` printed carries a one-time code in its fragment,
+ * traded here (once) for an HttpOnly cookie the door checks on every call; the code then leaves the
+ * address bar. Without a code (a reload), the cookie from the first trade is still there.
+ */
+async function openSession(): Promise<void> {
+  const code = /(?:^#|&)code=([\w-]+)/.exec(window.location.hash)?.[1];
+  if (!code) return;
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  await fetch('/app/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+}
+
+function browserTransport(): Transport {
+  const session = openSession().catch(() => undefined);
   return {
     kind: 'browser',
     call: async (name, args, onProgress) => {
       try {
+        await session;
         const res = await fetch(`/app/rpc/${encodeURIComponent(name)}`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'x-nps-token': token,
             accept: onProgress ? PROGRESS_MEDIA_TYPE : 'application/json',
           },
           body: JSON.stringify(args ?? {}),
@@ -90,8 +103,7 @@ function browserTransport(token: string): Transport {
 
 function pickTransport(): Transport {
   if (window.nps) return electronTransport(window.nps);
-  const token = document.querySelector<HTMLMetaElement>('meta[name="nps-token"]')?.content ?? '';
-  return browserTransport(token);
+  return browserTransport();
 }
 
 export const transport: Transport = pickTransport();
