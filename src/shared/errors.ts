@@ -19,7 +19,9 @@ export const ErrorCodes = {
   CHAIN_NOT_VERIFIABLE: 3005,
   BATCH_TOO_LARGE: 4001,
   RATE_LIMITED: 4002,
+  BUSY: 4003,
   INTERNAL: 5000,
+  STORE_UNAVAILABLE: 5001,
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
@@ -44,5 +46,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   3005: 400,
   4001: 400,
   4002: 429,
+  4003: 503,
   5000: 500,
+  5001: 503,
 };

@@ -22,8 +22,10 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   3004: 'unknown wallet',
   3005: 'chain not supported for address verification (not EVM, not TRON)',
   4001: 'batch larger than 1000 items',
-  4002: 'rate limited',
+  4002: 'rate limited (with Retry-After)',
+  4003: 'busy: too much work in flight, try again (with Retry-After)',
   5000: 'internal error',
+  5001: 'store unavailable (locked by another writer, read-only, full, damaged, or of a newer version); msg says which and what to do',
 };
 
 // zod leaves defaults out of input schemas; a caller reading the document wants them.
