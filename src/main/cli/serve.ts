@@ -16,6 +16,8 @@ export async function serveCommand(args: string[]): Promise<void> {
     ui: { type: 'boolean' },
     'nonce-window': { type: 'string' },
     'rate-limit': { type: 'string' },
+    'read-limit': { type: 'string' },
+    'auth-fail-limit': { type: 'string' },
     ...dataDirOption,
   });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -25,9 +27,16 @@ export async function serveCommand(args: string[]): Promise<void> {
   const nonceWindow = values['nonce-window'] === undefined ? undefined : Number(values['nonce-window']);
   if (nonceWindow !== undefined && !(Number.isInteger(nonceWindow) && nonceWindow >= 1))
     throw new UsageError(`--nonce-window: must be a whole number of seconds >= 1, got ${values['nonce-window']}`);
-  const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
-  if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit >= 0))
-    throw new UsageError(`--rate-limit: must be a whole number of requests a minute (0: no limit), got ${values['rate-limit']}`);
+  const perMinute = (flag: 'rate-limit' | 'read-limit' | 'auth-fail-limit'): number | undefined => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!(Number.isInteger(n) && n >= 0))
+      throw new UsageError(`--${flag}: must be a whole number of requests a minute (0: no limit), got ${text}`);
+    return n;
+  };
+  const limits = { signed: perMinute('rate-limit'), reads: perMinute('read-limit'), failedAuth: perMinute('auth-fail-limit') };
+  const rateLimit = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   // Whoever holds the window's session drives the app: only this machine may be offered one.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
@@ -41,7 +50,7 @@ export async function serveCommand(args: string[]): Promise<void> {
       port,
       ui,
       ...(nonceWindow !== undefined ? { auth: { nonceWindowMs: nonceWindow * 1000 } } : {}),
-      ...(rateLimit !== undefined ? { rateLimit: rateLimit === 0 ? false : { max: rateLimit, windowMs: 60_000 } } : {}),
+      rateLimit,
     });
   } catch (err) {
     service.close();

@@ -4,6 +4,7 @@
  */
 
 import { ChainUpdate, TokenUpdate } from '../../shared/catalogue';
+import { DEFAULT_RATE_LIMITS } from '../service/http/limit-defaults';
 
 /** The catalogue fields `chains set` and `tokens set` take: the contract's, by their wire names. */
 export const CHAIN_FIELDS = Object.keys(ChainUpdate.shape).filter((f) => f !== 'chain_id');
@@ -38,10 +39,15 @@ npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
 npm run nps -- keys revoke KEY [--data-dir D]
   --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
 
-export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S] [--rate-limit N]
+export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S]
+                          [--rate-limit N] [--read-limit N] [--auth-fail-limit N]
   Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
   --nonce-window: seconds a signed request's nonce may be off the clock (default 60).
-  --rate-limit: requests a minute per API key, or per address when unsigned (default 1200; 0: no limit).
+  Limits, in requests a minute (0: no limit); all loopback addresses count as one client:
+  --rate-limit: signed requests per API key (default ${DEFAULT_RATE_LIMITS.signed}).
+  --read-limit: unsigned requests per client (default ${DEFAULT_RATE_LIMITS.reads}).
+  --auth-fail-limit: requests failing authentication per client, counted apart so they never
+  use up what good requests need (default ${DEFAULT_RATE_LIMITS.failedAuth}).
   --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
 
 export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]

@@ -288,9 +288,9 @@ describe('the replay store', () => {
 });
 
 describe('rate limiting', () => {
-  test('past the limit a key gets 4002 (HTTP 429) in the envelope, with Retry-After; others are unaffected', async () => {
+  test('past its limit a key gets 4002 (HTTP 429) in the envelope, with Retry-After; other keys are unaffected', async () => {
     await app.close();
-    app = buildServer(svc, { log: () => {}, rateLimit: { max: 3, windowMs: 60_000 } });
+    app = buildServer(svc, { log: () => {}, rateLimit: { signed: 3 } });
     strictAnswers(app);
     for (let i = 0; i < 3; i++) {
       clock += 1;
@@ -298,44 +298,57 @@ describe('rate limiting', () => {
     }
     clock += 1;
     const limited = await call({ method: 'POST', url: VERIFY, body: body([claim1]) });
-    expectError(limited, 4002, 429, /rate limited/);
+    expectError(limited, 4002, 429, /rate limited: more than 3 signed requests with this API key a minute; retry in \d+ s/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     const other = (await svc.invoke('keys-create', { label: 'other', wallets: null }, { actor: 'cli' })).api_secret;
     expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]) }, other)).body.status).toBe(0);
   });
 
-  test("requests under a key's header but signed with another secret are charged to the address, not to that key", async () => {
+  test("a flood of bad signatures under a key's header is refused in a bucket of its own: the key and good requests from the same address go on", async () => {
     await app.close();
-    app = buildServer(svc, { log: () => {}, rateLimit: { max: 3, windowMs: 60_000 } });
+    app = buildServer(svc, { log: () => {}, rateLimit: { signed: 3, failedAuth: 5 } });
     strictAnswers(app);
     const other = (await svc.invoke('keys-create', { label: 'other', wallets: null }, { actor: 'cli' })).api_secret;
+    const forge = () => call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': apiKey } }, other);
+    for (let i = 0; i < 5; i++) {
+      clock += 1;
+      // Signed with another secret under this key's header: a bad signature, charged to the failures' bucket.
+      expectError(await forge(), 2005, 401, /does not verify/);
+    }
+    for (let i = 0; i < 20; i++) {
+      clock += 1;
+      expectError(await forge(), 4002, 429, /requests failing authentication from this client/);
+    }
+    // Neither the key nor the address's good requests paid for it.
     for (let i = 0; i < 3; i++) {
       clock += 1;
-      // Signed with another secret under this key's header: refused as a bad signature, charged to the address.
-      const forged = await call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': apiKey } }, other);
-      expectError(forged, 2005, 401, /does not verify/);
+      expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]) })).body.status).toBe(0);
     }
-    clock += 1;
-    expectError(
-      await call({ method: 'POST', url: VERIFY, body: body([claim1]), headers: { 'BIZ-API-KEY': apiKey } }, other),
-      4002,
-      429,
-      /rate limited/,
-    );
+  });
+
+  test('unsigned calls are limited per client, and every loopback address is the same client', async () => {
+    await app.close();
+    app = buildServer(svc, { log: () => {}, rateLimit: { reads: 2 } });
+    strictAnswers(app);
+    const get = (remoteAddress: string) => app.inject({ method: 'GET', url: '/nps/chains', remoteAddress });
+    expect((await get('127.0.0.1')).statusCode).toBe(200);
+    expect((await get('::1')).statusCode).toBe(200);
+    for (const address of ['127.0.0.2', '127.9.9.9', '::ffff:127.0.0.1', '127.0.0.1']) {
+      const res = await get(address);
+      expect(res.statusCode, address).toBe(429);
+      expect(res.json()).toMatchObject({ status: 4002, data: null, msg: expect.stringMatching(/unsigned requests from this client/) });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Signed calls do not count against the reads.
     clock += 1;
     expect((await call({ method: 'POST', url: VERIFY, body: body([claim1]) })).body.status).toBe(0);
   });
 
-  test('unsigned routes are limited per client address', async () => {
+  test('0 turns a bucket off', async () => {
     await app.close();
-    app = buildServer(svc, { log: () => {}, rateLimit: { max: 2, windowMs: 60_000 } });
+    app = buildServer(svc, { log: () => {}, rateLimit: { reads: 0, signed: 1 } });
     strictAnswers(app);
-    const get = () => app.inject({ method: 'GET', url: '/nps/chains' });
-    expect((await get()).statusCode).toBe(200);
-    expect((await get()).statusCode).toBe(200);
-    const res = await get();
-    expect(res.statusCode).toBe(429);
-    expect(res.json()).toMatchObject({ status: 4002, data: null });
+    for (let i = 0; i < 50; i++) expect((await app.inject({ method: 'GET', url: '/nps/chains' })).statusCode).toBe(200);
   });
 });
 

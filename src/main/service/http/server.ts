@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ import { envelopeSerializer } from './serialize';
 import { BODY_LIMIT, isJsonContentType, registerJsonBody } from './json-body';
 import { registerAppDoor, type UiOptions } from './app-door';
 import { buildOpenApi } from './openapi';
-import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit';
+import type { RateLimits } from './limit-defaults';
+import { clientOf, createLimiters, registerRateLimit } from './limits';
 import { npsRoutes } from './routes';
 
 export const DEFAULT_PORT = 8730;
@@ -28,8 +29,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Signed routes: the nonce window (default 60 s). */
   auth?: AuthOptions;
-  /** Per authenticated API key (per client address for unsigned requests and failed authentication) on /nps; false turns it off. Default 1200 a minute. */
-  rateLimit?: RateLimitOptions | false;
+  /** Requests a minute per API key (signed), per client (unsigned reads) and per client for failed authentication (limits.ts); false turns all off. */
+  rateLimit?: Partial<RateLimits> | false;
   /** Browser mode: serve the built renderer at / and the handler map at /app/rpc, guarded by the token. */
   ui?: UiOptions;
 }
@@ -94,85 +95,11 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     done();
   });
 
-  // Signed routes are charged to their key only once the request is shown to come from it: a
-  // bucket keyed on the unchecked header would let any local process drain another key's
-  // bucket. The rest, and signed requests that fail authentication, are charged to the address.
-  const limit = opts.rateLimit === false ? null : createRateLimiter(opts.rateLimit ?? DEFAULT_RATE_LIMIT);
-  const charge = (reply: FastifyReply, caller: string): void => {
-    const waitMs = limit?.(caller) ?? 0;
-    if (waitMs === 0) return;
-    reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
-    throw new ServiceError(ErrorCodes.RATE_LIMITED, `rate limited: too many requests; retry in ${Math.ceil(waitMs / 1000)} s`);
-  };
-  const signedUrls = new Set(npsRoutes.filter((r) => r.signed).map((r) => r.url));
-  if (limit) {
-    // A refusal thrown here reaches the error handler below, like the routes' own.
-    app.addHook('onRequest', async (req, reply) => {
-      if (!req.url.startsWith('/nps') || (req.routeOptions.url !== undefined && signedUrls.has(req.routeOptions.url))) return;
-      charge(reply, `ip:${req.ip}`);
-    });
-  }
-
-  const authenticate = createAuthenticator(service, opts.auth);
-  /** Written catalogue answers by URL (path and query as sent), with the catalogue version they were made at. */
-  const pages = new Map<string, { version: string; body: string }>();
+  registerRateLimit(app);
   const knownPaths = new Map<string, string[]>();
-  for (const route of npsRoutes) {
-    knownPaths.set(route.url, [...(knownPaths.get(route.url) ?? []), route.method]);
-    app.route({
-      method: route.method,
-      url: route.url,
-      handler: async (req, reply) => {
-        const cacheKey = route.catalogueCache ? req.url : undefined;
-        // Read before the answer is made: an answer kept under this version was made after it.
-        const version = cacheKey !== undefined ? catalogueVersion(service.ctx) : '';
-        if (cacheKey !== undefined) {
-          const kept = pages.get(cacheKey);
-          if (kept?.version === version) return sendOk(reply, kept.body);
-        }
-        const meta: CallMeta = { actor: 'api' };
-        if (route.signed) {
-          let caller: Pick<CallMeta, 'apiKey' | 'walletScope'>;
-          try {
-            caller = await authenticate(req);
-          } catch (err) {
-            charge(reply, `ip:${req.ip}`);
-            throw err;
-          }
-          charge(reply, `key:${caller.apiKey}`);
-          Object.assign(meta, caller);
-        }
-        if (route.body && !isJsonContentType(req.headers['content-type'])) {
-          throw new ServiceError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
-        }
-        const query = route.query ? parseInput(route.query, req.query) : undefined;
-        const body = route.body ? parseInput(route.body, req.body ?? null) : undefined;
-        const input = route.toInput ? route.toInput(query, body) : (body ?? query ?? {});
-        const fn = service.handlers[route.handler] as (input: unknown, meta: CallMeta) => unknown;
-        const answer = envelopeSerializer(route.responseFor?.(input) ?? route.response)(await fn(input, meta));
-        if (cacheKey !== undefined) {
-          if (pages.size >= MAX_KEPT_PAGES) pages.clear();
-          pages.set(cacheKey, { version, body: answer });
-        }
-        return sendOk(reply, answer);
-      },
-    });
-  }
+  void app.register(async (api) => npsRoutesOf(api, service, opts, knownPaths));
 
   if (opts.ui) registerAppDoor(app, service, opts.ui, log);
-
-  // Made on first request, when the port the server listens on is known (servers names it).
-  let openApi: string | undefined;
-  knownPaths.set('/nps/openapi.json', ['GET']);
-  app.get('/nps/openapi.json', async (_req, reply) => {
-    if (openApi === undefined) {
-      const address = app.server.address();
-      const port = typeof address === 'object' && address ? address.port : DEFAULT_PORT;
-      const host = !opts.host || opts.host === '0.0.0.0' ? DEFAULT_HOST : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-      openApi = JSON.stringify(buildOpenApi(npsRoutes, `http://${host}:${port}`));
-    }
-    return reply.header('content-type', 'application/json; charset=utf-8').send(openApi);
-  });
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = (req.raw.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
@@ -238,4 +165,74 @@ export async function startServer(service: Service, opts: ServerOptions & { port
       rmSync(discovery, { force: true });
     },
   };
+}
+
+/**
+ * The /nps routes, in a scope of their own (the rate-limit plugin is ready in it): each route of
+ * the table runs its handler and writes the answer with the serializer of its schema.
+ */
+async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerOptions, knownPaths: Map<string, string[]>): Promise<void> {
+  // Signed routes are charged to their key only once the request is shown to come from it: a
+  // bucket keyed on the unchecked header would let any local process drain another key's bucket.
+  // Failed authentication has a bucket of its own, and unsigned calls are charged to the client.
+  const limit = createLimiters(api, opts.rateLimit ?? {});
+  const authenticate = createAuthenticator(service, opts.auth);
+  /** Written catalogue answers by URL (path and query as sent), with the catalogue version they were made at. */
+  const pages = new Map<string, { version: string; body: string }>();
+  for (const route of npsRoutes) {
+    const readLimit = route.signed ? undefined : limit.reads;
+    knownPaths.set(route.url, [...(knownPaths.get(route.url) ?? []), route.method]);
+    api.route({
+      method: route.method,
+      url: route.url,
+      ...(readLimit ? { onRequest: (req, reply) => readLimit(req, reply, clientOf(req.ip)) } : {}),
+      handler: async (req, reply) => {
+        const cacheKey = route.catalogueCache ? req.url : undefined;
+        // Read before the answer is made: an answer kept under this version was made after it.
+        const version = cacheKey !== undefined ? catalogueVersion(service.ctx) : '';
+        if (cacheKey !== undefined) {
+          const kept = pages.get(cacheKey);
+          if (kept?.version === version) return sendOk(reply, kept.body);
+        }
+        const meta: CallMeta = { actor: 'api' };
+        if (route.signed) {
+          let caller: Pick<CallMeta, 'apiKey' | 'walletScope'>;
+          try {
+            caller = await authenticate(req);
+          } catch (err) {
+            await limit.failedAuth?.(req, reply, clientOf(req.ip));
+            throw err;
+          }
+          await limit.signed?.(req, reply, caller.apiKey!);
+          Object.assign(meta, caller);
+        }
+        if (route.body && !isJsonContentType(req.headers['content-type'])) {
+          throw new ServiceError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
+        }
+        const query = route.query ? parseInput(route.query, req.query) : undefined;
+        const body = route.body ? parseInput(route.body, req.body ?? null) : undefined;
+        const input = route.toInput ? route.toInput(query, body) : (body ?? query ?? {});
+        const fn = service.handlers[route.handler] as (input: unknown, meta: CallMeta) => unknown;
+        const answer = envelopeSerializer(route.responseFor?.(input) ?? route.response)(await fn(input, meta));
+        if (cacheKey !== undefined) {
+          if (pages.size >= MAX_KEPT_PAGES) pages.clear();
+          pages.set(cacheKey, { version, body: answer });
+        }
+        return sendOk(reply, answer);
+      },
+    });
+  }
+
+  // Made on first request, when the port the server listens on is known (servers names it).
+  let openApi: string | undefined;
+  knownPaths.set('/nps/openapi.json', ['GET']);
+  api.get('/nps/openapi.json', async (_req, reply) => {
+    if (openApi === undefined) {
+      const address = api.server.address();
+      const port = typeof address === 'object' && address ? address.port : DEFAULT_PORT;
+      const host = !opts.host || opts.host === '0.0.0.0' ? DEFAULT_HOST : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+      openApi = JSON.stringify(buildOpenApi(npsRoutes, `http://${host}:${port}`));
+    }
+    return reply.header('content-type', 'application/json; charset=utf-8').send(openApi);
+  });
 }
