@@ -2,9 +2,13 @@ import type { ImportDetail, ImportSummary, LedgerRecord, Rejection, TransactionL
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
+import { stmt } from '../db/statements';
 import type { CatalogueView } from './rows';
 
-/* SQL of the ledger: the catalogue as the importer needs it, and the lists (the import's writes: import-repository.ts). */
+/*
+ * SQL of the ledger: the catalogue as the importer needs it, the lists, and one record or wallet by
+ * its ID (the import's writes: import-repository.ts).
+ */
 
 const q = (name: string) => `"${name}"`;
 
@@ -55,8 +59,15 @@ export function getImport(db: Db, importId: string): ImportDetail | undefined {
 const TX_SELECT = `SELECT ${RECORD_COLUMNS} FROM transactions t`;
 
 export function getTransaction(db: Db, transactionId: string): LedgerRecord | undefined {
-  const row = db.$client.prepare(`${TX_SELECT} WHERE t.transaction_id = ?`).raw(true).get(transactionId) as unknown[] | undefined;
+  const row = stmt<[string], unknown[]>(db, `${TX_SELECT} WHERE t.transaction_id = ?`).raw(true).get(transactionId) as
+    unknown[] | undefined;
   return row && recordOfRow(row);
+}
+
+/** The stored spelling of a wallet ID, matched case-insensitively (UUIDs are hex numbers). */
+export function findWallet(db: Db, walletId: string): string | undefined {
+  return stmt<[string], { wallet_id: string }>(db, 'SELECT wallet_id FROM wallets WHERE lower(wallet_id) = lower(?)').get(walletId)
+    ?.wallet_id;
 }
 
 const HEX_ID = /^(0x)?[0-9a-fA-F]{64}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

@@ -1,5 +1,4 @@
 import { ErrorCodes } from '../../../shared/errors';
-import { isExactNumber } from '../../../shared/primitives';
 import {
   isItemIssue,
   MAX_BATCH,
@@ -13,54 +12,19 @@ import {
   type VerifyResultB,
 } from '../../../shared/reconcile';
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
-import { SOURCE_TEXT, type WithSource } from '../http/json-body';
 import { fieldPath, invalidParam, ServiceError } from '../errors';
+import { claimedJson, parseClaimed } from '../json/claimed';
 import { getKey } from '../keys/repository';
-import { parseClaimed } from '../tickets/handlers';
+import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
-import { findWallet, flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections } from './repository';
+import { flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections } from './repository';
 import { verifyResultA, verifyResultB } from './match';
 import { newRunId, verifyChunk, type Claim, type RunScope } from './verify';
 
 const BOOKS_CHUNK = 1000;
 
-/**
- * The claim as sent, as JSON text: the text the body parser kept when it came over HTTP, else
- * written out with every number keeping its source digits (the parsers keep them as exact
- * numbers). Written out by hand: JSON.stringify with a replacer costs several times more.
- */
-export function claimedJson(v: unknown): string {
-  const sent = typeof v === 'object' && v !== null ? (v as WithSource)[SOURCE_TEXT] : undefined;
-  if (sent !== undefined) return sent;
-  return writeClaimed(v);
-}
-
-function writeClaimed(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  switch (typeof v) {
-    case 'string':
-      return JSON.stringify(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'number':
-      return Number.isFinite(v) ? String(v) : 'null';
-    case 'object': {
-      if (isExactNumber(v)) return v.value;
-      if (Array.isArray(v)) return `[${v.map(writeClaimed).join(',')}]`;
-      const o = v as Record<string, unknown>;
-      let out = '';
-      for (const k in o) {
-        if (o[k] === undefined) continue;
-        out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${writeClaimed(o[k])}`;
-      }
-      return `{${out}}`;
-    }
-    default:
-      return 'null';
-  }
-}
 const MAX_REPORTED_REJECTIONS = 1000;
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
-import { RECORD_COLUMNS, recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
+import { recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
 
 /*
  * The reconciliation store: reads the ledger (`transactions`, never written here), writes
@@ -27,13 +27,6 @@ export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<st
   return rows.map(recordOfRow);
 }
 
-export function recordById(db: Db, transactionId: string): LedgerRecord | undefined {
-  const row = stmt<[string], unknown[]>(db, `SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.transaction_id = ?`)
-    .raw(true)
-    .get(transactionId) as unknown[] | undefined;
-  return row && recordOfRow(row);
-}
-
 /** Chains whose addresses are EVM hex (chain_identifier ETH): `to` compares case-insensitively there. */
 export function evmChainIds(db: Db): Set<string> {
   return new Set(
@@ -41,12 +34,6 @@ export function evmChainIds(db: Db): Set<string> {
       .all()
       .map((r) => r.chain_id),
   );
-}
-
-/** The stored spelling of a wallet ID, matched case-insensitively (UUIDs are hex numbers). */
-export function findWallet(db: Db, walletId: string): string | undefined {
-  return stmt<[string], { wallet_id: string }>(db, 'SELECT wallet_id FROM wallets WHERE lower(wallet_id) = lower(?)').get(walletId)
-    ?.wallet_id;
 }
 
 export interface RunRow {

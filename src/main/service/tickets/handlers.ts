@@ -1,17 +1,12 @@
-import { parse } from 'lossless-json';
 import { ErrorCodes } from '../../../shared/errors';
 import type { FlagField } from '../../../shared/reconcile';
 import type { TicketDetail, TicketPublic, ticketsContract } from '../../../shared/tickets';
 import type { HandlersOf, ServiceContext } from '../context';
 import { invalidParam, ServiceError } from '../errors';
-import { findWallet, recordById } from '../reconcile/repository';
+import { parseClaimed } from '../json/claimed';
+import { findWallet, getTransaction } from '../ledger/repository';
 import { getTicket, listTickets, setTicketStatus, ticketEvents, type TicketRow } from './repository';
 import { actorOf, transitionError } from './rules';
-
-/** A stored claim back as an object: numbers that a double keeps exactly stay numbers, others keep their text. */
-export function parseClaimed(text: string): Record<string, unknown> {
-  return parse(text, null, (n) => (String(Number(n)) === n ? Number(n) : n)) as Record<string, unknown>;
-}
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
@@ -20,7 +15,7 @@ function detail(ctx: ServiceContext, row: TicketRow): TicketDetail {
   return {
     ...summary,
     claimed: parseClaimed(claimed),
-    record: recordById(ctx.db, row.transaction_id) ?? null,
+    record: getTransaction(ctx.db, row.transaction_id) ?? null,
     abnormal_fields: row.abnormals === '' ? [] : (row.abnormals.split(',') as FlagField[]),
     events: ticketEvents(ctx.db, row.ticket_id),
   };
@@ -53,7 +48,7 @@ export function ticketsHandlers(ctx: ServiceContext): HandlersOf<typeof ticketsC
       if (!row || row.wallet_id.toLowerCase() !== wallet_id.toLowerCase()) {
         throw new ServiceError(ErrorCodes.TICKET_NOT_FOUND, `ticket_id: no ticket ${ticket_id} in wallet ${wallet_id}`);
       }
-      const record = recordById(ctx.db, row.transaction_id);
+      const record = getTransaction(ctx.db, row.transaction_id);
       return {
         ticket_id: row.ticket_id,
         transaction_id: row.transaction_id,

@@ -1,7 +1,7 @@
 import { parse } from 'lossless-json';
 import { expect, test } from 'vitest';
-import { parseExactJson } from '../http/json-body';
-import { claimedJson } from './handlers';
+import { parseExactJson } from './exact';
+import { claimedJson } from './claimed';
 
 test('the claim is stored as sent: numbers keep their digits, strings stay strings', () => {
   const text =

@@ -1,6 +1,6 @@
 import { isLosslessNumber, parse } from 'lossless-json';
 import { expect, test } from 'vitest';
-import { parseExactJson, SOURCE_TEXT, type WithSource } from './json-body';
+import { parseExactJson, SOURCE_TEXT, type WithSource } from './exact';
 
 const VALID = [
   '0',
