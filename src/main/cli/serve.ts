@@ -18,6 +18,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     'rate-limit': { type: 'string' },
     'read-limit': { type: 'string' },
     'auth-fail-limit': { type: 'string' },
+    'max-verifies': { type: 'string' },
     ...dataDirOption,
   });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -36,6 +37,9 @@ export async function serveCommand(args: string[]): Promise<void> {
     return n;
   };
   const limits = { signed: perMinute('rate-limit'), reads: perMinute('read-limit'), failedAuth: perMinute('auth-fail-limit') };
+  const maxVerifies = values['max-verifies'] === undefined ? undefined : Number(values['max-verifies']);
+  if (maxVerifies !== undefined && !(Number.isInteger(maxVerifies) && maxVerifies >= 1))
+    throw new UsageError(`--max-verifies: must be a whole number of requests >= 1, got ${values['max-verifies']}`);
   const rateLimit = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   // Whoever holds the window's session drives the app: only this machine may be offered one.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
@@ -51,6 +55,7 @@ export async function serveCommand(args: string[]): Promise<void> {
       ui,
       ...(nonceWindow !== undefined ? { auth: { nonceWindowMs: nonceWindow * 1000 } } : {}),
       rateLimit,
+      ...(maxVerifies !== undefined ? { admissionBound: maxVerifies } : {}),
     });
   } catch (err) {
     service.close();

@@ -28,7 +28,7 @@ export function clientOf(ip: string): string {
 }
 
 /** Charge a request to a bucket: resolves when it may go on, throws 4002 (with Retry-After set) when the bucket is spent. */
-export type Charge = (req: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
+type Charge = (req: FastifyRequest, reply: FastifyReply, key: string) => Promise<void>;
 
 export interface Limiters {
   signed?: Charge;

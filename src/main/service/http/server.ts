@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { BODY_LIMIT, isJsonContentType, registerJsonBody } from './json-body';
 import { registerAppDoor, type UiOptions } from './app-door';
 import { buildOpenApi } from './openapi';
 import type { RateLimits } from './limit-defaults';
+import { Admission, BUSY_RETRY_AFTER_S, defaultAdmissionBound } from './admission';
 import { clientOf, createLimiters, registerRateLimit } from './limits';
 import { npsRoutes } from './routes';
 
@@ -31,7 +32,9 @@ export interface ServerOptions {
   auth?: AuthOptions;
   /** Requests a minute per API key (signed), per client (unsigned reads) and per client for failed authentication (limits.ts); false turns all off. */
   rateLimit?: Partial<RateLimits> | false;
-  /** Browser mode: serve the built renderer at / and the handler map at /app/rpc, guarded by the token. */
+  /** Verification requests the API takes at once (admission.ts); beyond, 4003 at once. Default: 2 per core. */
+  admissionBound?: number;
+  /** Browser mode: serve the built renderer at / and the handler map at /app/rpc, guarded by a session. */
   ui?: UiOptions;
 }
 
@@ -177,6 +180,18 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
   // Failed authentication has a bucket of its own, and unsigned calls are charged to the client.
   const limit = createLimiters(api, opts.rateLimit ?? {});
   const authenticate = createAuthenticator(service, opts.auth);
+  const admission = new Admission(opts.admissionBound ?? defaultAdmissionBound());
+  // Counted from arrival (before the body is read) until the answer is sent or the client goes.
+  const admit = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const leave = admission.tryEnter();
+    if (!leave) {
+      const refusal = admission.refusal();
+      sendError(reply.header('retry-after', String(BUSY_RETRY_AFTER_S)), refusal.code, refusal.message);
+      return;
+    }
+    reply.raw.once('close', leave);
+    done();
+  };
   /** Written catalogue answers by URL (path and query as sent), with the catalogue version they were made at. */
   const pages = new Map<string, { version: string; body: string }>();
   for (const route of npsRoutes) {
@@ -186,6 +201,7 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
       method: route.method,
       url: route.url,
       ...(readLimit ? { onRequest: (req, reply) => readLimit(req, reply, clientOf(req.ip)) } : {}),
+      ...(route.admitted ? { onRequest: admit } : {}),
       handler: async (req, reply) => {
         const cacheKey = route.catalogueCache ? req.url : undefined;
         // Read before the answer is made: an answer kept under this version was made after it.

@@ -1,0 +1,52 @@
+import { availableParallelism } from 'node:os';
+import { ErrorCodes } from '../../../shared/errors';
+import { ServiceError } from '../errors';
+
+/*
+ * Admission control (SPEC.md, "Load, rate limits and one store"): the API takes at most so much
+ * verification work at once, and a request beyond the bound is refused at once with 4003 and
+ * Retry-After rather than queued, so a burst of clients never makes every client (and new
+ * connections) wait. A request counts from its arrival, before its body is read, to its answer:
+ * the service answers requests one event-loop turn at a time, so a burst waits in front of the
+ * handler, where counting in the handler would never see it. The desktop window's calls come over
+ * IPC or the browser door and are never counted here, so they never wait behind API clients.
+ */
+
+/** Verification requests (up to 1,000 claims each) in flight per core: enough to keep both threads busy. */
+const REQUESTS_PER_CORE = 2;
+
+export const defaultAdmissionBound = (): number => availableParallelism() * REQUESTS_PER_CORE;
+
+/** Seconds a refused client is asked to wait: about the time the work in flight takes. */
+export const BUSY_RETRY_AFTER_S = 1;
+
+export class Admission {
+  private inFlight = 0;
+
+  constructor(readonly bound: number) {}
+
+  /** Requests now in flight. */
+  get load(): number {
+    return this.inFlight;
+  }
+
+  /** Take a request in and answer the function that lets it out (once), or undefined when the bound is reached. */
+  tryEnter(): (() => void) | undefined {
+    if (this.inFlight >= this.bound) return undefined;
+    this.inFlight++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.inFlight--;
+    };
+  }
+
+  /** The refusal of a request that did not fit: 4003, naming the bound. */
+  refusal(): ServiceError {
+    return new ServiceError(
+      ErrorCodes.BUSY,
+      `busy: ${this.inFlight} verification requests are in progress (the service takes ${this.bound} at once); retry in ${BUSY_RETRY_AFTER_S} s`,
+    );
+  }
+}
