@@ -6,6 +6,7 @@ import type { ExplorerTarget } from '../shared/bridge';
 import { ErrorCodes } from '../shared/errors';
 import { reportRuntime } from './service/app/handlers';
 import { callForWindow, throttleProgress } from './service/app/call';
+import { ServiceError } from './service/errors';
 import { CONTENT_SECURITY_POLICY } from './service/http/app-door';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './service/http/server';
 import { openService, type Service } from './service/index';
@@ -140,13 +141,21 @@ if (!app.requestSingleInstanceLock()) {
         onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`),
       });
     } catch (err) {
-      // Without the store there is nothing to show: say why (often better-sqlite3 not built for this Electron) and stop.
-      const reason = err instanceof Error ? err.message : String(err);
-      log(`cannot open the data in ${dataDir}: ${reason}`);
-      dialog.showErrorBox(
-        'NPS Reconcile cannot start',
-        `The data folder ${dataDir} could not be opened:\n\n${reason}\n\nFrom a checkout, run npm run electron:rebuild.`,
-      );
+      // Without the store there is nothing to show: say why and stop. A store that cannot be used
+      // (not a store, damaged, read-only, full, locked, of a newer version) is a ServiceError whose
+      // one line names the file, the cause and what to do; anything else is most often
+      // better-sqlite3 not built for this Electron.
+      if (err instanceof ServiceError) {
+        log(`cannot open the data in ${dataDir}: ${err.message}`);
+        dialog.showErrorBox('NPS Reconcile cannot start', err.message);
+      } else {
+        const reason = err instanceof Error ? err.message : String(err);
+        log(`cannot open the data in ${dataDir}: ${err instanceof Error ? (err.stack ?? reason) : reason}`);
+        dialog.showErrorBox(
+          'NPS Reconcile cannot start',
+          `The data folder ${dataDir} could not be opened:\n\n${reason}\n\nFrom a checkout, run npm run electron:rebuild.`,
+        );
+      }
       app.exit(1);
       return;
     }

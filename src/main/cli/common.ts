@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+import { storeFailure } from '../service/errors';
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
 
@@ -19,9 +20,17 @@ export const sayUpgrade = (pending: string[]): void => {
   process.stderr.write(`Bringing the data store up to date (${pending.join(', ')}): once, and a few seconds a million ledger records…\n`);
 };
 
+/**
+ * Run fn with the data directory's service open. A store that cannot be used, at open or during the
+ * command (read-only, full, locked, damaged…), comes out as a ServiceError of one line naming the
+ * file (storeFailure), which describeError prints as such.
+ */
 export function withService<T>(dataDir: string | undefined, fn: (service: Service) => T | Promise<T>): Promise<T> {
   const service = openService({ dataDir: dataDir ?? defaultDataDir(), onUpgrade: sayUpgrade });
   return Promise.resolve()
     .then(() => fn(service))
+    .catch((err: unknown) => {
+      throw storeFailure(err, service.ctx.db.$client.name) ?? err;
+    })
     .finally(() => service.close());
 }

@@ -15,16 +15,86 @@ export class ServiceError extends Error {
 }
 
 /**
- * SQLite's "database is locked" after the busy timeout: another process (a command-line import
- * beside the app, say) holds the store's write lock. Said as such, not as an unexplained internal
- * error; nothing was written.
+ * The store files this process has open (openService adds its own, close takes it away), so that a
+ * failure SQLite reports without saying where (a nonce written by the /nps door, say) names the
+ * file. The desktop app and every CLI command have one; with several open, the message says "the
+ * store".
+ */
+const openStores: string[] = [];
+
+export function rememberStore(file: string): () => void {
+  openStores.push(file);
+  return () => {
+    const at = openStores.indexOf(file);
+    if (at >= 0) openStores.splice(at, 1);
+  };
+}
+
+const theOpenStore = (): string | undefined => (new Set(openStores).size === 1 ? openStores[0] : undefined);
+
+/**
+ * What the user reads when SQLite cannot use the store, by the code of better-sqlite3's SqliteError
+ * (extended codes such as SQLITE_READONLY_CANTINIT or SQLITE_IOERR_WRITE by their prefix): the
+ * file, the cause in SQLite's words, and what to do. One line, never a stack.
+ */
+const storeProblems: [prefix: string, say: (file: string, sqlite: string) => string][] = [
+  [
+    'SQLITE_BUSY',
+    (file) =>
+      `${file} is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished`,
+  ],
+  [
+    'SQLITE_READONLY',
+    (file, sqlite) =>
+      `${file} is read-only (SQLite says: ${sqlite}); make the file and its folder writable by this user, or point --data-dir elsewhere`,
+  ],
+  [
+    'SQLITE_FULL',
+    (file, sqlite) =>
+      `${file} cannot grow: the disk (or the store's size limit) is full (SQLite says: ${sqlite}); free some space, then try again`,
+  ],
+  [
+    'SQLITE_CORRUPT',
+    (file, sqlite) =>
+      `${file} is damaged (SQLite says: ${sqlite}); restore it from a backup, or move it away to start an empty store (this version will not repair or replace it)`,
+  ],
+  [
+    'SQLITE_NOTADB',
+    (file, sqlite) => `${file} is not an NPS Reconcile store (SQLite says: ${sqlite}); move it away or point --data-dir elsewhere`,
+  ],
+  [
+    'SQLITE_CANTOPEN',
+    (file, sqlite) =>
+      `${file} cannot be opened (SQLite says: ${sqlite}); check that its folder exists and this user may write in it, or point --data-dir elsewhere`,
+  ],
+  [
+    'SQLITE_IOERR',
+    (file, sqlite) =>
+      `${file} could not be read or written: the disk reported an error (SQLite says: ${sqlite}); check the disk and the file, then try again`,
+  ],
+];
+
+/**
+ * A failure of the store itself (SPEC.md's 5001: locked by another writer, read-only, full, damaged,
+ * not a store), said as such, naming the file when it is known; undefined for anything else (a
+ * constraint, a bug: those stay internal errors).
+ */
+export function storeFailure(err: unknown, file = theOpenStore()): ServiceError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return undefined;
+  const problem = storeProblems.find(([prefix]) => code === prefix || code.startsWith(prefix + '_'));
+  if (!problem) return undefined;
+  const sqlite = err instanceof Error ? err.message : code;
+  return new ServiceError(ErrorCodes.STORE_UNAVAILABLE, problem[1](file ?? 'the store', sqlite));
+}
+
+/**
+ * The store could not be used (storeFailure, naming the store this process has open), for the doors
+ * that catch what a handler threw: the window's (app/call.ts) and the /nps server's. Its name is
+ * older than the causes other than a lock.
  */
 export function storeBusy(err: unknown): ServiceError | undefined {
-  if ((err as { code?: unknown } | null)?.code !== 'SQLITE_BUSY') return undefined;
-  return new ServiceError(
-    ErrorCodes.INTERNAL,
-    'the store is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished',
-  );
+  return storeFailure(err);
 }
 
 export const invalidParam = (field: string, reason: string) => new ServiceError(ErrorCodes.INVALID_PARAM, `${field}: ${reason}`);

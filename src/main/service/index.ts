@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { HandlerName, HandlerResult } from '../../shared/contract';
 import { seedFromResources } from './catalogue/handlers';
 import type { CallMeta, ServiceContext } from './context';
-import { openDb } from './db/open';
+import { ErrorCodes } from '../../shared/errors';
+import { openDb, type Db } from './db/open';
+import { rememberStore, ServiceError, storeFailure } from './errors';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
 import { Engine } from './engine/index';
@@ -28,10 +30,16 @@ export interface Service {
 
 export const DB_FILE = 'nps.sqlite';
 
-/** Open (or create) the data directory's store, bring it up to date, seed the catalogue. */
+/**
+ * Open (or create) the data directory's store, bring it up to date, seed the catalogue. A store
+ * that cannot be used (not a store, damaged, read-only, full, locked, of a newer version: SPEC.md's
+ * 5001) is a ServiceError of one line naming the file, the cause and what to do; such a store is
+ * never replaced, and one of a newer version is not written to at all.
+ */
 export function openService(opts: ServiceOptions): Service {
-  mkdirSync(opts.dataDir, { recursive: true });
-  const db = openDb({ file: join(opts.dataDir, DB_FILE), nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade });
+  const file = join(opts.dataDir, DB_FILE);
+  const db = openStore(opts, file);
+  const forget = rememberStore(file);
   const ctx: ServiceContext = {
     db,
     dataDir: opts.dataDir,
@@ -47,12 +55,32 @@ export function openService(opts: ServiceOptions): Service {
       handlers,
       invoke: (name, input, meta) => invokeHandler(handlers, name, input, meta),
       close: () => {
+        forget();
         ctx.engine.close();
         db.$client.close();
       },
     };
   } catch (err) {
+    forget();
+    ctx.engine.close();
     db.$client.close();
-    throw err;
+    throw storeFailure(err, file) ?? err;
+  }
+}
+
+function openStore(opts: ServiceOptions, file: string): Db {
+  try {
+    mkdirSync(opts.dataDir, { recursive: true });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ServiceError(
+      ErrorCodes.STORE_UNAVAILABLE,
+      `the data folder ${opts.dataDir} cannot be created (${reason}); point --data-dir elsewhere`,
+    );
+  }
+  try {
+    return openDb({ file, nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade });
+  } catch (err) {
+    throw storeFailure(err, file) ?? err;
   }
 }
