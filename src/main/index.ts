@@ -10,6 +10,8 @@ import { ServiceError } from './service/errors';
 import { CONTENT_SECURITY_POLICY } from './service/http/app-door';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './service/http/server';
 import { openService, type Service } from './service/index';
+import type { Logger } from 'pino';
+import { openLog, silentLog, type LogLevel } from './service/log';
 import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from './native-binding';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -98,11 +100,11 @@ function openWindow(): BrowserWindow {
   return win;
 }
 
-async function startApiServer(service: Service): Promise<RunningServer | undefined> {
+async function startApiServer(service: Service, logger: Logger): Promise<RunningServer | undefined> {
   const port = process.env.NPS_PORT ? Number(process.env.NPS_PORT) : DEFAULT_PORT;
   const host = process.env.NPS_HOST ?? DEFAULT_HOST;
   try {
-    const server = await startServer(service, { host, port, log });
+    const server = await startServer(service, { host, port, log, logger });
     reportRuntime(service.ctx, { api: { state: 'running', base_url: `${server.url}/nps`, host, port: server.port, error: null } });
     return server;
   } catch (err) {
@@ -134,8 +136,14 @@ if (!app.requestSingleInstanceLock()) {
     lockDown();
     const dataDir = app.getPath('userData');
     let service: Service;
+    // The log lives in the data folder (logs/); without one, the app still runs and says so.
+    const logger = await openLog(dataDir, (process.env.NPS_LOG_LEVEL as LogLevel | undefined) ?? 'info').catch((err: unknown) => {
+      log(`no log file in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`);
+      return silentLog;
+    });
     try {
       service = openService({
+        logger,
         dataDir,
         ...configurePaths(),
         onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`),
@@ -161,7 +169,7 @@ if (!app.requestSingleInstanceLock()) {
     }
     reportRuntime(service.ctx, { mode: 'electron', version: app.getVersion() });
     bridgeIpc(service);
-    const server = await startApiServer(service);
+    const server = await startApiServer(service, logger);
     win = openWindow();
     let closed = false;
     app.on('will-quit', (event) => {

@@ -4,6 +4,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 import { storeFailure } from '../service/errors';
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
+import { remoteInvoker, runningService, type Invoker } from './running';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
 
@@ -21,12 +22,17 @@ export const sayUpgrade = (pending: string[]): void => {
 };
 
 /**
- * Run fn with the data directory's service open. A store that cannot be used, at open or during the
- * command (read-only, full, locked, damaged…), comes out as a ServiceError of one line naming the
- * file (storeFailure), which describeError prints as such.
+ * Run fn with the data directory's service. One data folder has one writer: when a service already
+ * runs on the folder (the desktop app, or `serve`), fn's calls go to it (running.ts) and the store
+ * is not opened a second time; otherwise the store is opened here. A store that cannot be used, at
+ * open or during the command (read-only, full, locked, damaged…), comes out as a ServiceError of one
+ * line naming the file (storeFailure), which describeError prints as such.
  */
-export function withService<T>(dataDir: string | undefined, fn: (service: Service) => T | Promise<T>): Promise<T> {
-  const service = openService({ dataDir: dataDir ?? defaultDataDir(), onUpgrade: sayUpgrade });
+export function withService<T>(dataDir: string | undefined, fn: (service: Invoker) => T | Promise<T>): Promise<T> {
+  const dir = dataDir ?? defaultDataDir();
+  const running = runningService(dir);
+  if (running) return Promise.resolve().then(() => fn(remoteInvoker(running)));
+  const service: Service = openService({ dataDir: dir, onUpgrade: sayUpgrade });
   return Promise.resolve()
     .then(() => fn(service))
     .catch((err: unknown) => {

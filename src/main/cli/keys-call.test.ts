@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../service/http/server';
@@ -127,10 +129,12 @@ describe('npm run nps -- keys / call', () => {
       expect(bad.code).toBe(1);
       expect(bad.err.trim()).toBe('--rate-limit: must be a whole number of requests a minute (0: no limit), got lots');
 
-      const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'w', '--data-dir', svc.dataDir])).out)![1]!;
+      // A folder of its own: the one above has a service running on it already.
+      const dataDir = mkdtempSync(join(tmpdir(), 'nps-serve-flags-'));
+      const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'w', '--data-dir', dataDir])).out)![1]!;
       const child = spawn(
         process.execPath,
-        ['out/main/cli.js', 'serve', '--port', '0', '--nonce-window', '5', '--rate-limit', '0', '--data-dir', svc.dataDir],
+        ['out/main/cli.js', 'serve', '--port', '0', '--nonce-window', '5', '--rate-limit', '0', '--data-dir', dataDir],
         { cwd: root },
       );
       try {
@@ -150,10 +154,13 @@ describe('npm run nps -- keys / call', () => {
         });
         expect(await res.json()).toMatchObject({ status: 2003, msg: expect.stringMatching(/within 5 s/) });
       } finally {
-        await new Promise((resolve) => {
-          child.on('exit', resolve);
-          child.kill('SIGTERM');
-        });
+        if (child.exitCode === null && child.signalCode === null) {
+          await new Promise((resolve) => {
+            child.on('exit', resolve);
+            child.kill('SIGTERM');
+          });
+        }
+        rmSync(dataDir, { recursive: true, force: true });
       }
     },
     CLI_TIMEOUT,

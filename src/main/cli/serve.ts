@@ -6,6 +6,8 @@ import { defaultDataDir } from '../service/paths';
 import { dataDirOption, parseFlags, sayUpgrade } from './common';
 import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
+import { runningService } from './running';
+import { LOG_LEVELS, openLog, type LogLevel } from '../service/log';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -19,6 +21,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     'read-limit': { type: 'string' },
     'auth-fail-limit': { type: 'string' },
     'max-verifies': { type: 'string' },
+    'log-level': { type: 'string' },
     ...dataDirOption,
   });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -46,13 +49,24 @@ export async function serveCommand(args: string[]): Promise<void> {
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
   const ui = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const service = openService({ dataDir, onUpgrade: sayUpgrade });
+  // One data folder, one writer: a second service on it would fight the first over the store.
+  const other = runningService(dataDir);
+  if (other)
+    throw new UsageError(
+      `a service already runs on ${dataDir}: ${other.origin}/nps (process ${other.pid}); stop it first, or use --data-dir for another folder`,
+    );
+  const level = values['log-level'] ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new UsageError(`--log-level: must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
+  const logger = await openLog(dataDir, level as LogLevel);
+  const service = openService({ dataDir, onUpgrade: sayUpgrade, logger });
   let server;
   try {
     server = await startServer(service, {
       host,
       port,
       ui,
+      logger,
       ...(nonceWindow !== undefined ? { auth: { nonceWindowMs: nonceWindow * 1000 } } : {}),
       rateLimit,
       ...(maxVerifies !== undefined ? { admissionBound: maxVerifies } : {}),
@@ -69,6 +83,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     api: { state: 'running', base_url: `${server.url}/nps`, host, port: server.port, error: null },
   });
   process.stdout.write(`NPS service listening on ${server.url}/nps (data: ${dataDir})\n`);
+  logger.info({ event: 'start', url: `${server.url}/nps`, data_dir: dataDir, mode: ui ? 'browser' : 'headless' });
   // The link works once: the page trades its code for this browser's session (http/app-door.ts).
   if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${uiLink(server.url, ui.code)}\n`);
   const running = server;
@@ -77,6 +92,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     if (closing) return;
     closing = true;
     process.stdout.write(`${signal}: closing\n`);
+    logger.info({ event: 'stop', signal });
     running
       .close()
       .finally(() => service.close())

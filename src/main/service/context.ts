@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
+import type { Logger } from 'pino';
 import type { Engine } from './engine/index';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
@@ -11,6 +12,8 @@ export interface ServiceContext {
   now: () => number;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */
   engine: Engine;
+  /** The service's log (log.ts): summaries of imports and verifications, failures with their cause. */
+  log: Logger;
 }
 
 /** Who is calling, and how to report progress of a long job. */

@@ -9,6 +9,8 @@ import { rememberStore, ServiceError, storeFailure } from './errors';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
 import { Engine } from './engine/index';
+import type { Logger } from 'pino';
+import { silentLog } from './log';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -19,6 +21,8 @@ export interface ServiceOptions {
   nativeBinding?: string;
   /** An existing store is about to be brought up to date with these migrations (see openDb). */
   onUpgrade?: (pending: string[]) => void;
+  /** The service's log (log.ts); default none. */
+  logger?: Logger;
 }
 
 export interface Service {
@@ -46,6 +50,7 @@ export function openService(opts: ServiceOptions): Service {
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
     engine: new Engine(db),
+    log: opts.logger ?? silentLog,
   };
   try {
     seedFromResources(ctx);

@@ -31,6 +31,30 @@ export interface UiOptions {
 /** Ask for progress lines before the answer: newline-delimited JSON, the envelope last. */
 export const PROGRESS_MEDIA_TYPE = 'application/x-ndjson';
 
+/**
+ * Run a call of the handler map for a door and answer it in the envelope: at once, or, when the
+ * caller asked for progress, as newline-delimited JSON with the envelope last.
+ */
+export function answerCall(
+  service: Service,
+  call: { name: string; input: unknown; actor: CallMeta['actor']; progress: boolean },
+  reply: FastifyReply,
+  log: (line: string) => void,
+): FastifyReply | Promise<FastifyReply> {
+  if (!call.progress) {
+    return callForWindow(service.handlers, call.name, call.input, { actor: call.actor }, log).then((envelope) =>
+      reply
+        .code(httpStatusOf[envelope.status as ErrorCode] ?? 500)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify(envelope)),
+    );
+  }
+  const out = new PassThrough();
+  const meta: CallMeta = { actor: call.actor, onProgress: throttleProgress((progress) => out.write(JSON.stringify({ progress }) + '\n')) };
+  void callForWindow(service.handlers, call.name, call.input, meta, log).then((envelope) => out.end(JSON.stringify(envelope) + '\n'));
+  return reply.code(200).header('content-type', `${PROGRESS_MEDIA_TYPE}; charset=utf-8`).header('cache-control', 'no-store').send(out);
+}
+
 /** 256 random bits, URL-safe. */
 export const newUiCode = (): string => randomBytes(32).toString('base64url');
 
@@ -198,17 +222,12 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
       );
     }
 
-    if (!(req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE)) {
-      const envelope = await callForWindow(service.handlers, name, input, { actor: 'ui' }, log);
-      return reply
-        .code(httpStatusOf[envelope.status as ErrorCode] ?? 500)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify(envelope));
-    }
-    const out = new PassThrough();
-    const meta: CallMeta = { actor: 'ui', onProgress: throttleProgress((progress) => out.write(JSON.stringify({ progress }) + '\n')) };
-    void callForWindow(service.handlers, name, input, meta, log).then((envelope) => out.end(JSON.stringify(envelope) + '\n'));
-    return reply.code(200).header('content-type', `${PROGRESS_MEDIA_TYPE}; charset=utf-8`).header('cache-control', 'no-store').send(out);
+    return answerCall(
+      service,
+      { name, input, actor: 'ui', progress: (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE) },
+      reply,
+      log,
+    );
   });
 
   const serveIndex = async (_req: FastifyRequest, reply: FastifyReply) => {

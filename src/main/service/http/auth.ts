@@ -37,7 +37,7 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const { db, now, engine } = service.ctx;
   let lastPrune = -Infinity;
 
-  return async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'>> => {
+  return async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'> & { keyLabel: string }> => {
     const values: Record<string, string> = {};
     const missing: string[] = [];
     for (const name of [HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE]) {
@@ -89,6 +89,6 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
     if (!consumeNonce(db, apiKey, nonce, nonceMs + windowMs, t)) {
       throw new ServiceError(ErrorCodes.AUTH_REPLAY, 'Biz-Api-Nonce: already used with this key; sign each request with a new nonce');
     }
-    return { apiKey, walletScope: key.wallets ?? undefined };
+    return { apiKey, walletScope: key.wallets ?? undefined, keyLabel: key.label };
   };
 }

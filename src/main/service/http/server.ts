@@ -1,5 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { ErrorCodes } from '../../../shared/errors';
@@ -15,7 +15,10 @@ import { registerAppDoor, type UiOptions } from './app-door';
 import { buildOpenApi } from './openapi';
 import type { RateLimits } from './limit-defaults';
 import { Admission, BUSY_RETRY_AFTER_S, defaultAdmissionBound } from './admission';
+import type { Logger } from 'pino';
+import { failureFields, silentLog } from '../log';
 import { clientOf, createLimiters, registerRateLimit } from './limits';
+import { LOCAL_TOKEN_FILE, newLocalToken, registerLocalDoor } from './local-door';
 import { npsRoutes } from './routes';
 
 export const DEFAULT_PORT = 8730;
@@ -27,6 +30,9 @@ const MAX_KEPT_PAGES = 256;
 export interface ServerOptions {
   /** The host the server is bound to; a non-loopback name is also accepted in Host headers then. */
   host?: string;
+  /** The service's log (log.ts): a line per request, and every failure with its cause. Default: none. */
+  logger?: Logger;
+  /** Where failures are said when there is no logger (default stderr). */
   log?: (line: string) => void;
   /** Signed routes: the nonce window (default 60 s). */
   auth?: AuthOptions;
@@ -36,9 +42,14 @@ export interface ServerOptions {
   admissionBound?: number;
   /** Browser mode: serve the built renderer at / and the handler map at /app/rpc, guarded by a session. */
   ui?: UiOptions;
+  /** The command line's door (/local/rpc, local-door.ts), open to whoever shows this token. */
+  localToken?: string;
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The label of the key a signed request authenticated with, for its log line. */
+const keyLabels = new WeakMap<FastifyRequest, string>();
 
 /** Host header without its port: "localhost:8730" -> "localhost", "[::1]:80" -> "[::1]". */
 function hostName(header: string | undefined): string | undefined {
@@ -67,7 +78,8 @@ function refuseMalformed(err: NodeJS.ErrnoException & { code?: string }, socket:
 
 /** The /nps service over HTTP: thin routes over the handler map, the envelope on every answer. */
 export function buildServer(service: Service, opts: ServerOptions = {}): FastifyInstance {
-  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const logger = opts.logger ?? silentLog;
+  const log = opts.log ?? (opts.logger ? (line: string) => logger.error(line) : (line: string) => process.stderr.write(line + '\n'));
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -98,11 +110,29 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     done();
   });
 
+  // One line per request: what was asked, how it was answered, how long it took, and whose key it
+  // was; never the body, the query's values or a signature.
+  if (logger.isLevelEnabled('info')) {
+    app.addHook('onResponse', (req, reply, done) => {
+      const url = req.raw.url ?? '/';
+      const q = url.indexOf('?');
+      logger.info({
+        method: req.method,
+        path: q < 0 ? url : url.slice(0, q),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ...(keyLabels.has(req) ? { key: keyLabels.get(req) } : {}),
+      });
+      done();
+    });
+  }
+
   registerRateLimit(app);
   const knownPaths = new Map<string, string[]>();
   void app.register(async (api) => npsRoutesOf(api, service, opts, knownPaths));
 
   if (opts.ui) registerAppDoor(app, service, opts.ui, log);
+  if (opts.localToken) registerLocalDoor(app, service, opts.localToken, log);
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = (req.raw.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
@@ -128,7 +158,8 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
       default:
         if (err.statusCode === 413)
           return sendError(reply, ErrorCodes.BODY_TOO_LARGE, `body: larger than the ${BODY_LIMIT / 1024 / 1024} MiB limit`);
-        log(`internal error on ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+        if (opts.logger) logger.error({ method: req.method, path: req.url.split('?')[0], ...failureFields(err) }, 'internal error');
+        else log(`internal error on ${req.method} ${req.url}: ${err.stack ?? err.message}`);
         return sendError(reply, ErrorCodes.INTERNAL, 'internal error; the service log has the details');
     }
   });
@@ -143,10 +174,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listen, then write api.json into the data directory so local tools can find the port. */
+/**
+ * Listen, then write api.json into the data directory so local tools can find the port, and the
+ * command line's token (local.token, readable by this user only) so it can call in.
+ */
 export async function startServer(service: Service, opts: ServerOptions & { port?: number } = {}): Promise<RunningServer> {
   const host = opts.host ?? DEFAULT_HOST;
-  const app = buildServer(service, { ...opts, host });
+  const localToken = newLocalToken();
+  const app = buildServer(service, { ...opts, host, localToken });
   await app.listen({ host, port: opts.port ?? DEFAULT_PORT });
   // Verifications read the ledger on two threads; the second starts now, not with the first call.
   void service.ctx.engine.warm();
@@ -155,6 +190,9 @@ export async function startServer(service: Service, opts: ServerOptions & { port
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}`;
   const discovery = join(service.ctx.dataDir, DISCOVERY_FILE);
+  const tokenFile = join(service.ctx.dataDir, LOCAL_TOKEN_FILE);
+  writeFileSync(tokenFile, localToken + '\n', { mode: 0o600 });
+  chmodSync(tokenFile, 0o600);
   writeFileSync(
     discovery,
     JSON.stringify({ base_url: `${url}/nps`, host, port, pid: process.pid, started_at: new Date().toISOString() }, null, 2) + '\n',
@@ -166,6 +204,7 @@ export async function startServer(service: Service, opts: ServerOptions & { port
     close: async () => {
       await app.close();
       rmSync(discovery, { force: true });
+      rmSync(tokenFile, { force: true });
     },
   };
 }
@@ -212,7 +251,7 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
         }
         const meta: CallMeta = { actor: 'api' };
         if (route.signed) {
-          let caller: Pick<CallMeta, 'apiKey' | 'walletScope'>;
+          let caller: Awaited<ReturnType<typeof authenticate>>;
           try {
             caller = await authenticate(req);
           } catch (err) {
@@ -220,7 +259,8 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
             throw err;
           }
           await limit.signed?.(req, reply, caller.apiKey!);
-          Object.assign(meta, caller);
+          keyLabels.set(req, caller.keyLabel);
+          Object.assign(meta, { apiKey: caller.apiKey, walletScope: caller.walletScope });
         }
         if (route.body && !isJsonContentType(req.headers['content-type'])) {
           throw new ServiceError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');

@@ -20,8 +20,8 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
         dryRun: true,
         onProgress: meta.onProgress,
       }),
-    'ledger-import': (input, meta) =>
-      runImport(ctx, {
+    'ledger-import': async (input, meta) => {
+      const report = await runImport(ctx, {
         source: input.source,
         preset: input.preset,
         mapping: input.mapping,
@@ -29,7 +29,22 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
         walletAddress: input.wallet_address,
         dryRun: false,
         onProgress: meta.onProgress,
-      }),
+      });
+      ctx.log.info({
+        event: 'import',
+        by: meta.actor,
+        import_id: report.import_id,
+        file: report.file_name,
+        preset: report.preset,
+        rows: report.rows_total,
+        added: report.added,
+        updated: report.updated,
+        unchanged: report.unchanged,
+        rejected: report.rejected,
+        ms: report.duration_ms,
+      });
+      return report;
+    },
     'transactions-list': (query) => listTransactions(ctx.db, query),
     'transaction-get': ({ transaction_id }) => {
       const record = getTransaction(ctx.db, transaction_id.toLowerCase());

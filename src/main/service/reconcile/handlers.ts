@@ -71,6 +71,22 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
     options: '{}',
     created_at: ctx.now(),
   });
+  let matched = 0;
+  let notFound = 0;
+  for (const o of outcomes) {
+    if (o.result) matched++;
+    else if (o.record === null) notFound++;
+  }
+  ctx.log.info({
+    event: 'verify',
+    by: meta.actor,
+    ...(label ? { key: label } : {}),
+    run_id: runId,
+    claims: claims.length,
+    matched,
+    mismatched: claims.length - matched - notFound,
+    not_found: notFound,
+  });
   // The HTTP door writes these with the serializer compiled from VerifyResultA / VerifyResultB.
   const result = input.shape === 'A' ? verifyResultA : verifyResultB;
   return outcomes.map((o) => result(o.flags, o.result, o.record, o.ticket_id)) as VerifyResultA[] | VerifyResultB[];

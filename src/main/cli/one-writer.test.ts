@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nps } from './nps.test-support';
+
+/*
+ * One data folder, one writer: while `serve` runs on a folder, the command line's writes go
+ * through it (never a second connection writing beside it), a second `serve` is refused in one
+ * line, and the service's log (logs/ in the folder) has a line per request and each import.
+ */
+
+const root = join(import.meta.dirname, '../../..');
+const dataDir = mkdtempSync(join(tmpdir(), 'nps-one-writer-'));
+let child: ChildProcess;
+let url: string;
+
+const logLines = (): Record<string, unknown>[] =>
+  readdirSync(join(dataDir, 'logs'))
+    .filter((f) => f.endsWith('.log'))
+    .flatMap((f) =>
+      readFileSync(join(dataDir, 'logs', f), 'utf8')
+        .trim()
+        .split('\n'),
+    )
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0', '--data-dir', dataDir], { cwd: root });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (http:\/\/\S+)\/nps/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+}, 90_000);
+afterAll(async () => {
+  if (child.exitCode === null) await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('while serve runs on the data folder', () => {
+  it('an import from the command line goes through the service, and the log says so', async () => {
+    const sample = join(root, 'resources', 'samples', 'native-ledger.csv');
+    const imported = await nps(['import', sample, '--data-dir', dataDir]);
+    expect(imported.code).toBe(0);
+    expect(imported.out).toMatch(/added 30, updated 0, unchanged 0, rejected 0/);
+    // The service answers with what the command wrote: it is the one store.
+    const page = (await (await fetch(`${url}/nps/chains?chain_id=ETH`)).json()) as { status: number };
+    expect(page.status).toBe(0);
+    const keys = await nps(['keys', 'create', '--label', 'through-the-service', '--data-dir', dataDir]);
+    expect(keys.code).toBe(0);
+    await expect.poll(() => logLines().some((l) => l.path === '/local/rpc/keys-create'), { timeout: 5000 }).toBe(true);
+    const lines = logLines();
+    expect(lines).toContainEqual(expect.objectContaining({ method: 'POST', path: '/local/rpc/ledger-import', status: 200 }));
+    expect(lines).toContainEqual(expect.objectContaining({ event: 'import', by: 'cli', file: 'native-ledger.csv', added: 30 }));
+    expect(lines).toContainEqual(expect.objectContaining({ method: 'GET', path: '/nps/chains', status: 200, ms: expect.any(Number) }));
+    // Never a secret: the key's secret printed once to the command line is nowhere in the log.
+    const secret = /API secret: ([0-9a-f]{64})/.exec(keys.out)![1]!;
+    expect(JSON.stringify(lines)).not.toContain(secret);
+  }, 90_000);
+
+  it('a second serve on the same folder says in one line that one runs, and where', async () => {
+    const second = await nps(['serve', '--port', '0', '--data-dir', dataDir]);
+    expect(second.code).toBe(1);
+    expect(second.err.trim()).toBe(
+      `a service already runs on ${dataDir}: ${url}/nps (process ${child.pid}); stop it first, or use --data-dir for another folder`,
+    );
+  }, 60_000);
+});

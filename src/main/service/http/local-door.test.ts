@@ -1,0 +1,55 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { tempService } from '../test-support';
+import { LOCAL_TOKEN_FILE, LOCAL_TOKEN_HEADER } from './local-door';
+import { startServer, type RunningServer } from './server';
+
+const svc = tempService();
+let server: RunningServer;
+let token: string;
+
+beforeAll(async () => {
+  server = await startServer(svc, { port: 0, log: () => {} });
+  token = readFileSync(join(svc.dataDir, LOCAL_TOKEN_FILE), 'utf8').trim();
+});
+afterAll(async () => {
+  await server.close();
+  svc.dispose();
+});
+
+const call = (name: string, body: unknown, headers: Record<string, string> = { [LOCAL_TOKEN_HEADER]: token }) =>
+  fetch(`${server.url}/local/rpc/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+test('the token is written for this user only, and a call with it reaches the handler map, paths included', async () => {
+  expect(token).toMatch(/^[\w-]{43}$/);
+  expect(statSync(join(svc.dataDir, LOCAL_TOKEN_FILE)).mode & 0o777).toBe(0o600);
+  const path = join(svc.ctx.resourcesDir, 'samples', 'native-ledger.csv');
+  const res = await call('ledger-import', { source: { path } });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ status: 0, msg: '', data: { added: 30, rejected: 0 } });
+});
+
+test('without the token, with a wrong one, or from a browser page: refused before anything runs', async () => {
+  for (const headers of [{}, { [LOCAL_TOKEN_HEADER]: token.slice(1) }] as Record<string, string>[]) {
+    const res = await call('keys-create', { label: 'x', wallets: null }, headers);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ status: 2001, data: null });
+  }
+  const browser = await call('keys-create', { label: 'x', wallets: null }, { [LOCAL_TOKEN_HEADER]: token, origin: server.url });
+  expect(browser.status).toBe(403);
+  expect(await svc.invoke('keys-list', {}, { actor: 'cli' })).toEqual([]);
+});
+
+test('closing the service removes the token with api.json', async () => {
+  const other = tempService();
+  const running = await startServer(other, { port: 0, log: () => {} });
+  await running.close();
+  expect(() => statSync(join(other.dataDir, LOCAL_TOKEN_FILE))).toThrow();
+  expect(() => statSync(join(other.dataDir, 'api.json'))).toThrow();
+  other.dispose();
+});

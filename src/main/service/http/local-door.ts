@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { ErrorCodes } from '../../../shared/errors';
+import { ServiceError } from '../errors';
+import type { Service } from '../index';
+import { answerCall, PROGRESS_MEDIA_TYPE, tokenMatches } from './app-door';
+import { sendError } from './envelope';
+import { isJsonContentType } from './json-body';
+
+/*
+ * The command line's door to a running service: one data folder has one writer, so while a
+ * service runs on it, `npm run nps -- import|keys|chains|tokens …` call the service's handler map
+ * here instead of opening the store a second time. The caller proves it is the local user by a
+ * token the service writes into the data folder (LOCAL_TOKEN_FILE, readable by that user only):
+ * whoever can read the store's folder can read the store itself anyway. Browsers never get in: a
+ * request carrying an Origin is refused.
+ */
+
+export const LOCAL_TOKEN_FILE = 'local.token';
+export const LOCAL_TOKEN_HEADER = 'x-nps-local-token';
+export { PROGRESS_MEDIA_TYPE };
+
+export const newLocalToken = (): string => randomBytes(32).toString('base64url');
+
+/** Calls name files on this machine (the CLI's own arguments), so they stay small. */
+const LOCAL_BODY_LIMIT = 1024 * 1024;
+
+export function registerLocalDoor(app: FastifyInstance, service: Service, token: string, log: (line: string) => void): void {
+  void app.register(async (door) => {
+    door.removeAllContentTypeParsers();
+    door.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: LOCAL_BODY_LIMIT }, (_req, body, done) => {
+      try {
+        const text = body as string;
+        done(null, text.trim() === '' ? {} : JSON.parse(text));
+      } catch (err) {
+        done(new ServiceError(ErrorCodes.INVALID_JSON, `body is not valid JSON: ${(err as Error).message}`), undefined);
+      }
+    });
+
+    // Checked before the body is read.
+    const requireLocalUser = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (req.headers.origin !== undefined) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: browsers may not use this door', 403);
+      if (!tokenMatches(req.headers[LOCAL_TOKEN_HEADER], token)) {
+        return sendError(
+          reply,
+          ErrorCodes.AUTH_MISSING,
+          `${LOCAL_TOKEN_HEADER}: missing or wrong; read it from ${LOCAL_TOKEN_FILE} in the data folder`,
+          401,
+        );
+      }
+    };
+
+    door.post<{ Params: { name: string } }>('/local/rpc/:name', { onRequest: requireLocalUser }, async (req, reply) => {
+      if (!isJsonContentType(req.headers['content-type'])) {
+        return sendError(reply, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
+      }
+      const progress = (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE);
+      return answerCall(service, { name: req.params.name, input: req.body ?? {}, actor: 'cli', progress }, reply, log);
+    });
+  });
+}

@@ -1,0 +1,15 @@
+// pino-roll ships no types: the part of its API this service uses (its README, "build(options)").
+declare module 'pino-roll' {
+  import type { DestinationStream } from 'pino';
+  interface RollOptions {
+    file: string | (() => string);
+    size?: string | number;
+    frequency?: string | number;
+    extension?: string;
+    mkdir?: boolean;
+    symlink?: boolean;
+    limit?: { count?: number; removeOtherLogFiles?: boolean };
+    dateFormat?: string;
+  }
+  export default function build(options: RollOptions): Promise<DestinationStream & { end(): void; flushSync?(): void }>;
+}
