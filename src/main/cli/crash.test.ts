@@ -1,0 +1,159 @@
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateLedger } from '../../../bench/generate-ledger';
+import { signedHeaders } from '../service/keys/sign';
+import { nps } from './nps.test-support';
+
+/*
+ * The service killed outright (kill -9, as a crash or a power cut would) in the middle of an
+ * import and in the middle of verifications, again and again: the store stays whole
+ * (integrity_check), an import lands entirely or not at all, a run is never half written, and
+ * the next `serve` starts on the folder (the api.json left behind names a dead process).
+ */
+
+const root = join(import.meta.dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'nps-crash-'));
+const bigLedger = join(work, 'big.csv');
+const smallLedger = join(work, 'small.csv');
+
+beforeAll(async () => {
+  await generateLedger(bigLedger, 150_000, { seed: 21, wallets: 3 });
+  await generateLedger(smallLedger, 3_000, { seed: 22, wallets: 2 });
+}, 120_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0', '--rate-limit', '0', '--data-dir', dataDir], {
+    cwd: root,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 60_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on (http:\/\/\S+)\/nps/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+  return { child, url };
+}
+
+function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What the store holds after the crash, read by a connection of this process. */
+function inspect(dataDir: string) {
+  const db = new Database(join(dataDir, 'nps.sqlite'));
+  try {
+    return {
+      integrity: db.pragma('integrity_check', { simple: true }),
+      foreignKeys: (db.pragma('foreign_key_check') as unknown[]).length,
+      imports: db.prepare('SELECT count(*) FROM imports').pluck().get() as number,
+      transactions: db.prepare('SELECT count(*) FROM transactions').pluck().get() as number,
+      importedRows: db.prepare('SELECT coalesce(sum(added), 0) FROM imports').pluck().get() as number,
+      halfRuns: db
+        .prepare(
+          `SELECT count(*) FROM verification_runs r
+           WHERE r.item_count <> (SELECT coalesce(sum(c.item_count), 0) FROM verification_chunks c WHERE c.run_id = r.run_id)`,
+        )
+        .pluck()
+        .get() as number,
+      runs: db.prepare('SELECT count(*) FROM verification_runs').pluck().get() as number,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('kill -9 of the service', () => {
+  it('in the middle of an import, three times: the store is whole and holds no part of the import', async () => {
+    let killedMidway = 0;
+    for (const [round, walBytes] of [1, 6, 16].map((mb) => mb * 1024 * 1024).entries()) {
+      const dataDir = join(work, `import-${round}`);
+      const { child } = await serve(dataDir);
+      // The command line imports through the running service; the service is killed while the
+      // import's rows are being written (its write-ahead log growing past a size), up to 30 s.
+      const importing = nps(['import', bigLedger, '--data-dir', dataDir]);
+      const wal = join(dataDir, 'nps.sqlite-wal');
+      for (let i = 0; i < 3000 && (statSync(wal, { throwIfNoEntry: false })?.size ?? 0) < walBytes; i++) await sleep(10);
+      await killHard(child);
+      const cli = await importing;
+      const state = inspect(dataDir);
+      expect(state.integrity, `round ${round}`).toBe('ok');
+      expect(state.foreignKeys).toBe(0);
+      // Either nothing of it, or all of it (the commit may have come first): never a part.
+      if (state.imports === 0) {
+        expect(state.transactions).toBe(0);
+        killedMidway++;
+      } else expect([state.imports, state.transactions, state.importedRows]).toEqual([1, 150_000, 150_000]);
+      if (cli.code === 0) expect(state.transactions).toBe(150_000);
+      // The folder is usable again: the api.json left behind names a dead process.
+      const again = await serve(dataDir);
+      const imports = (await (await fetch(`${again.url}/nps/chains?page_size=1`)).json()) as { status: number };
+      expect(imports.status).toBe(0);
+      await killHard(again.child);
+    }
+    // The kills did land while the import was being written (not all after its commit).
+    expect(killedMidway).toBeGreaterThanOrEqual(2);
+  }, 300_000);
+
+  it('in the middle of verifications, three times: the store is whole and no run is half written', async () => {
+    const dataDir = join(work, 'verify');
+    const [header, ...rows] = readFileSync(smallLedger, 'utf8').trim().split('\n');
+    const at = (name: string) => header!.split(',').indexOf(name);
+    const claims = rows.map((r) => r.split(',')).map((c) => ({ transaction_id: c[at('transaction_id')]!, amount: c[at('amount')]! }));
+    expect((await nps(['import', smallLedger, '--data-dir', dataDir])).code).toBe(0);
+    const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'crash', '--data-dir', dataDir])).out)![1]!;
+    let nonce = Date.now();
+    for (const round of [0, 1, 2]) {
+      const { child, url } = await serve(dataDir);
+      const stop = Date.now() + 1500 + round * 400;
+      const send = (batch: object[]) =>
+        new Promise<void>((resolve) => {
+          const path = '/nps/bill/verify/txs';
+          const body = JSON.stringify({ txs: batch });
+          const headers = {
+            ...signedHeaders(secret, { method: 'POST', path, query: '', body }, ++nonce),
+            'content-type': 'application/json',
+          };
+          const req = request(`${url}${path}`, { method: 'POST', headers }, (res) => res.resume().on('end', () => resolve()));
+          req.on('error', () => resolve());
+          req.end(body);
+        });
+      // Four clients verifying batches of mismatching claims (each opens tickets) until the kill.
+      const clients = [0, 1, 2, 3].map(async (c) => {
+        for (let i = 0; Date.now() < stop && i < 1000; i++) {
+          const from = ((c * 7 + i) * 250) % (claims.length - 250);
+          await send(claims.slice(from, from + 250).map((x, j) => (j % 3 === 0 ? { ...x, amount: '1' } : x)));
+        }
+      });
+      await sleep(stop - Date.now());
+      await killHard(child);
+      await Promise.all(clients);
+      const state = inspect(dataDir);
+      expect(state.integrity, `round ${round}`).toBe('ok');
+      expect(state.foreignKeys).toBe(0);
+      expect(state.runs).toBeGreaterThan(0);
+      expect(state.halfRuns).toBe(0);
+    }
+    // The store file is still there and still a store.
+    expect(statSync(join(dataDir, 'nps.sqlite')).size).toBeGreaterThan(0);
+  }, 300_000);
+});
