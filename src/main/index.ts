@@ -12,6 +12,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './s
 import { openService, type Service } from './service/index';
 import type { Logger } from 'pino';
 import { openLog, silentLog, type LogLevel } from './service/log';
+import { SERVING_BUSY_TIMEOUT_MS } from './service/db/open';
 import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from './native-binding';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -144,6 +145,7 @@ if (!app.requestSingleInstanceLock()) {
     try {
       service = openService({
         logger,
+        busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS,
         dataDir,
         ...configurePaths(),
         onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`),

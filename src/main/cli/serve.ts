@@ -7,6 +7,7 @@ import { dataDirOption, parseFlags, sayUpgrade } from './common';
 import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
 import { runningService } from './running';
+import { SERVING_BUSY_TIMEOUT_MS } from '../service/db/open';
 import { LOG_LEVELS, openLog, type LogLevel } from '../service/log';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -59,7 +60,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   if (!(LOG_LEVELS as readonly string[]).includes(level))
     throw new UsageError(`--log-level: must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
   const logger = await openLog(dataDir, level as LogLevel);
-  const service = openService({ dataDir, onUpgrade: sayUpgrade, logger });
+  const service = openService({ dataDir, onUpgrade: sayUpgrade, logger, busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS });
   let server;
   try {
     server = await startServer(service, {

@@ -41,7 +41,7 @@ const storeProblems: [prefix: string, say: (file: string, sqlite: string) => str
   [
     'SQLITE_BUSY',
     (file) =>
-      `${file} is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished`,
+      `${file} is busy: another program is writing to it (one that opened the store itself rather than through this service); nothing was changed, try again when it has finished`,
   ],
   [
     'SQLITE_READONLY',

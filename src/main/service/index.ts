@@ -11,6 +11,7 @@ import { defaultResourcesDir } from './paths';
 import { Engine } from './engine/index';
 import type { Logger } from 'pino';
 import { silentLog } from './log';
+import { startRetention } from './reconcile/retention';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -23,6 +24,8 @@ export interface ServiceOptions {
   onUpgrade?: (pending: string[]) => void;
   /** The service's log (log.ts); default none. */
   logger?: Logger;
+  /** See OpenDbOptions.busyTimeoutMs: serving processes pass SERVING_BUSY_TIMEOUT_MS. */
+  busyTimeoutMs?: number;
 }
 
 export interface Service {
@@ -55,6 +58,7 @@ export function openService(opts: ServiceOptions): Service {
   try {
     seedFromResources(ctx);
     const handlers = createHandlers(ctx);
+    startRetention(ctx);
     return {
       ctx,
       handlers,
@@ -84,7 +88,7 @@ function openStore(opts: ServiceOptions, file: string): Db {
     );
   }
   try {
-    return openDb({ file, nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade });
+    return openDb({ file, nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade, busyTimeoutMs: opts.busyTimeoutMs });
   } catch (err) {
     throw storeFailure(err, file) ?? err;
   }

@@ -22,7 +22,17 @@ export interface OpenDbOptions {
    * migration that rebuilds the ledger takes seconds on a large one: the caller can say so).
    */
   onUpgrade?: (pending: string[]) => void;
+  /**
+   * How long a write waits, blocking its thread, while another program holds the store's write
+   * lock, once the store is open (default 5 s, as the command line may wait). A serving process
+   * passes a short one: its thread answers everyone, so a lock held elsewhere must be answered at
+   * once (5001) rather than waited out.
+   */
+  busyTimeoutMs?: number;
 }
+
+/** What a serving process waits for another program's write lock: answering 5001 is better than stalling every caller. */
+export const SERVING_BUSY_TIMEOUT_MS = 100;
 
 export const defaultMigrationsFolder = (): string =>
   process.env.NPS_MIGRATIONS_DIR ?? fileURLToPath(new URL('./migrations', import.meta.url));
@@ -64,6 +74,7 @@ export function openDb(opts: OpenDbOptions): Db {
       if (pending.length > 0) opts.onUpgrade(pending);
     }
     migrate(db, { migrationsFolder });
+    if (opts.busyTimeoutMs !== undefined) sqlite.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs))}`);
     return db;
   } catch (err) {
     sqlite.close();

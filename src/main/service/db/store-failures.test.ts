@@ -22,7 +22,7 @@ import { ServiceError } from '../errors';
 import { buildServer } from '../http/server';
 import { DB_FILE, openService } from '../index';
 import { tempService } from '../test-support';
-import { defaultMigrationsFolder } from './open';
+import { defaultMigrationsFolder, SERVING_BUSY_TIMEOUT_MS } from './open';
 
 /*
  * Issue 13, "Clean failures": a store that cannot be used is one line naming the file, the cause
@@ -263,7 +263,7 @@ test('locked by another program: the CLI waits its busy timeout, then says so in
     const ran = await cli(['keys', 'create', '--label', 'robot', '--data-dir', dir]);
     expectOneLine(
       ran,
-      `${file} is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished`,
+      `${file} is busy: another program is writing to it (one that opened the store itself rather than through this service); nothing was changed, try again when it has finished`,
     );
     other.exec('ROLLBACK');
     expect(other.prepare('SELECT count(*) FROM api_keys').pluck().get()).toBe(0);
@@ -307,4 +307,22 @@ describe('a store written by a newer version', () => {
       expect(!existsSync(`${file}-wal`) || statSync(`${file}-wal`).size === 0).toBe(true);
     },
   );
+});
+
+describe('a serving process and a lock held elsewhere', () => {
+  test('waits only briefly for another program’s write lock, then answers 5001 naming the cause, and writes nothing', async () => {
+    const svc = tempService({ busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS });
+    const other = new Database(svc.ctx.db.$client.name);
+    try {
+      expect(svc.ctx.db.$client.pragma('busy_timeout', { simple: true })).toBe(SERVING_BUSY_TIMEOUT_MS);
+      other.exec('BEGIN IMMEDIATE');
+      const answer = await callForWindow(svc.handlers, 'keys-create', { label: 'x', wallets: null }, { actor: 'ui' }, () => {});
+      expect(answer).toMatchObject({ status: 5001, data: null, msg: expect.stringMatching(/is busy: another program is writing to it/) });
+      other.exec('ROLLBACK');
+      expect(await svc.invoke('keys-list', {}, { actor: 'ui' })).toEqual([]);
+    } finally {
+      other.close();
+      svc.dispose();
+    }
+  });
 });

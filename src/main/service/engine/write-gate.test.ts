@@ -95,7 +95,7 @@ describe('writes while a large import holds the write lock', () => {
       const count = (table: string) => svc.ctx.db.$client.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
       const before = [count('api_keys'), count('used_nonces'), count('verification_runs')];
       const ui = await callForWindow(svc.handlers, 'keys-create', { label: 'x', wallets: null }, { actor: 'ui' }, () => {});
-      const busy = `${svc.ctx.db.$client.name} is busy: another program is writing to it (an import from the command line?); nothing was changed, try again when it has finished`;
+      const busy = `${svc.ctx.db.$client.name} is busy: another program is writing to it (one that opened the store itself rather than through this service); nothing was changed, try again when it has finished`;
       expect(ui).toEqual({ status: 5001, data: null, msg: busy });
       const api = await signedInject(app, secret, {
         method: 'POST',
