@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openService } from '../src/main/service/index';
 import { startServer } from '../src/main/service/http/server';
+import { LOG_LEVELS, openLog, type LogLevel } from '../src/main/service/log';
 
 /*
  * npm run bench:catalogue [-- --rounds 5 --duration 5 --connections 10 --warmup 1 --json --keep]
@@ -57,8 +58,12 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    // The service's log at this level, as `serve` keeps it (info: a line per request); silent: none.
+    'log-level': { type: 'string', default: 'info' },
   },
 });
+if (!(LOG_LEVELS as readonly string[]).includes(values['log-level']))
+  throw new Error(`--log-level: must be one of ${LOG_LEVELS.join(', ')}, got ${values['log-level']}`);
 
 /** A whole number in [min, max], or an error naming the option: every loop below is bounded by these. */
 function intArg(name: string, text: string, min: number, max: number): number {
@@ -234,11 +239,12 @@ say(`machine: ${machine.cores} CPUs (${machine.cpu}), load average ${loadavg()[0
 say(`command: ${command}`);
 say(
   `settings: ${rounds} rounds x ${duration} s per server per path, ${connections} connections, pipelining ${PIPELINING}, warm-up ${warmup} s; autocannon in a child process; ` +
-    `service rate limiting OFF (rateLimit: false); all load on ${HOST}`,
+    `service rate limiting OFF (rateLimit: false); service log ${values['log-level']}; all load on ${HOST}`,
 );
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-catalogue-'));
-const service = openService({ dataDir: join(dir, 'data') });
+const logger = await openLog(join(dir, 'data'), values['log-level'] as LogLevel);
+const service = openService({ dataDir: join(dir, 'data'), logger });
 let running: Awaited<ReturnType<typeof startServer>> | undefined;
 let bare: Server | undefined;
 const serviceAnswered: Record<string, number> = {};
@@ -246,7 +252,7 @@ const count = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
 };
 try {
-  running = await startServer(service, { host: HOST, port: 0, rateLimit: false });
+  running = await startServer(service, { host: HOST, port: 0, rateLimit: false, logger });
   const serviceBase = `http://${HOST}:${running.port}`;
 
   // 1. The service's answer to each path, once: the bytes the ceiling will send.
