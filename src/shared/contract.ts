@@ -4,6 +4,7 @@ import { appContract } from './app';
 import { catalogueContract } from './catalogue';
 import { keysContract } from './keys';
 import { reconcileContract } from './reconcile';
+import { retentionContract } from './retention';
 import { ticketsContract } from './tickets';
 import { ledgerContract } from './ledger';
 
@@ -42,6 +43,7 @@ export const contract = mergeUnique(
   appContract,
   keysContract,
   reconcileContract,
+  retentionContract,
   ticketsContract,
   ledgerContract,
 );

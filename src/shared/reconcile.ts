@@ -340,7 +340,12 @@ export const RunItem = z.strictObject({
 });
 export type RunItem = z.infer<typeof RunItem>;
 
-const RunDetail = RunSummary.extend({ rejected: RejectedRows, items: pageOf(RunItem) });
+const RunDetail = RunSummary.extend({
+  rejected: RejectedRows,
+  /** The run's items still stored: item_count, unless data retention removed those that touched no ticket (shared/retention.ts). */
+  stored_items: z.number().int(),
+  items: pageOf(RunItem),
+});
 type RunDetail = z.infer<typeof RunDetail>;
 
 /** A books file: a path on this machine, or its text (a file picked in the browser window). */

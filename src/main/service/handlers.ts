@@ -4,6 +4,7 @@ import { appHandlers } from './app/handlers';
 import { catalogueHandlers } from './catalogue/handlers';
 import { keysHandlers } from './keys/handlers';
 import { reconcileHandlers } from './reconcile/handlers';
+import { retentionHandlers } from './reconcile/retention';
 import { ticketsHandlers } from './tickets/handlers';
 import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
@@ -19,6 +20,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     appHandlers(ctx),
     keysHandlers(ctx),
     reconcileHandlers(ctx),
+    retentionHandlers(ctx),
     ticketsHandlers(ctx),
     ledgerHandlers(ctx),
   );

@@ -19,8 +19,9 @@ import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
-import { flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections } from './repository';
+import { flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections, storedItemCount } from './repository';
 import { verifyResultA, verifyResultB } from './match';
+import { afterRunStored } from './retention';
 import { newRunId, verifyChunk, type Claim, type RunScope } from './verify';
 
 const BOOKS_CHUNK = 1000;
@@ -71,6 +72,7 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
     options: '{}',
     created_at: ctx.now(),
   });
+  afterRunStored(ctx);
   let matched = 0;
   let notFound = 0;
   for (const o of outcomes) {
@@ -144,6 +146,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     recordRunRejections(ctx.db, runId, rejectedCount, rejected);
   }
   meta.onProgress?.({ done, total: done });
+  afterRunStored(ctx);
   const summary = getRun(ctx.db, runId)!;
   return { ...summary, rejected };
 }
@@ -161,6 +164,7 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
       return {
         ...run,
         rejected: runRejections(ctx.db, run_id),
+        stored_items: storedItemCount(ctx.db, run_id),
         items: {
           ...items,
           list: items.list.map((r) => ({

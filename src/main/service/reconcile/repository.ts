@@ -93,6 +93,11 @@ export function recordRunRejections(db: Db, runId: string, count: number, rows: 
   stmt(db, 'UPDATE verification_runs SET rejected_count = ?, rejected = ? WHERE run_id = ?').run(count, JSON.stringify(rows), runId);
 }
 
+/** How many of a run's items are stored (fewer than its item_count once data retention has removed some). */
+export function storedItemCount(db: Db, runId: string): number {
+  return stmt<[string], number>(db, 'SELECT coalesce(sum(item_count), 0) FROM verification_chunks WHERE run_id = ?').pluck().get(runId)!;
+}
+
 export function runRejections(db: Db, runId: string): BooksRejectedRow[] {
   const text = stmt<[string], string>(db, 'SELECT rejected FROM verification_runs WHERE run_id = ?').pluck().get(runId);
   return text === undefined ? [] : (JSON.parse(text) as BooksRejectedRow[]);
@@ -110,7 +115,7 @@ export function listRuns(db: Db, page: number, pageSize: number): Page<RunSummar
 export type RunItemFilter = 'all' | 'matched' | 'mismatched' | 'not_found';
 
 /** One item's outcome as stored in a chunk's `outcomes`. */
-type StoredOutcome = [transactionId: string | null, result: 0 | 1, falseFlags: FlagField[], ticketId: string | null];
+export type StoredOutcome = [transactionId: string | null, result: 0 | 1, falseFlags: FlagField[], ticketId: string | null];
 
 export interface RunItemRow {
   idx: number;
