@@ -1,5 +1,5 @@
 import { describeError } from './cli/errors';
-import { callUsage, chainsUsage, importUsage, keysUsage, serveUsage, startUsage, tokensUsage } from './cli/usage';
+import { callUsage, chainsUsage, importUsage, keysUsage, retentionUsage, serveUsage, startUsage, tokensUsage } from './cli/usage';
 
 /*
  * `npm run nps -- COMMAND …`: each command is loaded when it runs, so `--help` (and a typo) answer
@@ -19,6 +19,7 @@ const commands: Record<string, Command> = {
   import: { usage: importUsage, load: async () => (await import('./cli/import')).importCommand },
   chains: { usage: chainsUsage, load: async () => (await import('./cli/catalogue')).chainsCommand },
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
+  retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
 };
 
 function usage(): string {

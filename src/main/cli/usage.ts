@@ -4,6 +4,7 @@
  */
 
 import { ChainUpdate, TokenUpdate } from '../../shared/catalogue';
+import { DEFAULT_RETENTION, RETENTION_LIMITS } from '../../shared/retention';
 import { DEFAULT_RATE_LIMITS } from '../service/http/limit-defaults';
 
 /** The catalogue fields `chains set` and `tokens set` take: the contract's, by their wire names. */
@@ -38,6 +39,17 @@ npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
   Relabel a key or change the wallets it may act on.
 npm run nps -- keys revoke KEY [--data-dir D]
   --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
+
+export const retentionUsage = `npm run nps -- retention [show] [--json] [--data-dir D]
+npm run nps -- retention set [--days N] [--runs M] [--json] [--data-dir D]
+npm run nps -- retention apply [--json] [--data-dir D]
+  Verification runs are kept for the last N days and at least the last M runs, whichever keeps more
+  (default ${DEFAULT_RETENTION.days} days, ${DEFAULT_RETENTION.runs} runs); older runs keep only the items that opened or touched a ticket.
+  show: the policy, the store's size, its runs and items, and what the policy removes now.
+  set: change the policy (days ${RETENTION_LIMITS.days.min}-${RETENTION_LIMITS.days.max}, runs ${RETENTION_LIMITS.runs.min}-${RETENTION_LIMITS.runs.max}).
+  apply: remove now what the policy no longer keeps (the service also does, after it starts and hourly
+  after new runs). The freed space is reused by new runs; the file shrinks only in incremental
+  auto-vacuum mode.`;
 
 export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S]
                           [--rate-limit N] [--read-limit N] [--auth-fail-limit N] [--max-verifies N]
