@@ -153,14 +153,24 @@ export function removeBatch(db: Db, bounds: RemovalBounds, from: RemovalCursor, 
       db,
       `SELECT r.run_id, r.created_at, r.rowid AS id FROM verification_runs r WHERE r.rowid = @at AND ${CANDIDATE}`,
     );
-    const nextRun = stmt<[RemovalBounds & { after_created: number; after_id: number }], RunRef>(
+    // The next candidate with something to remove: first among the runs of the cursor's own moment
+    // (a seek on the index's created_at and rowid), then after it.
+    const NEEDS_WORK = `(EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id AND c.item_count > c.mismatched)
+       OR NOT EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id))`;
+    type After = RemovalBounds & { after_created: number; after_id: number };
+    const sameMoment = stmt<[After], RunRef>(
       db,
       `SELECT r.run_id, r.created_at, r.rowid AS id FROM verification_runs r
-       WHERE ${CANDIDATE} AND r.created_at >= @after_created AND (r.created_at, r.rowid) > (@after_created, @after_id)
-         AND (EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id AND c.item_count > c.mismatched)
-              OR NOT EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id))
+       WHERE r.created_at = @after_created AND r.rowid > @after_id AND ${CANDIDATE} AND ${NEEDS_WORK}
+       ORDER BY r.rowid LIMIT 1`,
+    );
+    const later = stmt<[After], RunRef>(
+      db,
+      `SELECT r.run_id, r.created_at, r.rowid AS id FROM verification_runs r
+       WHERE r.created_at > @after_created AND ${CANDIDATE} AND ${NEEDS_WORK}
        ORDER BY r.created_at, r.rowid LIMIT 1`,
     );
+    const nextRun = (after: After): RunRef | undefined => sameMoment.get(after) ?? later.get(after);
     const nextChunk = stmt<[string, number], ChunkDoc>(
       db,
       `SELECT first_idx, item_count, outcomes FROM verification_chunks
@@ -173,7 +183,7 @@ export function removeBatch(db: Db, bounds: RemovalBounds, from: RemovalCursor, 
       // The run a batch stopped in, unless the policy keeps it now; then the next candidate.
       if (run === undefined) {
         cursor = out.cursor = { ...cursor, next_idx: null };
-        run = nextRun.get({ ...bounds, after_created: cursor.created_at, after_id: cursor.id });
+        run = nextRun({ ...bounds, after_created: cursor.created_at, after_id: cursor.id });
       }
       if (run === undefined) {
         out.done = true;

@@ -32,8 +32,8 @@ import {
  */
 
 const BATCH_ITEMS = 4000;
-const BATCH_RUNS = 500;
-const VACUUM_PAGES = 2048;
+const BATCH_RUNS = 200;
+const VACUUM_PAGES = 256;
 const AFTER_RUN_EVERY_MS = 3_600_000;
 
 type Reason = 'start' | 'after-run' | 'apply';
