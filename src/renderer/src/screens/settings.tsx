@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ApiKey, KeyCreated } from '../../../shared/keys';
-import { call, errorText, transportKind } from '../api';
+import { DEFAULT_RETENTION, RETENTION_LIMITS, type RetentionApplied } from '../../../shared/retention';
+import { call, errorText, transportKind, type Progress } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
-import { Badge, CopyButton, Dialog, Empty, ErrorBox, Field, FormDialog, Loading, PageHeader } from '../components/ui';
-import { formatTime, relativeTime, shorten } from '../lib/format';
+import { Badge, CopyButton, Dialog, Empty, ErrorBox, Field, FormDialog, Loading, PageHeader, ProgressBar, Stat } from '../components/ui';
+import { formatBytes, formatCount, formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 
@@ -406,12 +407,208 @@ function ServerSection() {
   );
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+function appliedText(a: RetentionApplied): string {
+  if (a.removed.runs + a.removed.items === 0) return 'Nothing to remove: the policy keeps every item stored.';
+  const kept =
+    a.kept_for_tickets.runs > 0
+      ? ` Kept ${plural(a.kept_for_tickets.runs, 'older run')} for ${plural(a.kept_for_tickets.items, 'item')} that opened or touched a ticket.`
+      : '';
+  const space =
+    a.vacuum === 'incremental'
+      ? ` The freed pages went back to the disk (${formatBytes(a.db_bytes_before)} before, ${formatBytes(a.db_bytes_after)} now).`
+      : ` The file keeps its size: the ${formatBytes(a.store.free_bytes)} free inside it is reused by new runs.`;
+  return `Removed ${plural(a.removed.runs, 'run')} and ${plural(a.removed.items, 'item')}.${kept}${space}`;
+}
+
+/** A whole number as typed, or the text itself: the service checks it and names the field when it is not one it takes. */
+const typedNumber = (text: string): number | string => (/^\s*-?\d+\s*$/.test(text) ? Number(text) : text);
+
+function RetentionSection() {
+  const status = useQuery('retention', () => call('retention-get', {}));
+  const [days, setDays] = useState<string>();
+  const [runs, setRuns] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const [progress, setProgress] = useState<Progress>();
+  const [applying, setApplying] = useState(false);
+  const [applied, setApplied] = useState<RetentionApplied>();
+  const [applyError, setApplyError] = useState<string>();
+
+  if (status.error && !status.data)
+    return <ErrorBox message={status.error} onRetry={status.reload} title="Could not read the store's retention" />;
+  if (!status.data) return <Loading what="the store's retention" />;
+  const s = status.data;
+  const daysText = days ?? String(s.policy.days);
+  const runsText = runs ?? String(s.policy.runs);
+  const changed = daysText !== String(s.policy.days) || runsText !== String(s.policy.runs);
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setSaveError(undefined);
+    setSaved(false);
+    try {
+      // Sent as typed: the service refuses a value out of range and names the field.
+      await call('retention-set', { days: typedNumber(daysText), runs: typedNumber(runsText) });
+      setDays(undefined);
+      setRuns(undefined);
+      setSaved(true);
+      status.reload();
+    } catch (err) {
+      setSaveError(errorText(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const apply = async () => {
+    setApplying(true);
+    setApplyError(undefined);
+    setApplied(undefined);
+    setProgress(undefined);
+    try {
+      setApplied(await call('retention-apply', {}, { onProgress: setProgress }));
+    } catch (err) {
+      setApplyError(errorText(err));
+    } finally {
+      setApplying(false);
+      status.reload();
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="retention-title">
+      <div className="card-head">
+        <div>
+          <h2 id="retention-title">Data retention</h2>
+          <p className="muted">
+            Verification runs are kept for the last days and at least the last runs set here, whichever keeps more. An older run keeps only
+            the items that opened or touched a ticket, for as long as the ticket exists; a run with none is removed. The service applies the
+            policy after it starts and, at most hourly, after new runs.
+          </p>
+        </div>
+        <button type="button" className="btn btn-small" onClick={status.reload}>
+          Refresh
+        </button>
+      </div>
+      <div className="stats" role="group" aria-label="Stored runs">
+        <Stat label="runs stored" value={s.runs} />
+        <Stat label="items stored" value={s.items} />
+        <Stat label="runs the policy removes now" value={s.would_remove.runs} tone={s.would_remove.runs > 0 ? 'warn' : undefined} />
+        <Stat label="items the policy removes now" value={s.would_remove.items} tone={s.would_remove.items > 0 ? 'warn' : undefined} />
+      </div>
+      <div className="cards-2 retention">
+        <dl className="kv">
+          <dt>Store file</dt>
+          <dd className="num" data-testid="retention-db-size">
+            {formatBytes(s.store.db_bytes)}
+          </dd>
+          <dt>Write-ahead log</dt>
+          <dd className="num">{formatBytes(s.store.wal_bytes)}</dd>
+          <dt>Free inside the file</dt>
+          <dd>
+            <span className="num">{formatBytes(s.store.free_bytes)}</span>{' '}
+            <span className="muted small">
+              {s.store.auto_vacuum === 'incremental'
+                ? 'given back to the disk after each removal'
+                : 'reused by new runs; the file shrinks only with a VACUUM, which is never run automatically'}
+            </span>
+          </dd>
+        </dl>
+        <form className="form-grid" onSubmit={(e) => void save(e)} aria-label="Retention policy" noValidate>
+          <div className="form-row">
+            <Field
+              label="Keep the runs of the last (days)"
+              htmlFor="retention-days"
+              hint={`${RETENTION_LIMITS.days.min}–${formatCount(RETENTION_LIMITS.days.max)}; default ${DEFAULT_RETENTION.days}`}
+            >
+              <input
+                id="retention-days"
+                type="number"
+                inputMode="numeric"
+                min={RETENTION_LIMITS.days.min}
+                max={RETENTION_LIMITS.days.max}
+                value={daysText}
+                onChange={(e) => {
+                  setDays(e.target.value);
+                  setSaved(false);
+                }}
+              />
+            </Field>
+            <Field
+              label="And at least the last (runs)"
+              htmlFor="retention-runs"
+              hint={`${RETENTION_LIMITS.runs.min}–${formatCount(RETENTION_LIMITS.runs.max)}; default ${DEFAULT_RETENTION.runs}`}
+            >
+              <input
+                id="retention-runs"
+                type="number"
+                inputMode="numeric"
+                min={RETENTION_LIMITS.runs.min}
+                max={RETENTION_LIMITS.runs.max}
+                value={runsText}
+                onChange={(e) => {
+                  setRuns(e.target.value);
+                  setSaved(false);
+                }}
+              />
+            </Field>
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={saving || !changed}>
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+            {saved && (
+              <span className="muted small" role="status">
+                Saved.
+              </span>
+            )}
+          </div>
+          {saveError && (
+            <p className="error-text" role="alert">
+              {saveError}
+            </p>
+          )}
+        </form>
+      </div>
+      <div className="retention-apply">
+        <p data-testid="retention-would-remove">
+          {s.would_remove.runs + s.would_remove.items === 0
+            ? 'The policy removes nothing now.'
+            : `The policy removes ${plural(s.would_remove.runs, 'run')} and ${plural(s.would_remove.items, 'item')} now.`}
+          {s.running && !applying && <span className="muted"> A removal is running.</span>}
+        </p>
+        <button type="button" className="btn" onClick={() => void apply()} disabled={applying}>
+          {applying ? 'Applying…' : 'Apply now'}
+        </button>
+      </div>
+      {applying && <ProgressBar done={progress?.done ?? 0} total={progress?.total || undefined} label="Removing" />}
+      {applied && (
+        <p className="note" role="status" data-testid="retention-result">
+          {appliedText(applied)}
+        </p>
+      )}
+      {applyError && (
+        <p className="error-text" role="alert">
+          {applyError}
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function SettingsScreen() {
   return (
     <div className="screen">
-      <PageHeader title="Settings" subtitle="The local API server, the keys that may call it, and where the data lives." />
+      <PageHeader
+        title="Settings"
+        subtitle="The local API server, the keys that may call it, where the data lives and how long it is kept."
+      />
       <ServerSection />
       <KeysSection />
+      <RetentionSection />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
 import { Badge, Empty, ErrorBox, FieldName, Loading, Pager, Stat } from '../../components/ui';
 import { downloadText, toCsv } from '../../lib/csv';
-import { formatTime, shorten } from '../../lib/format';
+import { formatCount, formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useRoute } from '../../stores/route';
 import { claimedDisplay, claimText, given, identifierOf, outcomeOf, recordedText } from './claims';
@@ -149,6 +149,12 @@ export function RunResults({ runId }: { runId: string }) {
             {r.rejected_count > SHOWN_REJECTED && <li className="muted">… and {r.rejected_count - SHOWN_REJECTED} more</li>}
           </ul>
         </details>
+      )}
+      {r.stored_items < r.item_count && (
+        <p className="warning" data-testid="run-retention-note">
+          Data retention (Settings) has removed this run's rows, keeping the {formatCount(r.stored_items)} of its{' '}
+          {formatCount(r.item_count)} that opened or touched a ticket. The counts above are the run's as it was checked.
+        </p>
       )}
       {r.items.list.length === 0 ? (
         <Empty title={filter === 'all' ? 'This run has no rows' : `No ${filter.replace('_', ' ')} rows in this run`} />
