@@ -52,16 +52,28 @@ export interface RemovalBounds {
   id: number;
 }
 
-export function removalBounds(db: Db, policy: RetentionPolicy, now: number): RemovalBounds | null {
-  const cutoff = { created_at: now - policy.days * DAY_MS, id: 0 };
-  if (policy.runs === 0) return cutoff;
-  const last = stmt<[number], RemovalBounds>(
+/**
+ * The oldest of the last `runs` runs: a run before it is not one of them. null: none is kept for
+ * its place (runs = 0); undefined: every run is (there are no more runs than that). It scans that
+ * many entries of the runs' index, so a long removal reads it once, not at every batch.
+ */
+export function lastRunsStart(db: Db, runs: number): RemovalBounds | null | undefined {
+  if (runs === 0) return null;
+  return stmt<[number], RemovalBounds>(
     db,
     'SELECT created_at, rowid AS id FROM verification_runs ORDER BY created_at DESC, rowid DESC LIMIT 1 OFFSET ?',
-  ).get(policy.runs - 1);
-  if (last === undefined) return null;
-  return last.created_at < cutoff.created_at ? last : cutoff;
+  ).get(runs - 1);
 }
+
+/** The line for a policy of `days` days given where its last runs start (lastRunsStart). */
+export function boundsOf(lastStart: RemovalBounds | null | undefined, days: number, now: number): RemovalBounds | null {
+  if (lastStart === undefined) return null;
+  const cutoff = { created_at: now - days * DAY_MS, id: 0 };
+  return lastStart !== null && lastStart.created_at < cutoff.created_at ? lastStart : cutoff;
+}
+
+export const removalBounds = (db: Db, policy: RetentionPolicy, now: number): RemovalBounds | null =>
+  boundsOf(lastRunsStart(db, policy.runs), policy.days, now);
 
 const CANDIDATE = '(r.created_at <= @created_at AND (r.created_at, r.rowid) < (@created_at, @id))';
 

@@ -2,7 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import type { RetentionApplied, RetentionPolicy, RetentionStatus, RetentionStore, retentionContract } from '../../../shared/retention';
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import {
+  boundsOf,
   incrementalVacuum,
+  lastRunsStart,
   pageStats,
   readPolicy,
   REMOVAL_START,
@@ -100,11 +102,15 @@ async function removal(ctx: ServiceContext, reason: Reason, meta?: CallMeta): Pr
   };
   let cursor: RemovalCursor = REMOVAL_START;
   let seen = 0;
+  // Where the policy's last runs start, read again only when the policy's run count changes: runs
+  // stored meanwhile only make it keep more than it must.
+  let lastStart: { runs: number; at: ReturnType<typeof lastRunsStart> } | undefined;
   for (;;) {
     const batch = await ctx.engine.write(() => {
       if (!isOpen(ctx)) return null;
-      result.policy = readPolicy(ctx.db);
-      const bounds = removalBounds(ctx.db, result.policy, ctx.now());
+      const policy = (result.policy = readPolicy(ctx.db));
+      if (lastStart?.runs !== policy.runs) lastStart = { runs: policy.runs, at: lastRunsStart(ctx.db, policy.runs) };
+      const bounds = boundsOf(lastStart.at, policy.days, ctx.now());
       return bounds === null ? null : removeBatch(ctx.db, bounds, cursor, BATCH_ITEMS, BATCH_RUNS);
     });
     if (batch === null) break;
