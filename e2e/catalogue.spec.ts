@@ -138,7 +138,8 @@ test('switch a chain off and a token’s deposits off: kept after a reload, and 
   await expect(page.getByRole('table', { name: 'chains' }).getByRole('row').filter({ hasText: 'Bitcoin' })).toHaveClass(/row-off/);
   await shot(page, 'catalogue-chain-disabled');
   await page.getByRole('tab', { name: 'Tokens' }).click();
-  await page.getByLabel('Chain ID').selectOption('TRON');
+  await expect(page.getByRole('tab', { name: 'Tokens' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByLabel('Chain ID', { exact: true }).selectOption('TRON');
   await expect(page.getByText('1–2 of 2')).toBeVisible();
   await expect(page.getByRole('switch', { name: 'can_deposit: TRON_USDT' })).toHaveAttribute('aria-checked', 'false');
   await expect(page.getByRole('switch', { name: 'can_withdraw: TRON_USDT' })).toHaveAttribute('aria-checked', 'true');
