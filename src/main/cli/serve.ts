@@ -8,7 +8,7 @@ import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
 import { runningService } from './running';
 import { SERVING_BUSY_TIMEOUT_MS } from '../service/db/open';
-import { LOG_LEVELS, openLog, type LogLevel } from '../service/log';
+import { flushLog, LOG_LEVELS, openLog, type LogLevel } from '../service/log';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -97,6 +97,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     running
       .close()
       .finally(() => service.close())
+      .finally(() => flushLog(logger))
       .then(
         () => process.exit(0),
         () => process.exit(1),

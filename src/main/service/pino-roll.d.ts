@@ -10,6 +10,8 @@ declare module 'pino-roll' {
     symlink?: boolean;
     limit?: { count?: number; removeOtherLogFiles?: boolean };
     dateFormat?: string;
+    /** sonic-boom's: bytes buffered before a write. */
+    minLength?: number;
   }
   export default function build(options: RollOptions): Promise<DestinationStream & { end(): void; flushSync?(): void }>;
 }
