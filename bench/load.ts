@@ -292,6 +292,9 @@ say(
 say(`command: ${command}`);
 
 let server: ChildProcess | undefined;
+/** How the service ended, if it did before the run was over: that fails the run, and the folder (with its log) is kept. */
+let serviceEnded: string | undefined;
+let stopping = false;
 try {
   let t = performance.now();
   const csv = join(dir, 'ledger.csv');
@@ -339,12 +342,22 @@ try {
   const started = server;
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
+    let listening = false;
     started.stdout!.on('data', (chunk: Buffer) => {
+      // After its first line, whatever the service says is shown (it says nothing more unless stopped).
+      if (listening) return process.stdout.write(`service says: ${chunk.toString()}`);
       out += chunk.toString();
       const m = /listening on (http:\/\/[^/\s]+)\/nps/.exec(out);
-      if (m) resolve(m[1]!);
+      if (m) {
+        listening = true;
+        resolve(m[1]!);
+      }
     });
-    started.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening: ${out}`)));
+    started.on('exit', (code, signal) => {
+      if (stopping) return;
+      serviceEnded = `${signal ? `signal ${signal}` : `code ${code}`} at ${new Date().toISOString()}`;
+      reject(new Error(`the service exited (${serviceEnded}) before listening: ${out}`));
+    });
   });
   if (new URL(baseUrl).hostname !== HOST) throw new Error(`the service listens on ${baseUrl}, not ${HOST}: nothing sent`);
   say(`service: node out/main/cli.js ${serveArgs.join(' ').replace(dir, '<tmp>')} (its own process, pid ${server.pid}) on ${baseUrl}`);
@@ -387,7 +400,10 @@ try {
   const results: Level[] = [];
   for (const target of TARGETS) {
     for (const clients of levels) {
+      if (serviceEnded)
+        throw new Error(`the service ended (${serviceEnded}) before ${target.name} x ${clients} clients; its log is in the kept folder`);
       const level = await runLevel(baseUrl, target, clients, claimsFile, secrets, server.pid);
+      if (serviceEnded) say(`  THE SERVICE ENDED (${serviceEnded}) during ${target.name} x ${clients} clients`);
       results.push(level);
       const lat = (l: Latency | null) => (l ? `p50 ${l.p50.toFixed(1)} / p99 ${l.p99.toFixed(1)} / max ${l.max.toFixed(1)} ms` : '—');
       const others = Object.values(level.other).reduce((a, b) => a + b, 0);
@@ -465,7 +481,8 @@ try {
     process.exitCode = 1;
   } else say('every answer was done (status 0) or, for verify, refused (4003 with HTTP 503 and Retry-After: 1)');
 } finally {
-  if (server && server.exitCode === null) {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    stopping = true;
     const s = server;
     await new Promise((resolve) => {
       const timer = setTimeout(() => s.kill('SIGKILL'), 10_000);
@@ -476,6 +493,7 @@ try {
       s.kill('SIGTERM');
     });
   }
-  if (values.keep || values.profile) say(`kept ${dir}`);
+  if (values.keep || values.profile || serviceEnded)
+    say(`kept ${dir}${serviceEnded ? ' (the service ended during the run: its log is in data/logs)' : ''}`);
   else rmSync(dir, { recursive: true, force: true });
 }
