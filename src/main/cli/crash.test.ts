@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLedger } from '../../../bench/generate-ledger';
 import { signedHeaders } from '../service/keys/sign';
 import { nps } from './nps.test-support';
+import { startServe } from './serve.test-support';
 
 /*
  * The service killed outright (kill -9, as a crash or a power cut would) in the middle of an
@@ -16,7 +16,6 @@ import { nps } from './nps.test-support';
  * the next `serve` starts on the folder (the api.json left behind names a dead process).
  */
 
-const root = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'nps-crash-'));
 const bigLedger = join(work, 'big.csv');
 const smallLedger = join(work, 'small.csv');
@@ -27,34 +26,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0', '--rate-limit', '0', '--data-dir', dataDir], {
-    cwd: root,
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)\/nps/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
-  return { child, url };
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+const serve = (dataDir: string) => startServe(dataDir, ['--rate-limit', '0']);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -87,13 +59,13 @@ describe('kill -9 of the service', () => {
     let killedMidway = 0;
     for (const [round, walBytes] of [1, 6, 16].map((mb) => mb * 1024 * 1024).entries()) {
       const dataDir = join(work, `import-${round}`);
-      const { child } = await serve(dataDir);
+      const serving = await serve(dataDir);
       // The command line imports through the running service; the service is killed while the
       // import's rows are being written (its write-ahead log growing past a size), up to 30 s.
       const importing = nps(['import', bigLedger, '--data-dir', dataDir]);
       const wal = join(dataDir, 'nps.sqlite-wal');
       for (let i = 0; i < 3000 && (statSync(wal, { throwIfNoEntry: false })?.size ?? 0) < walBytes; i++) await sleep(10);
-      await killHard(child);
+      await serving.kill();
       const cli = await importing;
       const state = inspect(dataDir);
       expect(state.integrity, `round ${round}`).toBe('ok');
@@ -108,7 +80,7 @@ describe('kill -9 of the service', () => {
       const again = await serve(dataDir);
       const imports = (await (await fetch(`${again.url}/nps/chains?page_size=1`)).json()) as { status: number };
       expect(imports.status).toBe(0);
-      await killHard(again.child);
+      await again.kill();
     }
     // The kills did land while the import was being written (not all after its commit).
     expect(killedMidway).toBeGreaterThanOrEqual(2);
@@ -123,7 +95,8 @@ describe('kill -9 of the service', () => {
     const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'crash', '--data-dir', dataDir])).out)![1]!;
     let nonce = Date.now();
     for (const round of [0, 1, 2]) {
-      const { child, url } = await serve(dataDir);
+      const serving = await serve(dataDir);
+      const { url } = serving;
       const stop = Date.now() + 1500 + round * 400;
       const send = (batch: object[]) =>
         new Promise<void>((resolve) => {
@@ -145,7 +118,7 @@ describe('kill -9 of the service', () => {
         }
       });
       await sleep(stop - Date.now());
-      await killHard(child);
+      await serving.kill();
       await Promise.all(clients);
       const state = inspect(dataDir);
       expect(state.integrity, `round ${round}`).toBe('ok');

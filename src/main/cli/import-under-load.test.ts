@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { generateLedger } from '../../../bench/generate-ledger';
 import { signedHeaders } from '../service/keys/sign';
 import { nps } from './nps.test-support';
+import { startServe, type ServingProcess } from './serve.test-support';
 
 /*
  * A large import from the command line while local tools use the running service: the import
@@ -15,12 +15,11 @@ import { nps } from './nps.test-support';
  * never a crash. (Before, the CLI wrote beside the service and requests stalled for seconds.)
  */
 
-const root = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'nps-import-load-'));
 const dataDir = join(work, 'data');
 const ledger = join(work, 'ledger.csv');
 const ROWS = 200_000;
-let child: ChildProcess;
+let serving: ServingProcess;
 let url: string;
 let secret: string;
 let claims: { transaction_id: string; amount: string }[];
@@ -33,25 +32,11 @@ beforeAll(async () => {
   const [header, ...rows] = readFileSync(join(work, 'first.csv'), 'utf8').trim().split('\n');
   const at = (name: string) => header!.split(',').indexOf(name);
   claims = rows.map((r) => r.split(',')).map((c) => ({ transaction_id: c[at('transaction_id')]!, amount: c[at('amount')]! }));
-  child = spawn(
-    process.execPath,
-    ['out/main/cli.js', 'serve', '--port', '0', '--rate-limit', '0', '--read-limit', '0', '--data-dir', dataDir],
-    {
-      cwd: root,
-    },
-  );
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)\/nps/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+  serving = await startServe(dataDir, ['--rate-limit', '0', '--read-limit', '0']);
+  url = serving.url;
 }, 180_000);
 afterAll(async () => {
-  if (child.exitCode === null) await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+  await serving.stop();
   rmSync(work, { recursive: true, force: true });
 });
 

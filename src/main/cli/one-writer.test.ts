@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nps } from './nps.test-support';
+import { startServe, type ServingProcess } from './serve.test-support';
 
 /*
  * One data folder, one writer: while `serve` runs on a folder, the command line's writes go
@@ -14,6 +15,7 @@ import { nps } from './nps.test-support';
 
 const root = join(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'nps-one-writer-'));
+let serving: ServingProcess;
 let child: ChildProcess;
 let url: string;
 /** The secret `keys create` printed once: it must be nowhere in the log. */
@@ -31,19 +33,12 @@ const logLines = (): Record<string, unknown>[] =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0', '--data-dir', dataDir], { cwd: root });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)\/nps/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+  serving = await startServe(dataDir);
+  child = serving.child;
+  url = serving.url;
 }, 90_000);
 afterAll(async () => {
-  if (child.exitCode === null) await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+  await serving.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -70,7 +65,7 @@ describe('while serve runs on the data folder', () => {
   }, 60_000);
 
   it('the log (written on close) has a line per request, the import through the service, and no secret', async () => {
-    await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+    await serving.stop();
     const lines = logLines();
     expect(lines).toContainEqual(expect.objectContaining({ method: 'POST', path: '/local/rpc/ledger-import', status: 200 }));
     expect(lines).toContainEqual(expect.objectContaining({ event: 'import', by: 'cli', file: 'native-ledger.csv', added: 30 }));

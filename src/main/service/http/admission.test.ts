@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { generateLedger } from '../../../../bench/generate-ledger';
 import { signedHeaders } from '../keys/sign';
+import { startServe, type ServingProcess } from '../../cli/serve.test-support';
 import { tempService } from '../test-support';
 import { Admission } from './admission';
-import { spawn, type ChildProcess } from 'node:child_process';
 
 /*
  * Admission control over a real server on loopback, in a process of its own as the user runs it
@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
  */
 
 const svc = tempService();
-let child: ChildProcess;
+let serving: ServingProcess;
 let baseUrl: string;
 let secret: string;
 let claims: { transaction_id: string; amount: string }[];
@@ -30,26 +30,11 @@ beforeAll(async () => {
   claims = rows.map((r) => r.split(',')).map((c) => ({ transaction_id: c[at('transaction_id')]!, amount: c[at('amount')]! }));
   secret = (await svc.invoke('keys-create', { label: 'load', wallets: null }, { actor: 'cli' })).api_secret;
   svc.close();
-  const root = join(import.meta.dirname, '../../../..');
-  child = spawn(
-    process.execPath,
-    ['out/main/cli.js', 'serve', '--port', '0', '--rate-limit', '0', '--max-verifies', '4', '--data-dir', svc.dataDir],
-    {
-      cwd: root,
-    },
-  );
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)\/nps/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-  });
+  serving = await startServe(svc.dataDir, ['--rate-limit', '0', '--max-verifies', '4']);
+  baseUrl = serving.url;
 }, 120_000);
 afterAll(async () => {
-  if (child.exitCode === null) await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+  await serving.stop();
   svc.dispose();
 });
 
