@@ -9,20 +9,10 @@ import {
   type MappingInput,
 } from '../../../shared/ledger';
 import { AddressCache } from './addresses';
+import { compileTimeReader } from './dates';
 import { deriveTransactionId } from './ids';
 import { findHeader } from './presets';
-import {
-  canonicalWord,
-  CellError,
-  CONTROL_CHAR,
-  decimalPlaces,
-  offsetMinutes,
-  readDecimal,
-  readHash,
-  readTimeText,
-  TEXT_LIMIT,
-  uuidLower,
-} from './values';
+import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, readDecimal, readHash, TEXT_LIMIT, uuidLower } from './values';
 
 /* One row of a ledger file -> one normalised record, or the column at fault and why. */
 
@@ -136,8 +126,12 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const typeOf = valueMap(mapping.values.type, readType);
   const statusOf = valueMap(mapping.values.status, readStatus);
   const fmt = mapping.number;
-  const dateFormat = mapping.date.format;
-  const tz = offsetMinutes(mapping.date.utc_offset);
+  let readTime: ReturnType<typeof compileTimeReader>;
+  try {
+    readTime = compileTimeReader(mapping.date);
+  } catch (err) {
+    throw new FileProblem(err instanceof Error ? err.message : String(err));
+  }
   const addresses = new AddressCache();
   const walletAddressLower = walletAddress?.toLowerCase();
 
@@ -166,7 +160,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const timeField = (s: Source, cells: readonly string[]): string | RowProblem => {
     const v = get(s, cells);
     if (v instanceof RowProblem || v === '') return v;
-    const t = readTimeText(v, dateFormat, tz);
+    const t = readTime(v);
     return t instanceof CellError ? new RowProblem(s.label, t.reason) : t;
   };
 

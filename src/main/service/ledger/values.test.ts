@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTransactionId } from './ids';
 import { guessDelimiter, JsonArraySplitter } from './source';
-import { CellError, isUuid, readDecimal, readHash, readTime, readTimeText, uuidLower } from './values';
+import { CellError, isUuid, readDecimal, readHash, uuidLower } from './values';
 
 const dot = { decimal_separator: '.', thousands_separator: '' } as const;
 
@@ -36,53 +36,6 @@ describe('readDecimal', () => {
 
   it.each(['12,5', '1 000', 'abc', '', '1.2.3', '0x10', 'NaN', 'Infinity', '1e', '$5'])('refuses %j with the default format', (cell) => {
     expect(readDecimal(cell, dot)).toBeInstanceOf(CellError);
-  });
-});
-
-describe('readTime', () => {
-  const s = Date.UTC(2026, 0, 2, 3, 4, 5);
-  it.each([
-    ['1767323045', 'auto', s],
-    ['1767323045000', 'auto', s],
-    ['1767323045.25', 'auto', s + 250],
-    ['2026-01-02T03:04:05Z', 'auto', s],
-    ['2026-01-02T03:04:05.123Z', 'iso', s + 123],
-    ['2026-01-02T11:04:05+08:00', 'iso', s],
-    ['2026-01-02 03:04:05', 'auto', s],
-    ['2026-01-02T03:04:05', 'iso', s],
-    ['1767323045', 'unix_s', s],
-    ['1767323045000', 'unix_ms', s],
-  ] as const)('%s (%s)', (cell, format, ms) => {
-    expect(readTime(cell, format, 0)).toBe(ms);
-    expect(readTimeText(cell, format, 0)).toBe(String(ms));
-  });
-
-  it('keeps canonical milliseconds as written, and refuses those out of range as readTime does', () => {
-    for (const cell of ['1767323045000', '7258118399999', '1000000000000']) expect(readTimeText(cell, 'auto', 0)).toBe(cell);
-    for (const cell of ['7258118400000', '9999999999999', '0767323045000']) {
-      expect([cell, readTimeText(cell, 'auto', 0) instanceof CellError]).toEqual([cell, readTime(cell, 'auto', 0) instanceof CellError]);
-    }
-    expect(readTimeText('7258118400000', 'unix_ms', 0)).toBeInstanceOf(CellError);
-    expect(readTimeText('1767323045000', 'unix_s', 0)).toBeInstanceOf(CellError);
-  });
-
-  it('reads a time without a zone in the given offset', () => {
-    expect(readTime('2026-01-02 11:04:05', 'YYYY-MM-DD HH:mm:ss', 8 * 60)).toBe(s);
-    expect(readTime('2026-01-02T03:04:05Z', 'iso', 8 * 60)).toBe(s);
-  });
-
-  it.each([
-    ['1767323045000', 'unix_s'],
-    ['2026-01-02', 'YYYY-MM-DD HH:mm:ss'],
-    ['2026-02-30T00:00:00Z', 'iso'],
-    ['2026-13-01T00:00:00Z', 'iso'],
-    ['1767323045', 'iso'],
-    ['yesterday', 'auto'],
-    ['1767323045.1234', 'auto'],
-    ['0', 'auto'],
-    ['99999999999999', 'auto'],
-  ] as const)('refuses %s as %s', (cell, format) => {
-    expect(readTime(cell, format, 0)).toBeInstanceOf(CellError);
   });
 });
 

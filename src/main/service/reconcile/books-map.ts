@@ -8,7 +8,8 @@ import {
   type TimeType,
   type VerifyField,
 } from '../../../shared/reconcile';
-import { CellError, offsetMinutes, readDecimal, readTime } from '../ledger/values';
+import { offsetMinutes, readTime } from '../ledger/dates';
+import { CellError, readDecimal } from '../ledger/values';
 import { invalidParam } from '../errors';
 
 /*
