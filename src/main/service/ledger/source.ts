@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -22,8 +23,20 @@ const READ_CHUNK = 1024 * 1024;
  */
 const PARSE_PIECE = 64 * 1024;
 const SAMPLE_ROWS = 20;
+/**
+ * Characters one CSV row may take: past them the row is taken for a quote never closed. papaparse
+ * parses the unfinished last row of each piece again with the next, so a run-on row costs its
+ * length once per piece.
+ */
+const MAX_ROW_CHARS = 1024 * 1024;
+/** Data rows of the head kept for detection (decimal separators, date orders): enough to see many forms. */
+const HEAD_ROWS = 5000;
+/** The separators papaparse chooses among, in order of preference on a tie. */
+const DELIMITERS = [',', ';', '\t', '|'];
 
-type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+/** UTF-8 (with or without a BOM), UTF-16 with a BOM, or Windows-1252: what Excel's "CSV (Comma delimited)" writes on Windows. */
+type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+type Newline = '\r\n' | '\n' | '\r';
 
 export interface OpenedSource {
   name: string;
@@ -68,11 +81,53 @@ export function openSource(source: LedgerSource): OpenedSource {
   };
 }
 
-function encodingOf(head: Buffer): { encoding: Encoding; bom: number } {
+function encodingOf(head: Buffer, whole: boolean): { encoding: Encoding; bom: number } {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', bom: 3 };
   if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', bom: 2 };
   if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', bom: 2 };
-  return { encoding: 'utf-8', bom: 0 };
+  // No BOM: the first non-ASCII character decides; none in the head (or one cut by its end) is
+  // UTF-8 here, and Decode decides again on the whole stream by the same rule.
+  const at = firstNonAscii(head);
+  return { encoding: at < 0 ? 'utf-8' : (judgeFirstNonAscii(head, at, whole) ?? 'utf-8'), bom: 0 };
+}
+
+/**
+ * A TextDecoder for the encoding. Node 20's decodes Windows-1252 as Latin-1 (0x80 as U+0080, not
+ * '€') in a call without `stream` until a call with it has made the decoder use ICU
+ * (nodejs/node#56542): an empty streaming call first does that.
+ */
+function textDecoder(encoding: Encoding, options: { fatal: boolean; ignoreBOM?: boolean }): TextDecoder {
+  const decoder = new TextDecoder(encoding, options);
+  if (encoding === 'windows-1252') decoder.decode(new Uint8Array(0), { stream: true });
+  return decoder;
+}
+
+/** The offset of the first byte above 0x7f, or -1. */
+function firstNonAscii(bytes: Buffer): number {
+  if (isAscii(bytes)) return -1;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return i;
+  return -1;
+}
+
+/**
+ * A file without a BOM is UTF-8 if its first non-ASCII character is a UTF-8 sequence, else
+ * Windows-1252 (whose text is seldom also valid UTF-8). Undefined while the sequence at `at` is cut
+ * short by the end of `bytes` and more may follow (`final` false). A file whose first non-ASCII
+ * character is UTF-8 but which breaks UTF-8 later is refused: its encoding is mixed.
+ */
+function judgeFirstNonAscii(bytes: Buffer, at: number, final: boolean): Encoding | undefined {
+  const lead = bytes[at]!;
+  const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  if (length === 0) return 'windows-1252';
+  const seq = bytes.subarray(at, at + length);
+  try {
+    // With stream set, a valid start of a sequence decodes to nothing; a wrong byte throws at once.
+    new TextDecoder('utf-8', { fatal: true }).decode(seq, { stream: seq.length < length });
+  } catch {
+    return 'windows-1252';
+  }
+  if (seq.length < length) return final ? 'windows-1252' : undefined;
+  return 'utf-8';
 }
 
 /** Refuse what is plainly not a text ledger, naming what it seems to be. */
@@ -84,23 +139,33 @@ function refuseBinary(head: Buffer, encoding: Encoding): void {
   if (head.subarray(0, 8).equals(Buffer.from('d0cf11e0a1b11ae1', 'hex')))
     throw new FileError('the file is an old Excel .xls workbook; save it as CSV (UTF-8) first');
   if (head.subarray(0, 5).toString('latin1') === '%PDF-') throw new FileError('the file is a PDF, not a CSV or JSON ledger');
-  if (encoding === 'utf-8' && head.includes(0))
+  if ((encoding === 'utf-8' || encoding === 'windows-1252') && head.includes(0))
     throw new FileError('the file is not text (it contains NUL bytes); expected CSV or JSON in UTF-8');
 }
 
-/** Decode bytes to text (TextDecoder drops a byte-order mark), refusing invalid sequences: a file in another encoding must not land garbled. */
+/**
+ * Decode bytes to text (TextDecoder drops a byte-order mark), refusing invalid sequences: a file in
+ * another encoding must not land garbled. A UTF-8 file without a BOM stays undecided until its first
+ * non-ASCII character (ASCII reads the same either way), which may make it Windows-1252 (see
+ * judgeFirstNonAscii): the head the sniff saw may have been all ASCII.
+ */
 class Decode extends Transform {
-  private readonly decoder: TextDecoder;
+  private decoder: TextDecoder;
   private readonly hash = createHash('sha256');
+  /** True until the first non-ASCII character of a UTF-8 file decides its encoding. */
+  private undecided: boolean;
+  /** The start of that character, held while it is cut by the end of a piece. */
+  private held: Buffer | null = null;
   bytes = 0;
 
   constructor(
-    private readonly encoding: Encoding,
+    public encoding: Encoding,
     private readonly onBytes?: (bytes: number) => void,
     private readonly wait?: () => Promise<void> | undefined,
   ) {
     super({ readableObjectMode: true });
-    this.decoder = new TextDecoder(encoding, { fatal: true });
+    this.decoder = textDecoder(encoding, { fatal: true });
+    this.undecided = encoding === 'utf-8';
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: string) => void): void {
@@ -119,7 +184,7 @@ class Decode extends Transform {
     for (let at = 0; at < chunk.length; at += PARSE_PIECE) {
       let text: string;
       try {
-        text = this.decoder.decode(chunk.subarray(at, at + PARSE_PIECE), { stream: true });
+        text = this.toText(chunk.subarray(at, at + PARSE_PIECE), false);
       } catch {
         const near = this.bytes - chunk.length + at;
         done(
@@ -133,9 +198,35 @@ class Decode extends Transform {
     done();
   }
 
+  /** The text of the next bytes (the last ones when final), deciding the encoding if still undecided. */
+  private toText(piece: Buffer, final: boolean): string {
+    let bytes = piece;
+    if (this.held) {
+      bytes = Buffer.concat([this.held, piece]);
+      this.held = null;
+    }
+    if (this.undecided) {
+      const at = firstNonAscii(bytes);
+      if (at >= 0) {
+        const verdict = judgeFirstNonAscii(bytes, at, final);
+        if (verdict === undefined) {
+          this.held = Buffer.from(bytes.subarray(at));
+          return this.decoder.decode(bytes.subarray(0, at), { stream: true });
+        }
+        this.undecided = false;
+        if (verdict !== this.encoding) {
+          // Only ASCII has been decoded, and nothing is pending: the new decoder starts clean.
+          this.encoding = verdict;
+          this.decoder = textDecoder(verdict, { fatal: true });
+        }
+      }
+    }
+    return this.decoder.decode(bytes, { stream: !final });
+  }
+
   override _flush(done: (err?: Error | null, data?: string) => void): void {
     try {
-      const tail = this.decoder.decode();
+      const tail = this.toText(Buffer.alloc(0), true);
       done(null, tail === '' ? undefined : tail);
     } catch {
       done(new FileError(`the file is not valid ${this.encoding.toUpperCase()} (it ends inside a character)`));
@@ -149,17 +240,25 @@ class Decode extends Transform {
 
 export interface Sniffed {
   format: 'csv' | 'json';
+  /** As the head shows it; streamRows answers the encoding the whole file was read in. */
   encoding: Encoding;
   delimiter: string;
+  /** The CSV's line break, found in the head and given to the streaming parser (JSON: '\n'). */
+  newline: Newline;
   headers: string[];
-  /** First rows as cells, aligned with headers. */
+  /** First rows as cells, aligned with headers (empty cells past the header's width dropped). */
   sample: string[][];
-  /** Bytes per row in the sample, to estimate the file's rows. */
+  /**
+   * Every complete data row of the head (the first 256 KiB), up to 5000, blank lines skipped,
+   * aligned as sample: enough rows to tell decimal separators and date orders apart.
+   */
+  headRows: string[][];
+  /** Rows in the file: exact when the head is all of it, else estimated from the bytes per row of the head's rows. */
   rowEstimate: number | null;
 }
 
 function decodeHead(head: Buffer, encoding: Encoding, bom: number, whole: boolean): string {
-  const decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+  const decoder = textDecoder(encoding, { fatal: true, ignoreBOM: true });
   try {
     return decoder.decode(head.subarray(bom), { stream: !whole });
   } catch {
@@ -169,69 +268,98 @@ function decodeHead(head: Buffer, encoding: Encoding, bom: number, whole: boolea
   }
 }
 
-/** The delimiter that splits the header line most (outside quotes): ',' ';' tab or '|'. */
-export function guessDelimiter(firstLine: string): string {
-  let best = ',';
-  let bestCount = 0;
-  for (const d of [',', ';', '\t', '|']) {
-    let count = 0;
-    let quoted = false;
-    for (const ch of firstLine) {
-      if (ch === '"') quoted = !quoted;
-      else if (ch === d && !quoted) count++;
-    }
-    if (count > bestCount) {
-      best = d;
-      bestCount = count;
-    }
-  }
-  return best;
+/**
+ * What papaparse finds in the text: the delimiter that splits its first rows most evenly (',' ';' tab
+ * or '|'; ',' when none splits them), and the line break most used outside quoted cells.
+ */
+function guessLayout(text: string): { delimiter: string; newline: Newline } {
+  const { meta } = Papa.parse<string[]>(text, { delimitersToGuess: DELIMITERS, preview: 10, skipEmptyLines: 'greedy' });
+  return { delimiter: meta.delimiter, newline: meta.linebreak as Newline };
+}
+
+/** The delimiter of a CSV text, as sniff finds it. */
+export function guessDelimiter(text: string): string {
+  return guessLayout(text).delimiter;
 }
 
 /** Look at the start of a file: encoding, CSV or JSON, header and the first rows. */
 export function sniff(opened: OpenedSource): Sniffed {
-  const { encoding, bom } = encodingOf(opened.head);
-  refuseBinary(opened.head.subarray(bom), encoding);
   const whole = opened.head.length === opened.size;
+  const { encoding, bom } = encodingOf(opened.head, whole);
+  refuseBinary(opened.head.subarray(bom), encoding);
   const text = decodeHead(opened.head, encoding, bom, whole);
   const first = /\S/.exec(text);
   if (!first) throw new FileError('the file has no content');
   if (first[0] === '[') return sniffJson(text, whole, encoding, opened);
   if (first[0] === '{') throw new FileError('a JSON ledger must be an array of objects ([{...}, {...}]), not a single object');
+  return sniffCsv(text, whole, encoding, opened);
+}
 
-  const lineEnd = text.search(/\r?\n/);
-  const delimiter = guessDelimiter(lineEnd < 0 ? text : text.slice(0, lineEnd));
-  const parsed = Papa.parse<string[]>(text, { delimiter, preview: SAMPLE_ROWS + 2, skipEmptyLines: 'greedy' });
-  const rows = parsed.data;
-  // The estimate counts the bytes of the rows read after the header line, not of the whole head.
-  const measured = {
-    text: text.slice(Math.max(0, lineEnd), parsed.meta.cursor),
-    rows: rows.length - 1,
-    exact: whole && !parsed.meta.truncated,
+function sniffCsv(text: string, whole: boolean, encoding: Encoding, opened: OpenedSource): Sniffed {
+  const { delimiter, newline } = guessLayout(text);
+  let headers: string[] | undefined;
+  let headerEnd = 0;
+  const headRows: string[][] = [];
+  let dataRows = 0;
+  let dataEnd = 0;
+  // Each row is taken when the next one comes: the last row papaparse gives runs to the end of
+  // the text, which, unless the head is the whole file, may have cut it short.
+  let last: { cells: string[]; end: number } | undefined;
+  const take = ({ cells, end }: { cells: string[]; end: number }) => {
+    if (cells.every((c) => c.trim() === '')) return;
+    dataRows++;
+    dataEnd = end;
+    if (headRows.length < HEAD_ROWS) headRows.push(fitToHeader(cells, headers!.length));
   };
-  if (!whole && rows.length > 1) rows.pop();
-  const headers = rows[0] ?? [];
+  Papa.parse<string[]>(text, {
+    delimiter,
+    newline,
+    step: (result) => {
+      if (headers === undefined) {
+        headers = result.data;
+        headerEnd = result.meta.cursor;
+        return;
+      }
+      if (last) take(last);
+      last = { cells: result.data, end: result.meta.cursor };
+    },
+  });
+  if (last && whole) take(last);
+  headers ??= [];
   if (headers.length < 2 || headers.every((h) => h.trim() === '')) {
     throw new FileError('the file is neither CSV with a header row (one column or none found) nor a JSON array');
   }
-  const dupes = headers.filter((h, i) => h.trim() !== '' && headers.findIndex((x) => x.trim() === h.trim()) !== i);
+  const dupes = headers.filter((h, i) => h.trim() !== '' && headers!.findIndex((x) => x.trim() === h.trim()) !== i);
   if (dupes.length) throw new FileError(`the header names a column twice: ${[...new Set(dupes)].join(', ')}`);
-  const sample = rows.slice(1, SAMPLE_ROWS + 1);
   return {
     format: 'csv',
     encoding,
     delimiter,
+    newline,
     headers,
-    sample,
-    rowEstimate: estimate(measured.text, measured.rows, measured.exact, opened, encoding),
+    sample: headRows.slice(0, SAMPLE_ROWS),
+    headRows,
+    rowEstimate: estimate(text.slice(headerEnd, Math.max(headerEnd, dataEnd)), dataRows, whole, opened, encoding),
   };
+}
+
+/**
+ * A row with more cells than the header, every extra one empty, cut to the header's width: Etherscan's
+ * internal and token exports end each data row with a comma that their header line lacks. Extra cells
+ * that hold something stay, for the importer to reject the row by its count.
+ */
+function fitToHeader(cells: string[], width: number): string[] {
+  if (cells.length <= width) return cells;
+  for (let i = width; i < cells.length; i++) if (cells[i]!.trim() !== '') return cells;
+  cells.length = width;
+  return cells;
 }
 
 /** Rows in the file: exact when all of it was read, else from the bytes per row of the rows read. */
 function estimate(text: string, rows: number, exact: boolean, opened: OpenedSource, encoding: Encoding): number | null {
   if (exact) return rows;
   if (rows <= 0) return null;
-  const bytes = encoding === 'utf-8' ? Buffer.byteLength(text) : text.length * 2;
+  const bytes = encoding === 'utf-8' ? Buffer.byteLength(text) : encoding === 'windows-1252' ? text.length : text.length * 2;
   return Math.round((opened.size / bytes) * rows);
 }
 
@@ -239,6 +367,14 @@ function sniffJson(text: string, whole: boolean, encoding: Encoding, opened: Ope
   const objects: Record<string, unknown>[] = [];
   const splitter = new JsonArraySplitter((element, index) => {
     if (objects.length <= SAMPLE_ROWS) objects.push(readJsonObject(element, index + 1) as Record<string, unknown>);
+    else if (objects.length < HEAD_ROWS) {
+      // Past the sample, rows for detection only: one that is not JSON is left to the import to report.
+      try {
+        objects.push(readJsonObject(element, index + 1) as Record<string, unknown>);
+      } catch {
+        /* skipped */
+      }
+    }
   });
   try {
     splitter.push(text);
@@ -251,13 +387,16 @@ function sniffJson(text: string, whole: boolean, encoding: Encoding, opened: Ope
   if (!firstObject || typeof firstObject !== 'object' || Array.isArray(firstObject))
     throw new FileError('a JSON ledger must be an array of objects; the first element is not an object');
   const headers = Object.keys(firstObject);
-  const sample = objects.slice(0, SAMPLE_ROWS).map((o) => headers.map((h) => (typeof o === 'object' && o !== null ? jsonCell(o[h]) : '')));
+  const headRows = objects.map((o) => headers.map((h) => (typeof o === 'object' && o !== null ? jsonCell(o[h]) : '')));
+  const sample = headRows.slice(0, SAMPLE_ROWS);
   return {
     format: 'json',
     encoding,
     delimiter: ',',
+    newline: '\n',
     headers,
     sample,
+    headRows,
     rowEstimate: estimate(text, splitter.count, whole, opened, encoding),
   };
 }
@@ -355,8 +494,16 @@ export interface RowSink {
   wait?(): Promise<void> | undefined;
 }
 
-/** Stream every data row (header excluded) of the file into sink; resolves with the file's SHA-256. */
-export async function streamRows(opened: OpenedSource, sniffed: Sniffed, sink: RowSink): Promise<{ sha256: string; bytes: number }> {
+/**
+ * Stream every data row (header excluded) of the file into sink; resolves with the file's SHA-256,
+ * its size and the encoding it was read in (Windows-1252 for a file without a BOM whose first
+ * non-ASCII character lies past the head and is not UTF-8).
+ */
+export async function streamRows(
+  opened: OpenedSource,
+  sniffed: Sniffed,
+  sink: RowSink,
+): Promise<{ sha256: string; bytes: number; encoding: Encoding }> {
   const input = opened.stream();
   const decode = new Decode(sniffed.encoding, (b) => sink.progress(b), sink.wait && (() => sink.wait!()));
   const text = input.pipe(decode);
@@ -366,28 +513,50 @@ export async function streamRows(opened: OpenedSource, sniffed: Sniffed, sink: R
   });
   const done = sniffed.format === 'csv' ? parseCsv(text, sniffed, sink) : parseJsonRows(text, sniffed, sink);
   await Promise.race([done, failed]);
-  return { sha256: decode.sha256(), bytes: decode.bytes };
+  return { sha256: decode.sha256(), bytes: decode.bytes, encoding: decode.encoding };
 }
 
+/**
+ * papaparse's streaming parser over the decoded pieces. It holds back the last row of each piece,
+ * unfinished, and parses it again from its start with the next piece; the newline comes from the
+ * head, not from the first piece (which may be a few bytes).
+ */
 function parseCsv(text: Readable, sniffed: Sniffed, sink: RowSink): Promise<void> {
+  const width = sniffed.headers.length;
   return new Promise((resolve, reject) => {
-    let row = -1;
+    let headerSeen = false;
+    let sent = 0;
+    // Characters handed to papaparse: registered first, this listener counts each piece before papaparse parses it.
+    let delivered = 0;
+    text.on('data', (piece: string) => (delivered += piece.length));
     Papa.parse<string[]>(text as unknown as File, {
       delimiter: sniffed.delimiter,
+      newline: sniffed.newline,
       skipEmptyLines: false,
       chunk: (results, parser) => {
         try {
-          const quoteError = results.errors.find((e) => e.type === 'Quotes');
+          // An error at index data.length is in the held-back row: a piece that ends between a
+          // closing quote and the '\n' of its CRLF (or the spaces before a delimiter) makes
+          // papaparse call the quote malformed, though the row is whole once the next piece comes.
+          // That row is parsed again, and its real errors reported then.
+          const data = results.data;
+          const quoteError = results.errors.find((e) => e.type === 'Quotes' && (e.row ?? 0) < data.length);
+          const headerHere = headerSeen ? 0 : 1;
           if (quoteError) {
-            throw new FileError(`malformed CSV: ${quoteError.message.toLowerCase()} (near data row ${row + 1 + (quoteError.row ?? 0)})`);
+            throw new FileError(
+              `malformed CSV: ${quoteError.message.toLowerCase()} (near data row ${sent + (quoteError.row ?? 0) + 1 - headerHere})`,
+            );
           }
-          let batch = results.data;
-          if (row < 0) {
-            batch = batch.slice(1);
-            row = 0;
+          if (delivered - results.meta.cursor > MAX_ROW_CHARS) {
+            const near = Math.max(1, sent + data.length + 1 - headerHere);
+            throw new FileError(`malformed CSV: data row ${near} runs on past a million characters (a quote never closed?)`);
           }
-          sink.rows(batch, row + 1);
-          row += batch.length;
+          if (data.length === 0) return;
+          const batch = headerSeen ? data : data.slice(1);
+          headerSeen = true;
+          for (const cells of batch) fitToHeader(cells, width);
+          if (batch.length > 0) sink.rows(batch, sent + 1);
+          sent += batch.length;
         } catch (err) {
           // Settle first: abort() calls complete, which would resolve.
           reject(err);
