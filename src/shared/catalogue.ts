@@ -96,9 +96,60 @@ export const TokenUpdate = z.strictObject({
 });
 export type TokenUpdate = z.output<typeof TokenUpdate>;
 
+const identifier = z
+  .string({ error: 'must be a string' })
+  .regex(/^[A-Z][A-Z0-9_]{1,31}$/, { error: 'must be 2 to 32 capital letters, digits or _, starting with a letter (e.g. MANTLE)' });
+const decimals = z
+  .number({ error: 'must be an integer from 0 to 36' })
+  .int({ error: 'must be an integer from 0 to 36' })
+  .min(0, { error: 'must be an integer from 0 to 36' })
+  .max(36, { error: 'must be an integer from 0 to 36' });
+const optionalTemplate = (placeholder: string) => z.union([z.literal(''), template(placeholder)]).default('');
+
+/** A chain the catalogue file lacks (a new L2): added with its native coin, marked as the user's, never overwritten by seeding. */
+export const ChainAdd = z.strictObject({
+  chain_id: identifier,
+  chain_identifier: z
+    .string({ error: 'must be a string' })
+    .regex(/^[A-Z][A-Z0-9]{1,15}$/, { error: 'must be a family such as ETH, TRON, BTC or SOL' }),
+  name,
+  /** The native coin's symbol and decimals (its token_id is the chain_id). */
+  native_symbol: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(16, { error: 'must be at most 16 characters' }),
+  native_decimal: decimals,
+  confirming_threshold: z.number({ error: 'must be an integer >= 0' }).int().min(0).default(12),
+  explorer_tx_url: optionalTemplate('{hash}'),
+  explorer_address_url: optionalTemplate('{address}'),
+  is_testnet: flag.default(false),
+});
+export type ChainAdd = z.output<typeof ChainAdd>;
+
+/** A token the catalogue file lacks (a token an export mentions): identified by its chain and contract. */
+export const TokenAdd = z.strictObject({
+  chain_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
+  /** Default: CHAIN_SYMBOL (e.g. ETH_PEPE). */
+  token_id: identifier.optional(),
+  symbol: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(32, { error: 'must be at most 32 characters' }),
+  contract_address: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }),
+  decimal: decimals,
+  /** Default: the symbol. */
+  name: name.optional(),
+  dust_threshold: DecimalString.refine((s) => !s.startsWith('-'), { error: 'must not be negative' }).default('0'),
+});
+export type TokenAdd = z.output<typeof TokenAdd>;
+
 export const catalogueContract = {
   'catalogue-chains-list': { readOnly: true, input: ChainListQuery, output: ChainPage },
   'catalogue-tokens-list': { readOnly: true, input: TokenListQuery, output: TokenPage },
   'catalogue-chain-update': { input: ChainUpdate, output: Chain },
   'catalogue-token-update': { input: TokenUpdate, output: Token },
+  'catalogue-chain-add': { input: ChainAdd, output: Chain },
+  'catalogue-token-add': { input: TokenAdd, output: Token },
 };

@@ -51,6 +51,11 @@ export const RECORD_TIME_FIELDS = ['created_at', 'confirmed_at', 'completed_at']
 export const LedgerRecord = TransactionRecord.extend({
   import_id: z.string().nullable(),
   updated_at: z.number().int(),
+  /**
+   * Which movement of its transaction this is: 0 the native transfer, 1 + n the n-th internal
+   * transfer, 1,000,000 + n the token transfer of log index (or position among the hash's transfers) n.
+   */
+  movement: z.number().int(),
 });
 export type LedgerRecord = z.infer<typeof LedgerRecord>;
 
@@ -73,9 +78,19 @@ export const REQUIRED_FIELDS = ['transaction_id', 'wallet_id', 'type', 'status',
  * `from` (sender; with the constant wallet_address it decides Deposit or Withdrawal),
  * `amount_in` / `amount_out` (Etherscan's Value_IN / Value_OUT: whichever is non-zero is the
  * amount and decides the type), `token_contract` / `token_symbol` (the token is looked up in the
- * catalogue on the row's chain; an empty contract means the chain's native coin).
+ * catalogue on the row's chain; an empty contract means the chain's native coin; a symbol alone never
+ * picks a token), `token_name` (named in the report of unknown tokens), `log_index` (the transfer's
+ * position in its transaction, where the export has it).
  */
-export const MAPPING_EXTRA_INPUTS = ['from', 'amount_in', 'amount_out', 'token_contract', 'token_symbol'] as const;
+export const MAPPING_EXTRA_INPUTS = [
+  'from',
+  'amount_in',
+  'amount_out',
+  'token_contract',
+  'token_symbol',
+  'token_name',
+  'log_index',
+] as const;
 export const MappingInput = z.enum([...LEDGER_FIELDS, ...MAPPING_EXTRA_INPUTS]);
 export type MappingInput = z.infer<typeof MappingInput>;
 
@@ -83,7 +98,19 @@ export type MappingInput = z.infer<typeof MappingInput>;
 export const MappingConstant = z.enum([...LEDGER_FIELDS, 'wallet_address']);
 export type MappingConstant = z.infer<typeof MappingConstant>;
 
-const DATE_FORMATS = ['auto', 'unix_s', 'unix_ms', 'iso', 'YYYY-MM-DD HH:mm:ss'] as const;
+/**
+ * Time cell formats. 'auto' reads each of the others from the cell's shape: Unix seconds or
+ * milliseconds, ISO 8601, "YYYY-MM-DD HH:mm:ss", "YYYY/MM/DD HH:mm:ss", Excel serial day numbers,
+ * dates with month names, and dates with the year last ("11/06/2021 10:21"), whose day and month
+ * order comes from `order`.
+ */
+const DATE_FORMATS = ['auto', 'unix_s', 'unix_ms', 'iso', 'YYYY-MM-DD HH:mm:ss', 'YYYY/MM/DD HH:mm:ss', 'excel'] as const;
+/** Day and month order of dates with the year last: 'auto' decides from the file (a day above 12), and refuses when it cannot. */
+const DATE_ORDERS = ['auto', 'day_first', 'month_first'] as const;
+const DateOrder = z.enum(DATE_ORDERS);
+
+/** Decimal separator of amounts: 'auto' decides from the file's numbers (0,5 or 1.234,56: comma), and refuses when it cannot. */
+const DecimalSeparator = z.enum(['auto', '.', ',']);
 
 /**
  * How to read a file that is not in the native format. Given as JSON (`--map mapping.json`, or
@@ -112,28 +139,39 @@ export const Mapping = z
         status: z.record(z.string(), LedgerStatus).optional(),
       })
       .default({}),
-    /** Number format of amount cells: "1.234,56" is decimal ',' thousands '.'. Scientific notation is always accepted. */
+    /**
+     * Number format of amount cells: "1.234,56" is decimal ',' thousands '.'. 'auto' (the default)
+     * decides the decimal separator from the file's numbers, the thousands separator then being the
+     * other of ',' and '.' (or a space or apostrophe); a thousands separator is only read between
+     * groups of three digits, so "0,5" is never 5. Scientific notation is always accepted.
+     */
     number: z
       .object({
-        decimal_separator: z.enum(['.', ',']).default('.'),
-        thousands_separator: z.enum(['', ',', '.', ' ', "'", '_']).default(''),
+        decimal_separator: DecimalSeparator.default('auto'),
+        thousands_separator: z.enum(['auto', '', ',', '.', ' ', "'", '_']).default('auto'),
       })
-      .refine((n) => n.decimal_separator !== n.thousands_separator, { error: 'decimal and thousands separators must differ' })
-      .default({ decimal_separator: '.', thousands_separator: '' }),
+      .refine((n) => n.decimal_separator === 'auto' || n.decimal_separator !== n.thousands_separator, {
+        error: 'decimal and thousands separators must differ',
+      })
+      .default({ decimal_separator: 'auto', thousands_separator: 'auto' }),
     /**
-     * Time cells: 'auto' takes integers below 100,000,000,000 as Unix seconds and larger ones as
-     * Unix milliseconds, ISO 8601, or 'YYYY-MM-DD HH:mm:ss'. A time without a zone is read in
-     * utc_offset. Stored as Unix milliseconds.
+     * Time cells (DATE_FORMATS): 'auto' takes integers below 100,000,000,000 as Unix seconds and
+     * larger ones as Unix milliseconds, numbers below 100,000 as Excel serial days, and text dates
+     * by their shape. A time without a zone is read in time_zone when given (an IANA name such as
+     * Europe/Berlin, daylight saving included), else in utc_offset (explorers export UTC).
+     * Stored as Unix milliseconds.
      */
     date: z
       .object({
         format: z.enum(DATE_FORMATS).default('auto'),
+        order: DateOrder.default('auto'),
         utc_offset: z
           .string()
           .regex(/^[+-](0\d|1[0-4]):[0-5]\d$/, { error: 'must look like +08:00 or -05:30' })
           .default('+00:00'),
+        time_zone: z.string().min(1).optional(),
       })
-      .default({ format: 'auto', utc_offset: '+00:00' }),
+      .default({ format: 'auto', order: 'auto', utc_offset: '+00:00' }),
     /**
      * When no transaction_id column is mapped, the id is derived (UUID v5) from wallet_id, chain_id
      * and these fields, so importing the same export again finds the same records.
@@ -143,6 +181,13 @@ export const Mapping = z
     fee_on: z.enum(['all', 'Withdrawal']).default('all'),
     /** Amounts carry a sign: a negative amount is a Withdrawal of its absolute value, a positive one a Deposit. */
     signed_amounts: z.boolean().default(false),
+    /**
+     * Which movement of a transaction the rows are, so that one hash's native transfer, internal
+     * transfers and token transfers are records of their own: 'native' (one record per hash, as
+     * id_fields say), 'internal' (an explorer's internal transactions) or 'token' (token transfers;
+     * several of one hash with the same id_fields are told apart by their position or log_index).
+     */
+    movement: z.enum(['native', 'internal', 'token']).default('native'),
   })
   .strict();
 export type Mapping = z.output<typeof Mapping>;
@@ -160,6 +205,8 @@ export const Rejection = z.object({
   row_number: z.number().int(),
   column: z.string(),
   reason: z.string(),
+  /** The cell's text as the file has it ("" for a problem of the whole row). */
+  value: z.string().default(''),
 });
 export type Rejection = z.infer<typeof Rejection>;
 
@@ -172,6 +219,46 @@ export const RowUpdate = z.object({
 export type RowUpdate = z.infer<typeof RowUpdate>;
 
 export const MAX_REPORTED_UPDATES = 1000;
+
+/** A token the rows name by contract that the catalogue lacks: its rows were rejected, and it can be added (`nps tokens add`). */
+export const UnknownToken = z.object({
+  chain_id: z.string(),
+  contract_address: z.string(),
+  /** As the file names it ("" when it does not). */
+  symbol: z.string(),
+  name: z.string(),
+  /** Rows rejected for it. */
+  rows: z.number().int(),
+  /** The most decimal places its amounts show: the token has at least this many. */
+  decimal_hint: z.number().int(),
+});
+export type UnknownToken = z.infer<typeof UnknownToken>;
+
+/**
+ * What the user states about a file that does not say it (CLI flags --chain, --token,
+ * --decimal-separator, --date-order; the import dialog's choices). Each wins over the preset's or
+ * mapping's setting; a row that disagrees with it is rejected.
+ */
+export const ImportChoices = z.object({
+  /** The chain of every row (an Etherscan-family export of a chain whose coin is ETH: Ethereum, Arbitrum, Optimism or Base). */
+  chain_id: z.string().min(1).optional(),
+  /** The token of every row (exports that name no token, such as old Tronscan TRC-20 files). */
+  token_id: z.string().min(1).optional(),
+  decimal_separator: z.enum(['.', ',']).optional(),
+  date_order: z.enum(['day_first', 'month_first']).optional(),
+});
+export type ImportChoices = z.infer<typeof ImportChoices>;
+
+/** A choice the file leaves open and the import needs: what to give, and why. */
+export const NeededChoice = z.object({
+  field: z.enum(['chain_id', 'token_id', 'decimal_separator', 'date_order', 'wallet_address']),
+  /** The CLI flag that gives it, e.g. "--chain". */
+  flag: z.string(),
+  reason: z.string(),
+  /** The values to choose from, where they are few (chains of the file's coin, the two separators). */
+  options: z.array(z.string()),
+});
+export type NeededChoice = z.infer<typeof NeededChoice>;
 
 export const ImportReport = z.object({
   /** null when nothing was written: a preview, or a file without one valid row. */
@@ -192,27 +279,53 @@ export const ImportReport = z.object({
   updates: z.array(RowUpdate),
   /** Wallets that did not exist before this file. */
   wallets_created: z.array(z.string()),
+  /** Tokens the rows name by contract that the catalogue lacks (their rows are among the rejected). */
+  unknown_tokens: z.array(UnknownToken),
+  /** What was read as the file did not say it: the chain, the decimal separator, the date order, the wallet's address. */
+  read_as: z.object({
+    chain_id: z.string().nullable(),
+    decimal_separator: z.enum(['.', ',']).nullable(),
+    date_order: z.enum(['day_first', 'month_first']).nullable(),
+    wallet_address: z.string().nullable(),
+    time_zone: z.string(),
+  }),
   /** One or two sentences for a person: what happened, and that row numbers exclude the header. */
   message: z.string(),
   duration_ms: z.number().int(),
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 
-const LedgerImportRequest = z
-  .object({
-    source: LedgerSource,
-    /** A preset name; absent: detected from the header. Ignored when a mapping is given. */
-    preset: z.string().min(1).optional(),
-    mapping: Mapping.optional(),
-    /** Wallet of every row (required for foreign exports, which have no wallet_id column). */
-    wallet_id: Uuid.optional(),
-    /** The address the export was made for (decides Deposit/Withdrawal for Tronscan-like files). */
-    wallet_address: z.string().min(1).optional(),
-  })
-  .strict();
+const LedgerImportRequest = ImportChoices.extend({
+  source: LedgerSource,
+  /** A preset name; absent: detected from the header. Ignored when a mapping is given. */
+  preset: z.string().min(1).optional(),
+  mapping: Mapping.optional(),
+  /** Wallet of every row (required for foreign exports, which have no wallet_id column). */
+  wallet_id: Uuid.optional(),
+  /** The address the export was made for (decides Deposit/Withdrawal for Tronscan-like files). */
+  wallet_address: z.string().min(1).optional(),
+}).strict();
 type LedgerImportRequest = z.output<typeof LedgerImportRequest>;
 
-const LedgerDetectRequest = z.object({ source: LedgerSource }).strict();
+/** Detect with what the user chose so far: the answer says what is still needed, and reads the first rows with it. */
+const LedgerDetectRequest = ImportChoices.extend({
+  source: LedgerSource,
+  preset: z.string().min(1).optional(),
+  mapping: Mapping.optional(),
+  wallet_id: Uuid.optional(),
+  wallet_address: z.string().min(1).optional(),
+}).strict();
+
+/** One of the first rows as the import would read it: the record's values, or why it is rejected. */
+export const ParsedRow = z.object({
+  row_number: z.number().int(),
+  /** The values read (record fields, amounts as exact decimal strings, times as Unix ms text), or null when rejected. */
+  values: z.record(z.string(), z.string()).nullable(),
+  /** The raw text of the cells the amount was read from, to show beside the parsed amount. */
+  raw_amount: z.string(),
+  problem: z.object({ column: z.string(), reason: z.string(), value: z.string() }).nullable(),
+});
+export type ParsedRow = z.infer<typeof ParsedRow>;
 
 export const LedgerDetectResult = z.object({
   file_name: z.string(),
@@ -229,6 +342,18 @@ export const LedgerDetectResult = z.object({
   unmapped: z.array(z.string()),
   /** Rows in the file, estimated from the sample's bytes per row (exact for a fully read file). */
   row_estimate: z.number().int().nullable(),
+  /** The text encoding the file was read in. */
+  encoding: z.string(),
+  /** Choices the import still needs (empty: it can run). */
+  needs: z.array(NeededChoice),
+  /** A problem with the file as mapped that no choice fixes (a missing column, an invalid mapping), or null. */
+  problem: z.string().nullable(),
+  /** What the import would read as the file does not say it (see ImportReport.read_as). */
+  read_as: ImportReport.shape.read_as,
+  /** The first rows as the import would read them (empty while choices are needed or there is a problem). */
+  parsed: z.array(ParsedRow),
+  /** Unknown tokens among the first rows. */
+  unknown_tokens: z.array(UnknownToken),
 });
 export type LedgerDetectResult = z.infer<typeof LedgerDetectResult>;
 

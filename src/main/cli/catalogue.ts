@@ -33,6 +33,16 @@ function assignments(words: readonly string[], fields: readonly string[], intege
   return patch;
 }
 
+function required(value: string | undefined, flag: string, usage: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required\n${usage}`);
+  return value;
+}
+
+function wholeNumber(value: string, flag: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${flag}: must be a whole number`);
+  return Number(value);
+}
+
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 const describeChain = (c: Chain) =>
   `${c.chain_id.padEnd(14)} ${c.chain_identifier.padEnd(5)} enabled=${yesNo(c.enabled).padEnd(3)} confirming_threshold=${String(c.confirming_threshold).padEnd(4)} ${c.explorer_tx_url}`;
@@ -40,12 +50,41 @@ const describeToken = (t: Token) =>
   `${t.token_id.padEnd(14)} ${t.chain_id.padEnd(13)} ${t.symbol.padEnd(5)} decimal=${String(t.decimal).padEnd(2)} can_deposit=${yesNo(t.can_deposit).padEnd(3)} can_withdraw=${yesNo(t.can_withdraw).padEnd(3)} dust_threshold=${t.dust_threshold} ${t.contract_address}`;
 
 export async function chainsCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, { 'chain-identifier': { type: 'string' }, json: { type: 'boolean' }, ...dataDirOption });
+  const { values, positionals } = parseFlags(args, {
+    'chain-identifier': { type: 'string' },
+    json: { type: 'boolean' },
+    family: { type: 'string' },
+    name: { type: 'string' },
+    symbol: { type: 'string' },
+    decimal: { type: 'string' },
+    confirmations: { type: 'string' },
+    'tx-url': { type: 'string' },
+    'address-url': { type: 'string' },
+    testnet: { type: 'boolean' },
+    ...dataDirOption,
+  });
   const [sub, id, ...words] = positionals;
   await withService(values['data-dir'], async (service) => {
     if (sub === 'list') {
       const page = await service.invoke('catalogue-chains-list', { page_size: 100, chain_identifier: values['chain-identifier'] }, cli);
       out(values.json ? JSON.stringify(page.chains, null, 2) : page.chains.map(describeChain).join('\n'));
+    } else if (sub === 'add' && id !== undefined && words.length === 0) {
+      const chain = await service.invoke(
+        'catalogue-chain-add',
+        {
+          chain_id: id,
+          chain_identifier: values.family ?? 'ETH',
+          name: values.name ?? id,
+          native_symbol: required(values.symbol, '--symbol', chainsUsage),
+          native_decimal: wholeNumber(values.decimal ?? '18', '--decimal'),
+          ...(values.confirmations !== undefined ? { confirming_threshold: wholeNumber(values.confirmations, '--confirmations') } : {}),
+          ...(values['tx-url'] !== undefined ? { explorer_tx_url: values['tx-url'] } : {}),
+          ...(values['address-url'] !== undefined ? { explorer_address_url: values['address-url'] } : {}),
+          ...(values.testnet ? { is_testnet: true } : {}),
+        },
+        cli,
+      );
+      out(`Added ${chain.chain_id}:\n${describeChain(chain)}`);
     } else if (sub === 'set' && id !== undefined) {
       const chain = await service.invoke(
         'catalogue-chain-update',
@@ -60,12 +99,35 @@ export async function chainsCommand(args: string[]): Promise<void> {
 }
 
 export async function tokensCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseFlags(args, { 'chain-id': { type: 'string' }, json: { type: 'boolean' }, ...dataDirOption });
+  const { values, positionals } = parseFlags(args, {
+    'chain-id': { type: 'string' },
+    json: { type: 'boolean' },
+    symbol: { type: 'string' },
+    contract: { type: 'string' },
+    decimal: { type: 'string' },
+    'token-id': { type: 'string' },
+    name: { type: 'string' },
+    ...dataDirOption,
+  });
   const [sub, id, ...words] = positionals;
   await withService(values['data-dir'], async (service) => {
     if (sub === 'list') {
       const page = await service.invoke('catalogue-tokens-list', { page_size: 100, chain_id: values['chain-id'] }, cli);
       out(values.json ? JSON.stringify(page.tokens, null, 2) : page.tokens.map(describeToken).join('\n'));
+    } else if (sub === 'add' && id !== undefined && words.length === 0) {
+      const token = await service.invoke(
+        'catalogue-token-add',
+        {
+          chain_id: id,
+          symbol: required(values.symbol, '--symbol', tokensUsage),
+          contract_address: required(values.contract, '--contract', tokensUsage),
+          decimal: wholeNumber(required(values.decimal, '--decimal', tokensUsage), '--decimal'),
+          ...(values['token-id'] !== undefined ? { token_id: values['token-id'] } : {}),
+          ...(values.name !== undefined ? { name: values.name } : {}),
+        },
+        cli,
+      );
+      out(`Added ${token.token_id}:\n${describeToken(token)}`);
     } else if (sub === 'set' && id !== undefined) {
       const token = await service.invoke('catalogue-token-update', { token_id: id, ...assignments(words, TOKEN_FIELDS, []) }, cli);
       out(`Changed ${token.token_id}:\n${describeToken(token)}`);

@@ -26,8 +26,9 @@ describe('npm run nps -- import', () => {
   it('prints the report with every rejected row and exits 0 when rows landed; exits 1 when nothing could be imported', async () => {
     const ok = await nps('import', 'resources/samples/native-with-bad-rows.csv', '--data-dir', dataDir);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/rows 12: added 7, updated 0, unchanged 0, rejected 5/);
-    expect(ok.stdout).toMatch(/row 6, amount: "12,5" is not a number/);
+    expect(ok.stdout).toMatch(/rows 12: added 8, updated 0, unchanged 0, rejected 4/);
+    expect(ok.stdout).toMatch(/read as: decimal comma, times in UTC/);
+    expect(ok.stdout).toMatch(/row 9, status = "Done": "Done" is not a status/);
     expect(ok.stdout).toMatch(/header row is not counted/);
 
     const [bad, preview] = await Promise.all([
@@ -38,7 +39,7 @@ describe('npm run nps -- import', () => {
     expect(bad.stderr).toMatch(/^error 1002: bad-header\.csv: the header fits no known format/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
     expect(preview.code).toBe(0);
-    expect(JSON.parse(preview.stdout)).toMatchObject({ dry_run: true, import_id: null, added: 0, unchanged: 7, rejected: 5 });
+    expect(JSON.parse(preview.stdout)).toMatchObject({ dry_run: true, import_id: null, added: 0, unchanged: 8, rejected: 4 });
   });
 });
 

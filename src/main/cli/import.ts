@@ -20,9 +20,25 @@ export function formatReport(r: ImportReport): string {
     for (const u of r.updates.slice(0, SHOWN_UPDATES))
       lines.push(`  row ${u.row_number}: ${u.transaction_id} changed ${u.fields.join(', ')}`);
   }
+  const readAs = [
+    r.read_as.chain_id && `chain ${r.read_as.chain_id}`,
+    r.read_as.decimal_separator && `decimal ${r.read_as.decimal_separator === '.' ? 'point' : 'comma'}`,
+    r.read_as.date_order && r.read_as.date_order.replace('_', '-'),
+    `times in ${r.read_as.time_zone}`,
+    r.read_as.wallet_address && `wallet address ${r.read_as.wallet_address}`,
+  ].filter(Boolean);
+  lines.push(`  read as: ${readAs.join(', ')}`);
+  if (r.unknown_tokens.length) {
+    lines.push('Unknown tokens (add with `nps tokens add CHAIN TOKEN_ID --contract C --symbol S --decimal N`):');
+    for (const t of r.unknown_tokens)
+      lines.push(
+        `  ${t.chain_id} ${t.contract_address} ${t.symbol || '(no symbol)'}${t.name ? ` "${t.name}"` : ''}: ${t.rows} rows, amounts with up to ${t.decimal_hint} decimals`,
+      );
+  }
   if (r.rejections.length) {
     lines.push(`Rejected rows${r.rejected > SHOWN_REJECTIONS ? ` (first ${SHOWN_REJECTIONS} of ${r.rejected}; --json lists all)` : ''}:`);
-    for (const x of r.rejections.slice(0, SHOWN_REJECTIONS)) lines.push(`  row ${x.row_number}, ${x.column}: ${x.reason}`);
+    for (const x of r.rejections.slice(0, SHOWN_REJECTIONS))
+      lines.push(`  row ${x.row_number}, ${x.column}${x.value ? ` = ${JSON.stringify(x.value)}` : ''}: ${x.reason}`);
   }
   lines.push(r.message);
   return lines.join('\n');
@@ -38,6 +54,20 @@ function readMapping(path: string): Mapping {
   return parseInput(Mapping, json, 'map');
 }
 
+function separatorFlag(v: string): '.' | ',' {
+  const s = v.trim().toLowerCase();
+  if (s === '.' || s === 'point' || s === 'dot') return '.';
+  if (s === ',' || s === 'comma') return ',';
+  throw new UsageError(`--decimal-separator: ${JSON.stringify(v)} is neither . (point) nor , (comma)`);
+}
+
+function dateOrderFlag(v: string): 'day_first' | 'month_first' {
+  const s = v.trim().toLowerCase().replace(/[-\s]/g, '_');
+  if (s === 'day_first' || s === 'dmy') return 'day_first';
+  if (s === 'month_first' || s === 'mdy') return 'month_first';
+  throw new UsageError(`--date-order: ${JSON.stringify(v)} is neither day_first nor month_first`);
+}
+
 export async function importCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseFlags(args, {
     ...dataDirOption,
@@ -45,6 +75,10 @@ export async function importCommand(args: string[]): Promise<void> {
     'wallet-address': { type: 'string' },
     preset: { type: 'string' },
     map: { type: 'string' },
+    chain: { type: 'string' },
+    token: { type: 'string' },
+    'decimal-separator': { type: 'string' },
+    'date-order': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   });
@@ -57,6 +91,10 @@ export async function importCommand(args: string[]): Promise<void> {
     ...(mapping !== undefined ? { mapping } : {}),
     ...(values['wallet-id'] !== undefined ? { wallet_id: values['wallet-id'] } : {}),
     ...(values['wallet-address'] !== undefined ? { wallet_address: values['wallet-address'] } : {}),
+    ...(values.chain !== undefined ? { chain_id: values.chain } : {}),
+    ...(values.token !== undefined ? { token_id: values.token } : {}),
+    ...(values['decimal-separator'] !== undefined ? { decimal_separator: separatorFlag(values['decimal-separator']) } : {}),
+    ...(values['date-order'] !== undefined ? { date_order: dateOrderFlag(values['date-order']) } : {}),
   };
   const tty = process.stderr.isTTY === true && !values.json;
   const report = await withService(values['data-dir'], (service) =>

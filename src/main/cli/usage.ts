@@ -19,15 +19,28 @@ export const callUsage = `npm run nps -- call METHOD PATH [--query Q] [--body JS
 
 export const chainsUsage = `npm run nps -- chains list [--chain-identifier ETH] [--json] [--data-dir D]
 npm run nps -- chains set CHAIN_ID FIELD=VALUE... [--data-dir D]
+npm run nps -- chains add CHAIN_ID --symbol MNT [--decimal 18] [--family ETH] [--name N] [--confirmations N]
+    [--tx-url https://.../tx/{hash}] [--address-url https://.../address/{address}] [--testnet] [--data-dir D]
+  Add a chain the catalogue lacks, with its native coin (token_id = CHAIN_ID).
   FIELD is one of ${CHAIN_FIELDS.join(', ')}, e.g. chains set SETH enabled=true confirming_threshold=6.
   A changed row keeps its values when the catalogue is seeded again.`;
 
 export const tokensUsage = `npm run nps -- tokens list [--chain-id TRON] [--json] [--data-dir D]
 npm run nps -- tokens set TOKEN_ID FIELD=VALUE... [--data-dir D]
+npm run nps -- tokens add CHAIN_ID --contract ADDRESS --symbol S --decimal N [--token-id ID] [--name N] [--data-dir D]
+  Add a token the catalogue lacks (an import lists the unknown tokens of a file with their contract and symbol);
+  its id defaults to CHAIN_SYMBOL.
   FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.`;
 
-export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json] [--dry-run] [--json]
-  Import a ledger file (CSV or JSON; native format, or presets etherscan / tronscan, or a column mapping).
+export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json]
+    [--chain C] [--token T] [--decimal-separator .|,] [--date-order day_first|month_first] [--dry-run] [--json]
+  Import a ledger file: CSV or JSON in the native format, an explorer export (presets etherscan, etherscan-internal,
+  etherscan-tokens for Etherscan, BscScan, PolygonScan, Arbiscan, Basescan, Optimism, Snowtrace, Mantlescan;
+  tronscan for Tronscan TRX and TRC-20), or any file through a column mapping.
+  What the file does not say is given, never guessed: --chain (an Etherscan-family file in ETH: ETH, ARBITRUM_ETH,
+  OPT_ETH or BASE_ETH; token exports always), --token (a file of one token that names none), --decimal-separator
+  (when amounts like 1,234 could be either), --date-order (when dates like 03/04/2024 could be either),
+  --wallet-address (the address the export was made for, when no address is on every row).
   --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.`;
 
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]

@@ -8,7 +8,20 @@ import { ServiceError } from '../errors';
 import type { HandlersOf, ServiceContext } from '../context';
 import type { catalogueContract } from '../../../shared/catalogue';
 import type { Db } from '../db/open';
-import { dataVersion, getChain, getToken, listChains, listTokens, seedCatalogue, seededHash, updateChain, updateToken } from './repository';
+import {
+  dataVersion,
+  getChain,
+  getToken,
+  insertChain,
+  insertToken,
+  listChains,
+  listTokens,
+  seedCatalogue,
+  seededHash,
+  tokenByContract,
+  updateChain,
+  updateToken,
+} from './repository';
 
 const CatalogueFile = z.object({ chains: z.array(Chain), tokens: z.array(Token) });
 
@@ -43,6 +56,12 @@ export function requireChain(ctx: ServiceContext, chainId: string): Chain {
   return chain;
 }
 
+/** The form of a contract address per chain family (its checksum is the explorer's business: the file names the contract as it is). */
+const CONTRACT_SHAPE: Record<string, { pattern: RegExp; name: string }> = {
+  ETH: { pattern: /^0x[0-9a-fA-F]{40}$/, name: 'an EVM address (0x and 40 hex digits)' },
+  TRON: { pattern: /^T[1-9A-HJ-NP-Za-km-z]{33}$/, name: 'a TRON address (T and 33 Base58 characters)' },
+};
+
 export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalogueContract> {
   return {
     'catalogue-chains-list': (q) => listChains(ctx.db, q),
@@ -57,6 +76,41 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
       if (!getToken(ctx.db, token_id))
         throw new ServiceError(ErrorCodes.UNKNOWN_TOKEN, `token_id: unknown token ${JSON.stringify(token_id)}`);
       const token = updateToken(ctx.db, token_id, patch, ctx.now())!;
+      wrote(ctx.db);
+      return token;
+    },
+    'catalogue-chain-add': (input) => {
+      if (getChain(ctx.db, input.chain_id))
+        throw new ServiceError(ErrorCodes.INVALID_PARAM, `chain_id: ${input.chain_id} is already in the catalogue`);
+      if (getToken(ctx.db, input.chain_id))
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `chain_id: a token ${input.chain_id} exists; the native coin takes the chain's id`,
+        );
+      const chain = insertChain(ctx.db, input, ctx.now());
+      wrote(ctx.db);
+      return chain;
+    },
+    'catalogue-token-add': (input) => {
+      const chain = requireChain(ctx, input.chain_id);
+      const shape = CONTRACT_SHAPE[chain.chain_identifier];
+      if (shape && !shape.pattern.test(input.contract_address))
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `contract_address: ${JSON.stringify(input.contract_address)} is not ${shape.name}`,
+        );
+      const tokenId = input.token_id ?? `${input.chain_id}_${input.symbol.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+      if (!/^[A-Z][A-Z0-9_]{1,31}$/.test(tokenId))
+        throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${JSON.stringify(tokenId)} is not a valid id; give --token-id`);
+      if (getToken(ctx.db, tokenId))
+        throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${tokenId} is already in the catalogue (give another --token-id)`);
+      const same = tokenByContract(ctx.db, input.chain_id, input.contract_address);
+      if (same)
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `contract_address: ${input.chain_id} already has this contract as ${same.token_id}`,
+        );
+      const token = insertToken(ctx.db, { ...input, token_id: tokenId, name: input.name ?? input.symbol }, ctx.now());
       wrote(ctx.db);
       return token;
     },

@@ -2,9 +2,11 @@ import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import {
   Chain,
   Token,
+  type ChainAdd,
   type ChainListQuery,
   type ChainPage,
   type ChainUpdate,
+  type TokenAdd,
   type TokenListQuery,
   type TokenPage,
   type TokenUpdate,
@@ -80,6 +82,62 @@ export function updateToken(db: Db, tokenId: string, patch: Omit<TokenUpdate, 't
     .where(eq(tokens.token_id, tokenId))
     .run();
   return getToken(db, tokenId);
+}
+
+/** Add a chain and its native coin, as the user's rows (seeding never overwrites them). */
+export function insertChain(db: Db, c: ChainAdd, now: number): Chain {
+  db.$client.transaction(() => {
+    db.insert(chains)
+      .values({
+        chain_id: c.chain_id,
+        chain_identifier: c.chain_identifier,
+        native_token_id: c.chain_id,
+        confirming_threshold: c.confirming_threshold,
+        explorer_tx_url: c.explorer_tx_url,
+        explorer_address_url: c.explorer_address_url,
+        enabled: true,
+        name: c.name,
+        is_testnet: c.is_testnet,
+        explorer_url: c.explorer_tx_url ? new URL(c.explorer_tx_url.replace('{hash}', 'x')).origin : '',
+        user_modified: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .run();
+    db.insert(tokens)
+      .values({
+        chain_id: c.chain_id,
+        token_id: c.chain_id,
+        symbol: c.native_symbol,
+        contract_address: '',
+        decimal: c.native_decimal,
+        dust_threshold: '0',
+        can_deposit: true,
+        can_withdraw: true,
+        name: c.native_symbol,
+        is_native: true,
+        user_modified: true,
+        created_at: now,
+        updated_at: now,
+      })
+      .run();
+  })();
+  return getChain(db, c.chain_id)!;
+}
+
+/** Add a token, as the user's row. */
+export function insertToken(db: Db, t: Required<Omit<TokenAdd, 'name'>> & { name: string }, now: number): Token {
+  db.insert(tokens)
+    .values({ ...t, can_deposit: true, can_withdraw: true, is_native: false, user_modified: true, created_at: now, updated_at: now })
+    .run();
+  return getToken(db, t.token_id)!;
+}
+
+/** The token with this contract on the chain (contracts compared without case: EVM hex). */
+export function tokenByContract(db: Db, chainId: string, contract: string): Token | undefined {
+  return listTokens(db, { page: 1, page_size: 10_000, chain_id: chainId }).tokens.find(
+    (t) => t.contract_address !== '' && t.contract_address.toLowerCase() === contract.toLowerCase(),
+  );
 }
 
 const SEED_HASH_KEY = 'catalogue_seed_sha256';

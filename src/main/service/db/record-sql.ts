@@ -10,14 +10,14 @@ import { RECORD_FIELDS, RECORD_TIME_FIELDS, REQUIRED_FIELDS } from '../../../sha
  * rows) and become "", as the contract types them.
  */
 
-/** The store's columns of a record, in this order: the contract's fields, then import_id and updated_at. */
-const COLUMNS = [...RECORD_FIELDS, 'import_id', 'updated_at'] as const;
+/** The store's columns of a record, in this order: the contract's fields, then import_id, updated_at and movement. */
+const COLUMNS = [...RECORD_FIELDS, 'import_id', 'updated_at', 'movement'] as const;
 
 /** A record's columns over the table aliased `t`, as a row of values in COLUMNS order (read them with recordOfRow). */
 export const RECORD_COLUMNS = COLUMNS.map((c) => `t."${c}"`).join(', ');
 
 const TIMES = new Set<string>(RECORD_TIME_FIELDS);
-const ALWAYS = new Set<string>([...REQUIRED_FIELDS, 'import_id', 'updated_at']);
+const ALWAYS = new Set<string>([...REQUIRED_FIELDS, 'import_id', 'updated_at', 'movement']);
 
 /**
  * A record of a row of RECORD_COLUMNS. Compiled once from the list into one object literal: a

@@ -86,6 +86,8 @@ export const importRejections = sqliteTable(
     row_number: integer('row_number').notNull(),
     column: text('column').notNull(),
     reason: text('reason').notNull(),
+    /** The cell's text as the file has it ("" for a problem of the whole row). */
+    value: text('value').notNull().default(''),
   },
   (t) => [index('import_rejections_import_idx').on(t.import_id, t.row_number)],
 );
@@ -122,6 +124,12 @@ export const transactions = sqliteTable(
       .references(() => wallets.wallet_id),
     import_id: text('import_id'),
     updated_at: integer('updated_at').notNull(),
+    /**
+     * Which movement of its transaction the record is (ledger/movement.ts): 0 the native transfer,
+     * 1 + n the n-th internal transfer, 1,000,000 + n the token transfer of log index (or position) n.
+     * A lookup by hash that the claim cannot narrow takes the lowest.
+     */
+    movement: integer('movement').notNull().default(0),
   },
   (t) => [
     uniqueIndex('transactions_id_idx').on(t.transaction_id),

@@ -119,7 +119,7 @@ describe('records as the contract names them, from either thread', () => {
     );
     odd.forEach((values, i) => update.run(...values, ids[i]));
     const here = byId(recordsWhereIn(svc.ctx.db, 'transaction_id', ids));
-    expect(here.map((r) => Object.keys(r))).toEqual(ids.map(() => [...RECORD_FIELDS, 'import_id', 'updated_at']));
+    expect(here.map((r) => Object.keys(r))).toEqual(ids.map(() => [...RECORD_FIELDS, 'import_id', 'updated_at', 'movement']));
     for (const r of here) LedgerRecord.parse(r);
     const third = here.find((r) => r.transaction_id === ids[2])!;
     expect([third.to, third.request_id, third.completed_at]).toEqual(['', '', 1700000000999]);

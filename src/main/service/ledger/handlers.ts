@@ -1,14 +1,30 @@
 import { ErrorCodes } from '../../../shared/errors';
-import type { ledgerContract } from '../../../shared/ledger';
+import type { ImportChoices, ledgerContract } from '../../../shared/ledger';
 import type { HandlersOf, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { detectLedger, runImport } from './import';
 import { listPresets } from './presets';
 import { getImport, getTransaction, listImports, listTransactions, listWallets } from './repository';
 
+const choicesOf = (input: ImportChoices): ImportChoices => ({
+  chain_id: input.chain_id,
+  token_id: input.token_id,
+  decimal_separator: input.decimal_separator,
+  date_order: input.date_order,
+});
+
 export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerContract> {
   return {
-    'ledger-detect': ({ source }) => detectLedger(source),
+    'ledger-detect': (input) =>
+      detectLedger(ctx, {
+        source: input.source,
+        preset: input.preset,
+        mapping: input.mapping,
+        walletId: input.wallet_id,
+        walletAddress: input.wallet_address,
+        choices: choicesOf(input),
+        dryRun: true,
+      }),
     'ledger-presets-list': () => listPresets(),
     'ledger-preview': (input, meta) =>
       runImport(ctx, {
@@ -17,6 +33,7 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
         mapping: input.mapping,
         walletId: input.wallet_id,
         walletAddress: input.wallet_address,
+        choices: choicesOf(input),
         dryRun: true,
         onProgress: meta.onProgress,
       }),
@@ -27,6 +44,7 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
         mapping: input.mapping,
         walletId: input.wallet_id,
         walletAddress: input.wallet_address,
+        choices: choicesOf(input),
         dryRun: false,
         onProgress: meta.onProgress,
       });

@@ -10,8 +10,8 @@ import { detach } from './values';
  * a failure, a preview or a file without a valid row rolls it back, so the store changes all at
  * once or not at all.
  *
- * Rows arrive in file order, as lines `values... \t row_number \n` (values in LEDGER_FIELDS order,
- * '' = not recorded). A new row gets rowid = (highest rowid before the import) + row_number: rows
+ * Rows arrive in file order, as lines `values... \t row_number \n` (values in STORED_FIELDS order:
+ * LEDGER_FIELDS, then movement; '' = not recorded). A new row gets rowid = (highest rowid before the import) + row_number: rows
  * still append to the table, and a later row with the same transaction_id finds the row number it
  * repeats in the rowid it collides with. A repeat of a record that existed before is found in a
  * temporary table of the existing rows this import has met.
@@ -24,10 +24,12 @@ import { detach } from './values';
  */
 
 const q = (name: string) => `"${name}"`;
-const N = LEDGER_FIELDS.length;
-const RECORD_COLUMNS = LEDGER_FIELDS.map(q).join(', ');
-const TIME_FIELDS = new Set(['created_at', 'confirmed_at', 'completed_at']);
-const IS_TIME = LEDGER_FIELDS.map((f) => TIME_FIELDS.has(f));
+/** A row's values: the record's fields, then which movement of its transaction it is (ledger/movement.ts). */
+const STORED_FIELDS = [...LEDGER_FIELDS, 'movement'] as const;
+const N = STORED_FIELDS.length;
+const RECORD_COLUMNS = STORED_FIELDS.map(q).join(', ');
+const INTEGER_FIELDS = new Set(['created_at', 'confirmed_at', 'completed_at', 'movement']);
+const IS_INTEGER = STORED_FIELDS.map((f) => INTEGER_FIELDS.has(f));
 const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
 
 export interface IndexDef {
@@ -132,7 +134,7 @@ export class LedgerWriter {
       ),
       selectTx: sqlite.prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions WHERE transaction_id = ?`).raw(true),
       updateTx: sqlite.prepare(
-        `UPDATE transactions SET ${LEDGER_FIELDS.slice(1)
+        `UPDATE transactions SET ${STORED_FIELDS.slice(1)
           .map((f) => `${q(f)} = ?`)
           .join(', ')}, import_id = ${importId}, updated_at = ${now} WHERE rowid = ?`,
       ),
@@ -156,7 +158,7 @@ export class LedgerWriter {
       params[0] = this.base + rowNumber;
       for (let i = 0; i < N; i++) {
         const v = cells[i]!;
-        params[i + 1] = v === '' ? null : IS_TIME[i] ? Number(v) : v;
+        params[i + 1] = v === '' ? null : IS_INTEGER[i] ? Number(v) : v;
       }
       if (this.bulk) {
         if (!this.knownWallets.has(cells[WALLET]!)) this.createWallet(cells[WALLET]!);
@@ -209,6 +211,7 @@ export class LedgerWriter {
       row_number: rowNumber,
       column: this.opts.idColumn,
       reason: `${id} already appears on data row ${first}; a record may appear once per file`,
+      value: detach(id),
     });
     return true;
   }
@@ -219,7 +222,7 @@ export class LedgerWriter {
     const stats = this.stats;
     let changed: string[] | undefined;
     for (let i = 1; i < N; i++) {
-      if (existing[i + 1] !== params[i + 1]) (changed ??= []).push(LEDGER_FIELDS[i]!);
+      if (existing[i + 1] !== params[i + 1]) (changed ??= []).push(STORED_FIELDS[i]!);
     }
     if (changed === undefined) {
       stats.unchanged++;
@@ -279,6 +282,7 @@ export class LedgerWriter {
         row_number: rowid - this.base,
         column: this.opts.idColumn,
         reason: `${id} already appears on data row ${firstRow}; a record may appear once per file`,
+        value: id,
       });
     }
     this.sqlite.exec(index.sql);
@@ -324,6 +328,6 @@ function recordImport(sqlite: Database.Database, summary: ImportSummary, rejecti
        VALUES (@import_id, @file_name, @file_sha256, @file_size, @format, @preset, @rows_total, @added, @updated, @unchanged, @rejected, @started_at, @finished_at)`,
     )
     .run(summary);
-  const insert = sqlite.prepare('INSERT INTO import_rejections (import_id, row_number, "column", reason) VALUES (?, ?, ?, ?)');
-  for (const r of rejections) insert.run(summary.import_id, r.row_number, r.column, r.reason);
+  const insert = sqlite.prepare('INSERT INTO import_rejections (import_id, row_number, "column", reason, value) VALUES (?, ?, ?, ?, ?)');
+  for (const r of rejections) insert.run(summary.import_id, r.row_number, r.column, r.reason, r.value);
 }

@@ -133,19 +133,25 @@ describe('native ledger', () => {
 
   it('lands the valid rows of a file with bad rows in the middle and reports each bad one', async () => {
     const r = await importFile({ source: sample('native-with-bad-rows.csv') });
-    expect(r).toMatchObject({ rows_total: 12, added: 7, rejected: 5 });
+    // "12,5" is the file's only amount with a separator: a decimal comma (its other amounts are whole numbers).
+    expect(r).toMatchObject({ rows_total: 12, added: 8, rejected: 4, read_as: { decimal_separator: ',' } });
     expect(r.rejections).toEqual([
-      { row_number: 5, column: 'token_id', reason: 'unknown token "TRON_USDC" (not in the catalogue)' },
-      { row_number: 6, column: 'amount', reason: '"12,5" is not a number' },
-      { row_number: 7, column: 'transaction_id', reason: '"WD-7" is not a UUID' },
-      { row_number: 8, column: 'chain_id', reason: 'unknown chain "DOGE" (not in the catalogue)' },
-      { row_number: 9, column: 'status', reason: '"Done" is not a status (Pending, Confirming, Completed, Failed, Rejected)' },
+      { row_number: 5, column: 'token_id', reason: 'unknown token "TRON_USDC" (not in the catalogue)', value: 'TRON_USDC' },
+      { row_number: 7, column: 'transaction_id', reason: '"WD-7" is not a UUID', value: '' },
+      { row_number: 8, column: 'chain_id', reason: 'unknown chain "DOGE" (not in the catalogue)', value: '' },
+      {
+        row_number: 9,
+        column: 'status',
+        reason: '"Done" is not a status (Pending, Confirming, Completed, Failed, Rejected)',
+        value: 'Done',
+      },
     ]);
     expect(r.message).toMatch(/header row is not counted/);
-    expect(await all()).toHaveLength(7);
+    expect(await all()).toHaveLength(8);
+    expect((await record('31646068-703c-4395-8cf7-32491221894c')).amount).toBe('12.5');
 
     const detail = await svc.invoke('import-get', { import_id: r.import_id! }, meta);
-    expect(detail).toMatchObject({ rows_total: 12, added: 7, rejected: 5, file_name: 'native-with-bad-rows.csv', preset: 'native' });
+    expect(detail).toMatchObject({ rows_total: 12, added: 8, rejected: 4, file_name: 'native-with-bad-rows.csv', preset: 'native' });
     expect(detail.rejections).toEqual(r.rejections);
     expect(detail.file_sha256).toMatch(/^[0-9a-f]{64}$/);
     const list = await svc.invoke('imports-list', {}, meta);
@@ -198,7 +204,7 @@ describe('native ledger', () => {
     expect((await record(id(1))).request_id).toBe('order 7, "rush"');
     const multi = await importFile({ source: text([good(3, { request_id: '"two\nlines"' }), good(4)]) });
     expect(multi.rejections).toEqual([
-      { row_number: 1, column: 'request_id', reason: 'contains a control character (tab, line break, ...)' },
+      { row_number: 1, column: 'request_id', reason: 'contains a control character (tab, line break, ...)', value: '' },
     ]);
     expect(multi.added).toBe(1);
   });
@@ -289,7 +295,9 @@ describe('native ledger', () => {
   it('holds rows to --wallet-id and fills it where the cell is empty', async () => {
     const other = '99999999-2222-4333-8444-555555555555';
     const r = await importFile({ source: text([good(1), good(2, { wallet_id: '' })]), wallet_id: other });
-    expect(r.rejections).toEqual([{ row_number: 1, column: 'wallet_id', reason: `is "${W}", but this import is for "${other}"` }]);
+    expect(r.rejections).toEqual([
+      { row_number: 1, column: 'wallet_id', reason: `is "${W}", but this import is for "${other}"`, value: W },
+    ]);
     expect((await record(id(2))).wallet_id).toBe(other);
   });
 
@@ -451,17 +459,21 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     const xlsx = join(dir, 'book.xlsx');
     writeFileSync(xlsx, Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(100)]));
     const before = dump();
-    expect((await failure(importFile({ source: { path: latin1 } }))).message).toMatch(/not valid UTF-8/);
     expect((await failure(importFile({ source: { path: xlsx } }))).message).toMatch(/xlsx/);
     expect((await failure(importFile({ source: { path: join(dir, 'nope.csv') } }))).message).toMatch(/nope\.csv: no such file/);
     expect(dump()).toBe(before);
+    // Bytes that are not UTF-8 are what Excel's "CSV (Comma delimited)" writes on Windows: Windows-1252.
+    const d = await svc.invoke('ledger-detect', { source: { path: latin1 } }, meta);
+    expect(d.encoding).toBe('windows-1252');
+    await importFile({ source: { path: latin1 } });
+    expect((await record(id(7))).request_id).toBe('Zürich');
   });
 
   it('a file without one valid row: the report says so and nothing changes', async () => {
     const before = dump();
     const r = await importFile({ source: text([good(7, { amount: 'x' }), good(8, { chain_id: 'DOGE' })]) });
     expect(r).toMatchObject({ import_id: null, added: 0, rejected: 2 });
-    expect(r.message).toMatch(/None of the 2 rows is valid; nothing was imported/);
+    expect(r.message).toMatch(/^Nothing was imported: all 2 rows were rejected\. Most often: /);
     expect(dump()).toBe(before);
   });
 
@@ -504,8 +516,8 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
 describe('presets', () => {
   it('lists the three presets with their mappings', async () => {
     const presets = await svc.invoke('ledger-presets-list', {}, meta);
-    expect(presets.map((p) => p.name)).toEqual(['native', 'etherscan', 'tronscan']);
-    expect(presets[1]!.mapping.columns).toMatchObject({
+    expect(presets.map((p) => p.name)).toEqual(['native', 'etherscan-internal', 'etherscan-tokens', 'etherscan', 'tronscan']);
+    expect(presets[3]!.mapping.columns).toMatchObject({
       hash: 'Transaction Hash',
       amount_in: 'Value_IN(ETH)',
       amount_out: 'Value_OUT(ETH)',
@@ -530,14 +542,17 @@ describe('presets', () => {
     expect(bad.mapping.columns).toMatchObject({ amount: 'qty', status: 'state', type: 'kind', created_at: 'time' });
     expect(bad.row_estimate).toBe(2);
     const trx = await svc.invoke('ledger-detect', { source: sample('tronscan-token-transfers.csv') }, meta);
-    expect(trx.mapping.constants.wallet_address).toBe('TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5');
+    expect(trx.read_as.wallet_address).toBe('TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5');
   });
 
   it('imports the Etherscan sample for a wallet, and again without change', async () => {
-    const err = await failure(importFile({ source: sample('etherscan-transactions.csv') }));
+    // Value_IN(ETH): Ethereum, Arbitrum, Optimism or Base; the file does not say which.
+    const noChain = await failure(importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET }));
+    expect(noChain.message).toMatch(/values are in ETH.*give --chain ETH\|ARBITRUM_ETH\|OPT_ETH\|BASE_ETH/);
+    const err = await failure(importFile({ source: sample('etherscan-transactions.csv'), chain_id: 'ETH' }));
     expect(err.message).toMatch(/wallet_id \(give --wallet-id/);
 
-    const r = await importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET });
+    const r = await importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET, chain_id: 'ETH' });
     expect(r).toMatchObject({ preset: 'etherscan', rows_total: 10, added: 10, rejected: 0 });
     const rows = await all({ wallet_id: ETHERSCAN_WALLET });
     const byType = (t: string) => rows.filter((x) => x.type === t);
@@ -554,7 +569,7 @@ describe('presets', () => {
     expect(first.confirmed_at).toBe(1767439102000);
     expect(first.transaction_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5/);
 
-    const again = await importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET });
+    const again = await importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET, chain_id: 'ETH' });
     expect(again).toMatchObject({ added: 0, unchanged: 10 });
   });
 

@@ -2,18 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { ErrorCodes } from '../../../shared/errors';
 import {
+  LEDGER_FIELDS,
   REQUIRED_FIELDS,
+  type ImportChoices,
   type ImportReport,
   type LedgerDetectResult,
   type LedgerSource,
   type Mapping,
+  type MappingInput,
+  type NeededChoice,
+  type ParsedRow,
   type Rejection,
 } from '../../../shared/ledger';
 import type { CallMeta, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import { detectPreset, findHeader, guessMapping, presetByName, PRESETS } from './presets';
+import { detectDateOrder } from './dates';
+import { detectDecimalSeparator } from './numbers';
+import { detectPreset, findHeader, guessMapping, presetByName, PRESETS, type PresetDef } from './presets';
 import { loadCatalogue } from './repository';
-import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type RowReader } from './rows';
+import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type CatalogueView, type RowReader, type UnknownTokens } from './rows';
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 import type { RowWriter } from '../engine/index';
@@ -25,6 +32,8 @@ export interface ImportOptions {
   mapping?: Mapping;
   walletId?: string;
   walletAddress?: string;
+  /** What the user states that the file does not say (--chain, --token, --decimal-separator, --date-order). */
+  choices?: ImportChoices;
   dryRun: boolean;
   onProgress?: CallMeta['onProgress'];
   /** From this file size on the rows are written on a worker thread (tests lower it). */
@@ -61,8 +70,8 @@ function resolveMapping(
   opts: { preset?: string; mapping?: Mapping },
   headers: string[],
   fileName: string,
-): { preset: string; mapping: Mapping } {
-  if (opts.mapping) return { preset: 'custom', mapping: opts.mapping };
+): { preset: string; def: PresetDef | undefined; mapping: Mapping } {
+  if (opts.mapping) return { preset: 'custom', def: undefined, mapping: structuredClone(opts.mapping) };
   if (opts.preset !== undefined) {
     const preset = presetByName(opts.preset);
     if (!preset)
@@ -70,65 +79,319 @@ function resolveMapping(
         ErrorCodes.INVALID_PARAM,
         `preset: unknown preset ${JSON.stringify(opts.preset)}; known: ${PRESETS.map((p) => p.name).join(', ')}`,
       );
-    return { preset: preset.name, mapping: preset.mappingFor(headers) };
+    return { preset: preset.name, def: preset, mapping: preset.mappingFor(headers) };
   }
   const detected = detectPreset(headers);
   if (!detected) throw fileFailure(fileName, noPresetReason(headers));
-  return { preset: detected.name, mapping: detected.mappingFor(headers) };
+  return { preset: detected.name, def: detected, mapping: detected.mappingFor(headers) };
 }
 
 /**
  * The export's own address, when the mapping needs one to tell deposits from withdrawals and none
- * was given: the one address that is the sender or the recipient on every sample row.
+ * was given: the one address that is the sender or the recipient on every one of the first rows.
  */
-function inferWalletAddress(mapping: Mapping, headers: string[], sample: string[][]): string | undefined {
+function inferWalletAddress(mapping: Mapping, headers: string[], rows: string[][]): string | undefined {
+  // In/out columns tell most rows' direction, but not a failed transfer's (no value either way): the address does.
   if (mapping.constants.wallet_address || mapping.columns.type || mapping.constants.type) return undefined;
   const fromCol = mapping.columns.from ? findHeader(headers, mapping.columns.from) : undefined;
   const toCol = mapping.columns.to ? findHeader(headers, mapping.columns.to) : undefined;
-  if (fromCol === undefined || toCol === undefined || sample.length === 0) return undefined;
+  if (fromCol === undefined || toCol === undefined || rows.length === 0) return undefined;
   const fi = headers.indexOf(fromCol);
   const ti = headers.indexOf(toCol);
   let candidates: Map<string, string> | undefined;
-  for (const row of sample) {
+  for (const row of rows) {
     const here = new Map<string, string>();
     for (const a of [row[fi]?.trim() ?? '', row[ti]?.trim() ?? '']) if (a) here.set(a.toLowerCase(), a);
     candidates = candidates === undefined ? here : new Map([...candidates].filter(([k]) => here.has(k)));
+    if (candidates.size === 0) return undefined;
   }
   return candidates?.size === 1 ? [...candidates.values()][0] : undefined;
 }
 
-function compile(
-  ctx: ServiceContext,
-  sniffed: Sniffed,
-  mapping: Mapping,
-  walletId: string | undefined,
-  walletAddress: string | undefined,
-  fileName: string,
-) {
+/** Whether only the wallet's own address can tell a row's direction (no type, no in/out columns, no sign). */
+const needsWalletAddress = (m: Mapping): boolean =>
+  !m.constants.wallet_address &&
+  !m.columns.type &&
+  !m.constants.type &&
+  !m.columns.amount_in &&
+  !m.columns.amount_out &&
+  !m.signed_amounts &&
+  (m.columns.from !== undefined || m.columns.to !== undefined);
+
+const AMOUNT_INPUTS = ['amount', 'amount_in', 'amount_out', 'fee', 'fee_ratio', 'fee_fixed', 'er', 'amount_actual'] as const;
+const TIME_INPUTS = ['created_at', 'confirmed_at', 'completed_at'] as const;
+
+/** The cells of the mapped columns among `inputs`, over the rows. */
+function* cellsOf(headers: string[], mapping: Mapping, inputs: readonly MappingInput[], rows: string[][]): Generator<string> {
+  const indexes = [
+    ...new Set(
+      inputs.map((f) => (mapping.columns[f] ? headers.indexOf(findHeader(headers, mapping.columns[f]) ?? '') : -1)).filter((i) => i >= 0),
+    ),
+  ];
+  for (const row of rows) for (const i of indexes) if (row[i]) yield row[i]!;
+}
+
+/** Same coin, spelled as explorers spell it before and after a rename. */
+const SAME_COIN: Record<string, string> = { MATIC: 'POL', POL: 'POL' };
+const coin = (symbol: string) => SAME_COIN[symbol.toUpperCase()] ?? symbol.toUpperCase();
+
+interface Plan {
+  preset: string;
+  mapping: Mapping;
+  walletAddress: string | undefined;
+  readAs: ImportReport['read_as'];
+  /** Choices the file leaves open. */
+  needs: NeededChoice[];
+  /** Why the file cannot be read as mapped (no choice fixes it), or null. */
+  problem: string | null;
+  catalogue: CatalogueView;
+}
+
+/**
+ * Decide how the file is read: the preset or mapping, then what the file does not say: the chain
+ * (from the coin its values are in, or the user), the token, the decimal separator and the date
+ * order (from its first rows, or the user), the wallet's address. What stays open is a need; a
+ * need is never filled by a guess.
+ */
+function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, fileName: string): Plan {
+  const { preset, def, mapping } = resolveMapping(opts, sniffed.headers, fileName);
+  const choices = opts.choices ?? {};
+  const catalogue = loadCatalogue(ctx.db);
+  const headers = sniffed.headers;
+  const rows = sniffed.headRows;
+  const needs: NeededChoice[] = [];
+  const problems: string[] = [];
+
+  // The chain.
+  const family = def?.chainOf(headers) ?? null;
+  let chainId: string | null = mapping.constants.chain_id ?? null;
+  if (choices.chain_id !== undefined) {
+    const chain = catalogue.chains.get(choices.chain_id);
+    if (!chain) {
+      throw new ServiceError(
+        ErrorCodes.INVALID_PARAM,
+        `chain_id: unknown chain ${JSON.stringify(choices.chain_id)}; known: ${[...catalogue.chains.keys()].join(', ')} (add one with \`nps chains add\`)`,
+      );
+    }
+    if (family && chain.family !== family.family) {
+      throw new ServiceError(
+        ErrorCodes.INVALID_PARAM,
+        `chain_id: ${choices.chain_id} is not a ${family.family} chain, and this is a ${preset} export`,
+      );
+    }
+    if (family?.unit && coin(chain.native_symbol) !== coin(family.unit)) {
+      throw new ServiceError(
+        ErrorCodes.INVALID_PARAM,
+        `chain_id: this file's values are in ${family.unit}, but ${choices.chain_id}'s coin is ${chain.native_symbol}`,
+      );
+    }
+    chainId = choices.chain_id;
+  } else if (family && chainId === null) {
+    const candidates = [...catalogue.chains.entries()]
+      .filter(
+        ([, c]) => c.family === family.family && !c.is_testnet && (family.unit === null || coin(c.native_symbol) === coin(family.unit)),
+      )
+      .map(([id]) => id);
+    if (candidates.length === 1) chainId = candidates[0]!;
+    else
+      needs.push({
+        field: 'chain_id',
+        flag: '--chain',
+        options: candidates,
+        reason:
+          family.unit === null
+            ? `the file does not say its chain (a ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`
+            : candidates.length === 0
+              ? `no chain in the catalogue has the coin ${family.unit}: add the chain (\`nps chains add\`) and give it`
+              : `the file's values are in ${family.unit}, the coin of ${candidates.join(', ')}: say which chain it was exported from`,
+      });
+  }
+  if (chainId !== null) {
+    mapping.constants.chain_id = chainId;
+    // An export of the chain's coin (transactions, internal transactions): the native token.
+    if (def && (def.name === 'etherscan' || def.name === 'etherscan-internal'))
+      mapping.constants.token_id = catalogue.chains.get(chainId)?.native_token_id ?? chainId;
+  }
+
+  // The token.
+  if (choices.token_id !== undefined) {
+    const token = catalogue.tokens.get(choices.token_id);
+    if (!token)
+      throw new ServiceError(
+        ErrorCodes.INVALID_PARAM,
+        `token_id: unknown token ${JSON.stringify(choices.token_id)} (add it with \`nps tokens add\`)`,
+      );
+    if (chainId !== null && token.chain_id !== chainId)
+      throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${choices.token_id} is on ${token.chain_id}, not ${chainId}`);
+    mapping.constants.token_id = choices.token_id;
+  }
+
+  // The decimal separator.
+  let separator: '.' | ',' | null = mapping.number.decimal_separator === 'auto' ? null : mapping.number.decimal_separator;
+  if (choices.decimal_separator !== undefined) separator = choices.decimal_separator;
+  else if (separator === null) {
+    const found = detectDecimalSeparator(cellsOf(headers, mapping, AMOUNT_INPUTS, rows));
+    if (found.conflict)
+      problems.push(
+        `its amounts disagree on the decimal separator (${found.examples.map((e) => JSON.stringify(e)).join(' has a point, ')} a comma)`,
+      );
+    else if (found.separator !== null) separator = found.separator;
+    else if (found.examples.length)
+      needs.push({
+        field: 'decimal_separator',
+        flag: '--decimal-separator',
+        options: ['.', ','],
+        reason: `amounts like ${found.examples.map((e) => JSON.stringify(e)).join(', ')} can be read with a decimal point or a decimal comma, and no amount in the first rows tells which`,
+      });
+  }
+  if (separator !== null) mapping.number.decimal_separator = separator;
+
+  // The date order.
+  let order: 'day_first' | 'month_first' | null = mapping.date.order === 'auto' ? null : mapping.date.order;
+  if (choices.date_order !== undefined) order = choices.date_order;
+  else if (order === null && mapping.date.format === 'auto') {
+    const found = detectDateOrder(cellsOf(headers, mapping, TIME_INPUTS, rows));
+    if (found.conflict)
+      problems.push(`its dates disagree on the order of day and month (${found.examples.map((e) => JSON.stringify(e)).join(', ')})`);
+    else if (found.order !== null) order = found.order;
+    else if (found.examples.length)
+      needs.push({
+        field: 'date_order',
+        flag: '--date-order',
+        options: ['day_first', 'month_first'],
+        reason: `dates like ${found.examples.map((e) => JSON.stringify(e)).join(', ')} can be day first or month first, and no date in the first rows tells which`,
+      });
+  }
+  if (order !== null) mapping.date.order = order;
+
+  // The wallet's address.
+  const walletAddress = opts.walletAddress ?? inferWalletAddress(mapping, headers, rows);
+  if (needsWalletAddress(mapping) && walletAddress === undefined)
+    needs.push({
+      field: 'wallet_address',
+      flag: '--wallet-address',
+      options: [],
+      reason:
+        "the file has no type column, and no address is on every one of its first rows: give the wallet's address to tell deposits from withdrawals",
+    });
+
+  return {
+    preset,
+    mapping,
+    walletAddress,
+    catalogue,
+    needs,
+    problem: problems.length ? problems.join('; ') : null,
+    readAs: {
+      chain_id: chainId,
+      decimal_separator: separator,
+      date_order: order,
+      wallet_address: walletAddress ?? null,
+      time_zone: mapping.date.time_zone ?? (mapping.date.utc_offset === '+00:00' ? 'UTC' : `UTC${mapping.date.utc_offset}`),
+    },
+  };
+}
+
+/** A plan that cannot run: the reasons, each with the flag that fixes it. */
+function refusePlan(plan: Plan, fileName: string): void {
+  if (plan.problem !== null) throw fileFailure(fileName, plan.problem);
+  if (plan.needs.length)
+    throw fileFailure(
+      fileName,
+      plan.needs.map((n) => `${n.reason} (give ${n.flag}${n.options.length ? ` ${n.options.join('|')}` : ''})`).join('; '),
+    );
+}
+
+function compile(plan: Plan, sniffed: Sniffed, walletId: string | undefined, fileName: string, unknownTokens?: UnknownTokens): RowReader {
   try {
-    return compileRowReader({ headers: sniffed.headers, mapping, catalogue: loadCatalogue(ctx.db), walletId, walletAddress });
+    return compileRowReader({
+      headers: sniffed.headers,
+      mapping: plan.mapping,
+      catalogue: plan.catalogue,
+      walletId,
+      walletAddress: plan.walletAddress,
+      unknownTokens,
+    });
   } catch (err) {
     if (err instanceof FileProblem) throw fileFailure(fileName, err.message);
+    if (err instanceof Error && /date\.time_zone/.test(err.message)) throw fileFailure(fileName, err.message);
     throw err;
   }
 }
 
-export function detectLedger(source: LedgerSource): LedgerDetectResult {
-  const { opened, sniffed } = open(source);
-  const preset = detectPreset(sniffed.headers);
-  const mapping = preset ? preset.mappingFor(sniffed.headers) : guessMapping(sniffed.headers);
-  const address = inferWalletAddress(mapping, sniffed.headers, sniffed.sample);
-  if (address !== undefined) mapping.constants.wallet_address = address;
+const SHOWN_ROWS = 20;
+
+/** Look at a file: its format, preset and mapping, what it still needs, and its first rows as the import would read them. */
+export function detectLedger(ctx: ServiceContext, request: ImportOptions): LedgerDetectResult {
+  const { opened, sniffed } = open(request.source);
+  const fileName = opened.name;
+  let preset: string | null;
+  let plan: Plan | undefined;
+  let problem: string | null;
+  let mapping: Mapping;
+  try {
+    plan = planImport(ctx, sniffed, request, fileName);
+    preset = plan.preset === 'custom' ? null : plan.preset;
+    mapping = plan.mapping;
+    problem = plan.problem;
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    // No preset fits: a first guess at a mapping from the column names.
+    const detected = request.mapping ? undefined : detectPreset(sniffed.headers);
+    preset = detected?.name ?? null;
+    mapping = request.mapping ?? detected?.mappingFor(sniffed.headers) ?? guessMapping(sniffed.headers);
+    problem = err.message.replace(/; nothing was imported$/, '');
+  }
+  const parsed: ParsedRow[] = [];
+  const unknown: UnknownTokens = new Map();
+  if (plan && problem === null && plan.needs.length === 0) {
+    try {
+      const read = compile(plan, sniffed, request.walletId, fileName, unknown);
+      const amountColumns = AMOUNT_INPUTS.slice(0, 3)
+        .map((f) => mapping.columns[f])
+        .filter((c): c is string => c !== undefined);
+      sniffed.sample.slice(0, SHOWN_ROWS).forEach((cells, k) => {
+        const out = read(cells);
+        const raw = amountColumns
+          .map((c) => cells[sniffed.headers.indexOf(findHeader(sniffed.headers, c) ?? '')] ?? '')
+          .filter((v) => v.trim() !== '' && v.trim() !== '0')
+          .join(' / ');
+        if (out instanceof RowProblem)
+          parsed.push({
+            row_number: k + 1,
+            values: null,
+            raw_amount: raw,
+            problem: { column: out.column, reason: out.reason, value: out.value },
+          });
+        else
+          parsed.push({
+            row_number: k + 1,
+            values: Object.fromEntries(LEDGER_FIELDS.map((f, i) => [f, out[i]!])),
+            raw_amount: raw,
+            problem: null,
+          });
+      });
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      problem = err.message.replace(/; nothing was imported$/, '');
+    }
+  }
   return {
     file_name: opened.name,
     file_size: opened.size,
     format: sniffed.format,
+    encoding: sniffed.encoding,
     headers: sniffed.headers,
     sample: sniffed.sample.map((row) => Object.fromEntries(sniffed.headers.map((h, i) => [h, row[i] ?? '']))),
-    preset: preset?.name ?? null,
+    preset,
     mapping,
     unmapped: unmappedColumns(sniffed.headers, mapping),
     row_estimate: sniffed.rowEstimate,
+    needs: plan?.needs ?? [],
+    problem,
+    read_as: plan?.readAs ?? { chain_id: null, decimal_separator: null, date_order: null, wallet_address: null, time_zone: 'UTC' },
+    parsed,
+    unknown_tokens: [...unknown.values()],
   };
 }
 
@@ -198,7 +461,7 @@ async function stageRows(
           rowsTotal++;
           if (isJson) {
             if (cells[0] === NOT_AN_OBJECT) {
-              rejections.push({ row_number: rowNumber, column: '(row)', reason: 'is not a JSON object' });
+              rejections.push({ row_number: rowNumber, column: '(row)', reason: 'is not a JSON object', value: '' });
               continue;
             }
             const bad = cells.indexOf(NOT_A_CELL);
@@ -207,16 +470,27 @@ async function stageRows(
                 row_number: rowNumber,
                 column: sniffed.headers[bad]!,
                 reason: 'is an object or array, not a single value',
+                value: '',
               });
               continue;
             }
           } else if (cells.length !== width) {
-            rejections.push({ row_number: rowNumber, column: '(row)', reason: `has ${cells.length} cells; the header has ${width}` });
+            rejections.push({
+              row_number: rowNumber,
+              column: '(row)',
+              reason: `has ${cells.length} cells; the header has ${width}`,
+              value: detach(cells.slice(width).join(sniffed.delimiter).slice(0, 80)),
+            });
             continue;
           }
           const out = read(cells);
           if (out instanceof RowProblem) {
-            rejections.push({ row_number: rowNumber, column: out.column, reason: detach(out.reason) });
+            rejections.push({
+              row_number: rowNumber,
+              column: out.column,
+              reason: detach(out.reason),
+              value: detach(out.value.slice(0, 200)),
+            });
             continue;
           }
           staging.add(rowNumber, out);
@@ -236,16 +510,38 @@ async function stageRows(
   return { rowsTotal, rejections, sha256: file.sha256 };
 }
 
+/** The reason most rejections share (the column and the reason without the cell's own text), with its count. */
+function mostCommonReason(rejections: readonly Rejection[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const r of rejections.slice(0, 10_000)) {
+    const key = `${r.column}: ${r.value ? r.reason.split(JSON.stringify(r.value)).join('…') : r.reason}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  let best: [string, number] | undefined;
+  for (const e of counts) if (!best || e[1] > best[1]) best = e;
+  return best && `${best[0]} (${best[1]} row${best[1] === 1 ? '' : 's'})`;
+}
+
 function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): string {
   const parts: string[] = [];
   if (r.rows_total === 0) parts.push('The file has no data rows; nothing was imported.');
-  else if (r.added + r.updated + r.unchanged === 0) parts.push(`None of the ${r.rows_total} rows is valid; nothing was imported.`);
-  else {
+  else if (r.added + r.updated + r.unchanged === 0) {
+    parts.push(`Nothing was imported: all ${r.rows_total} rows were rejected.`);
+    const top = mostCommonReason(r.rejections);
+    if (top) parts.push(`Most often: ${top}.`);
+  } else {
     const would = r.dry_run ? 'would be ' : '';
     parts.push(
       `${r.rows_total} rows: ${r.added} ${would}added, ${r.updated} ${would}updated, ${r.unchanged} unchanged, ${r.rejected} rejected.`,
     );
     if (r.dry_run) parts.push('Preview only: nothing was written.');
+  }
+  if (r.unknown_tokens.length) {
+    const rows = r.unknown_tokens.reduce((n, t) => n + t.rows, 0);
+    const named = r.unknown_tokens.slice(0, 5).map((t) => `${t.symbol || '?'} ${t.contract_address}`);
+    parts.push(
+      `${rows} row${rows === 1 ? '' : 's'} of ${r.unknown_tokens.length} unknown token${r.unknown_tokens.length === 1 ? '' : 's'} (${named.join(', ')}${r.unknown_tokens.length > 5 ? ', ...' : ''}): add ${r.unknown_tokens.length === 1 ? 'it' : 'them'} with \`nps tokens add\` or in the import dialog, then import again.`,
+    );
   }
   if (r.rejected > 0) parts.push('Row numbers count data rows from 1 (the header row is not counted).');
   if (r.updated > r.updates.length) parts.push(`The first ${r.updates.length} updates are listed.`);
@@ -264,9 +560,11 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
   const startedAt = ctx.now();
   const { opened, sniffed } = open(opts.source);
   const fileName = opened.name;
-  const { preset, mapping } = resolveMapping(opts, sniffed.headers, fileName);
-  const walletAddress = opts.walletAddress ?? inferWalletAddress(mapping, sniffed.headers, sniffed.sample);
-  const read = compile(ctx, sniffed, mapping, opts.walletId, walletAddress, fileName);
+  const plan = planImport(ctx, sniffed, opts, fileName);
+  refusePlan(plan, fileName);
+  const { preset, mapping } = plan;
+  const unknownTokens: UnknownTokens = new Map();
+  const read = compile(plan, sniffed, opts.walletId, fileName, unknownTokens);
 
   const importId = randomUUID();
   const idColumn = mapping.columns.transaction_id ?? 'transaction_id';
@@ -281,7 +579,7 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
     expectedRows: sniffed.rowEstimate ?? 0,
   });
   try {
-    return await writeRows(ctx, opts, { opened, sniffed, read, writer, importId, startedAt, t0, preset, mapping });
+    return await writeRows(ctx, opts, { opened, sniffed, read, writer, importId, startedAt, t0, preset, mapping, plan, unknownTokens });
   } finally {
     // Whatever failed on the way, the store is left as it was (after complete, this does nothing).
     await writer.abort();
@@ -298,12 +596,14 @@ interface Prepared {
   t0: number;
   preset: string;
   mapping: Mapping;
+  plan: Plan;
+  unknownTokens: UnknownTokens;
 }
 
 async function writeRows(
   ctx: ServiceContext,
   opts: ImportOptions,
-  { opened, sniffed, read, writer, importId, startedAt, t0, preset, mapping }: Prepared,
+  { opened, sniffed, read, writer, importId, startedAt, t0, preset, mapping, plan, unknownTokens }: Prepared,
 ): Promise<ImportReport> {
   const fileName = opened.name;
   const staging = new Batcher(writer);
@@ -350,6 +650,8 @@ async function writeRows(
     rejections,
     updates: applied.updates,
     wallets_created: applied.walletsCreated,
+    unknown_tokens: [...unknownTokens.values()].sort((a, b) => b.rows - a.rows),
+    read_as: plan.readAs,
     duration_ms: Math.round(performance.now() - t0),
   };
   return { ...report, message: summaryMessage(report, unmappedColumns(sniffed.headers, mapping)) };

@@ -1,6 +1,10 @@
 import { LEDGER_FIELDS, Mapping, REQUIRED_FIELDS, type LedgerPreset, type MappingInput } from '../../../shared/ledger';
 
-/* Built-in mappings: the native format, Etherscan's transaction CSV, Tronscan's token-transfer CSV. */
+/*
+ * Built-in mappings: the native format; the Etherscan family's transactions, internal transactions
+ * and ERC-20 transfer exports; Tronscan's transfer exports. Detection takes the first whose
+ * identifying columns are all in the header, so the more specific come first.
+ */
 
 export interface PresetDef {
   name: string;
@@ -12,6 +16,11 @@ export interface PresetDef {
   mappingFor: (headers: string[]) => Mapping;
   /** Headers of a typical file, to show the mapping in the preset list. */
   exampleHeaders: string[];
+  /**
+   * The chain family of the export and the coin its native amounts are in, where the header
+   * names it (Value_IN(BNB)); null for a format whose rows name their chain (native).
+   */
+  chainOf: (headers: string[]) => { family: string; unit: string | null } | null;
 }
 
 const norm = (h: string) => h.trim().toLowerCase();
@@ -27,7 +36,14 @@ export function findHeader(headers: readonly string[], wanted: string | RegExp):
 
 const mapping = (m: Parameters<typeof Mapping.parse>[0]): Mapping => Mapping.parse(m);
 
-const ETHERSCAN_CHAINS: Record<string, string> = { ETH: 'ETH', BNB: 'BSC_BNB', POL: 'MATIC', MATIC: 'MATIC', AVAX: 'AVAXC' };
+/** The explorers that share Etherscan's export format, by the coin their value columns are in. */
+const EXPLORER_NOTE =
+  "Etherscan's export format is shared by BscScan, PolygonScan, Arbiscan, Basescan, Optimism's explorer, Snowtrace and Mantlescan: the coin in Value_IN(...) names the chain where only one chain has it (BNB, POL/MATIC, AVAX, MNT); for ETH (Ethereum, Arbitrum, Optimism, Base) the chain must be given.";
+
+const HASH_NAMES = ['Transaction Hash', 'Txhash', 'Txn Hash', 'Tx Hash'];
+const hashOf = (headers: readonly string[]) => HASH_NAMES.map((n) => findHeader(headers, n)).find((h) => h !== undefined);
+/** The coin named by a column like Value_IN(ETH) or TxnFee(BNB). */
+const unitOf = (header: string | undefined): string | null => (header ? (/\((\w+)\)/.exec(header)?.[1]?.toUpperCase() ?? null) : null);
 
 const ETHERSCAN_EXAMPLE = [
   'Transaction Hash',
@@ -48,6 +64,40 @@ const ETHERSCAN_EXAMPLE = [
   'Method',
 ];
 
+const ETHERSCAN_INTERNAL_EXAMPLE = [
+  'Transaction Hash',
+  'Blockno',
+  'UnixTimestamp',
+  'DateTime (UTC)',
+  'ParentTxFrom',
+  'ParentTxTo',
+  'ParentTxETH_Value',
+  'From',
+  'TxTo',
+  'ContractAddress',
+  'Value_IN(ETH)',
+  'Value_OUT(ETH)',
+  'CurrentValue @ $3,500.12/ETH',
+  'Historical $Price/ETH',
+  'Status',
+  'ErrCode',
+  'Type',
+];
+
+const ETHERSCAN_TOKENS_EXAMPLE = [
+  'Transaction Hash',
+  'Blockno',
+  'UnixTimestamp',
+  'DateTime (UTC)',
+  'From',
+  'To',
+  'TokenValue',
+  'USDValueDayOfTx',
+  'ContractAddress',
+  'TokenName',
+  'TokenSymbol',
+];
+
 const TRONSCAN_EXAMPLE = [
   'Tx Hash',
   'blockHeight',
@@ -61,6 +111,21 @@ const TRONSCAN_EXAMPLE = [
   'isConfirm',
 ];
 
+/** Columns common to Etherscan's three exports: the hash, the block time, the addresses. */
+function etherscanColumns(headers: readonly string[], toNames: string[]): Partial<Record<MappingInput, string>> {
+  const time = findHeader(headers, 'UnixTimestamp') ?? 'UnixTimestamp';
+  return {
+    hash: hashOf(headers) ?? 'Transaction Hash',
+    created_at: time,
+    confirmed_at: time,
+    from: findHeader(headers, 'From') ?? 'From',
+    to: toNames.map((n) => findHeader(headers, n)).find((h) => h !== undefined) ?? toNames[0]!,
+  };
+}
+
+/** An explorer's status: empty is a success, anything else (an error text, ErrCode) a failure. */
+const FAILED_UNLESS_EMPTY = { '': 'Completed', '*': 'Failed' } as const;
+
 export const PRESETS: PresetDef[] = [
   {
     name: 'native',
@@ -69,6 +134,7 @@ export const PRESETS: PresetDef[] = [
       'Columns named exactly as the record fields (transaction_id, wallet_id, request_id, type, status, amount, to, fee_ratio, fee_fixed, fee, er, amount_actual, hash, chain_id, token_id, created_at, confirmed_at, completed_at), in any order; or a JSON array of objects with those keys.',
     detect: REQUIRED_FIELDS.filter((f) => f !== 'wallet_id').map((f) => [f]),
     exampleHeaders: [...LEDGER_FIELDS],
+    chainOf: () => null,
     mappingFor: (headers) => {
       const columns: Partial<Record<MappingInput, string>> = {};
       for (const field of LEDGER_FIELDS) {
@@ -79,33 +145,71 @@ export const PRESETS: PresetDef[] = [
     },
   },
   {
-    name: 'etherscan',
-    label: 'Etherscan transactions (CSV)',
-    description:
-      "Etherscan's (or BscScan's, PolygonScan's, Snowtrace's) transaction export of one address. Value_IN makes a Deposit, Value_OUT a Withdrawal; the fee counts on withdrawals; an empty Status is Completed, any error Failed. The wallet comes from --wallet-id; the transaction id is derived from wallet, chain and hash.",
-    detect: [['Transaction Hash', 'Txhash'], ['UnixTimestamp'], [/^Value_IN\(/i], [/^Value_OUT\(/i]],
-    exampleHeaders: ETHERSCAN_EXAMPLE,
+    name: 'etherscan-internal',
+    label: 'Etherscan-family internal transactions (CSV)',
+    description: `The internal transactions export of one address (Txhash, ParentTxFrom, TxTo, Value_IN/Value_OUT). Each row is an internal transfer of the coin, a record of its own beside the transaction's own transfer; Value_IN makes a Deposit, Value_OUT a Withdrawal; an empty ErrCode is Completed, any error Failed. ${EXPLORER_NOTE}`,
+    detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], ['ParentTxFrom', 'TxTo']],
+    exampleHeaders: ETHERSCAN_INTERNAL_EXAMPLE,
+    chainOf: (headers) => ({ family: 'ETH', unit: unitOf(findHeader(headers, /^Value_IN\(/i)) }),
     mappingFor: (headers) => {
-      const valueIn = findHeader(headers, /^Value_IN\((\w+)\)$/i);
-      const unit = valueIn ? /\((\w+)\)/.exec(valueIn)![1]!.toUpperCase() : 'ETH';
-      const chain = ETHERSCAN_CHAINS[unit] ?? 'ETH';
-      const columns: Partial<Record<MappingInput, string>> = {
-        hash: findHeader(headers, 'Transaction Hash') ?? findHeader(headers, 'Txhash') ?? 'Transaction Hash',
-        created_at: findHeader(headers, 'UnixTimestamp') ?? 'UnixTimestamp',
-        confirmed_at: findHeader(headers, 'UnixTimestamp') ?? 'UnixTimestamp',
-        from: findHeader(headers, 'From') ?? 'From',
-        to: findHeader(headers, 'To') ?? 'To',
-        amount_in: valueIn ?? `Value_IN(${unit})`,
-        amount_out: findHeader(headers, /^Value_OUT\(/i) ?? `Value_OUT(${unit})`,
-        status: findHeader(headers, 'Status') ?? 'Status',
-      };
+      const columns = etherscanColumns(headers, ['TxTo', 'To']);
+      columns.amount_in = findHeader(headers, /^Value_IN\(/i) ?? 'Value_IN(ETH)';
+      columns.amount_out = findHeader(headers, /^Value_OUT\(/i) ?? 'Value_OUT(ETH)';
+      const err = findHeader(headers, 'ErrCode');
+      if (err) columns.status = err;
+      return mapping({
+        columns,
+        constants: err ? {} : { status: 'Completed' },
+        values: { status: FAILED_UNLESS_EMPTY },
+        date: { format: 'unix_s' },
+        id_fields: ['hash'],
+        movement: 'internal',
+      });
+    },
+  },
+  {
+    name: 'etherscan-tokens',
+    label: 'Etherscan-family token transfers, ERC-20 (CSV)',
+    description: `The ERC-20 token transfer export of one address (TokenValue, ContractAddress, TokenSymbol). The token is the one with that contract on the chain (a symbol alone never picks one; an unknown contract is reported); a transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from --wallet-address, or found as the one address on every row). The export does not say the chain: give it. ${EXPLORER_NOTE}`,
+    detect: [HASH_NAMES, ['UnixTimestamp'], ['TokenValue', 'Value', 'Quantity'], ['ContractAddress'], ['TokenSymbol']],
+    exampleHeaders: ETHERSCAN_TOKENS_EXAMPLE,
+    chainOf: () => ({ family: 'ETH', unit: null }),
+    mappingFor: (headers) => {
+      const columns = etherscanColumns(headers, ['To']);
+      columns.amount = findHeader(headers, 'TokenValue') ?? findHeader(headers, 'Value') ?? findHeader(headers, 'Quantity') ?? 'TokenValue';
+      columns.token_contract = findHeader(headers, 'ContractAddress') ?? 'ContractAddress';
+      columns.token_symbol = findHeader(headers, 'TokenSymbol') ?? 'TokenSymbol';
+      const name = findHeader(headers, 'TokenName');
+      if (name) columns.token_name = name;
+      const logIndex = findHeader(headers, 'LogIndex') ?? findHeader(headers, 'logIndex');
+      if (logIndex) columns.log_index = logIndex;
+      return mapping({
+        columns,
+        // A token transfer is listed only when its transaction succeeded.
+        constants: { status: 'Completed' },
+        date: { format: 'unix_s' },
+        id_fields: ['hash', 'token_id'],
+        movement: 'token',
+      });
+    },
+  },
+  {
+    name: 'etherscan',
+    label: 'Etherscan-family transactions (CSV)',
+    description: `The transactions export of one address. Value_IN makes a Deposit, Value_OUT a Withdrawal; the fee counts on withdrawals; an empty Status is Completed, any error Failed (kept as a record). The transaction id is derived from wallet, chain and hash. ${EXPLORER_NOTE}`,
+    detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], [/^Value_OUT\(/i]],
+    exampleHeaders: ETHERSCAN_EXAMPLE,
+    chainOf: (headers) => ({ family: 'ETH', unit: unitOf(findHeader(headers, /^Value_IN\(/i)) }),
+    mappingFor: (headers) => {
+      const columns = etherscanColumns(headers, ['To']);
+      columns.amount_in = findHeader(headers, /^Value_IN\(/i) ?? 'Value_IN(ETH)';
+      columns.amount_out = findHeader(headers, /^Value_OUT\(/i) ?? 'Value_OUT(ETH)';
+      columns.status = findHeader(headers, 'Status') ?? 'Status';
       const fee = findHeader(headers, /^TxnFee\((?!USD)\w+\)$/i);
       if (fee) columns.fee = fee;
       return mapping({
         columns,
-        constants: { chain_id: chain, token_id: chain },
-        values: { status: { '': 'Completed', '*': 'Failed' } },
-        number: { decimal_separator: '.', thousands_separator: ',' },
+        values: { status: FAILED_UNLESS_EMPTY },
         date: { format: 'unix_s' },
         id_fields: ['hash'],
         fee_on: 'Withdrawal',
@@ -114,33 +218,61 @@ export const PRESETS: PresetDef[] = [
   },
   {
     name: 'tronscan',
-    label: 'Tronscan token transfers (CSV)',
+    label: 'Tronscan transfers, TRX and TRC-20 (CSV)',
     description:
-      "Tronscan's token-transfer export of one address. A transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from --wallet-address, or found as the one address on every row); the token comes from tokenAddress (TRX when empty); isConfirm true is Completed, false Confirming. The transaction id is derived from wallet, hash, token, from, to and value.",
-    detect: [['Tx Hash'], ['tokenAddress'], ['value'], [/^blockTime\(/i]],
+      "Tronscan's transfer export of one address. A transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from --wallet-address, or found as the one address on every row); the token is the one with the row's tokenAddress (an unknown contract is reported); an empty tokenAddress is TRX when the symbol is TRX or empty, and is refused otherwise (a symbol alone never picks a token: give --token for a file of one token). isConfirm true is Completed, false Confirming. The transaction id is derived from wallet, hash, token, from, to and value.",
+    // Header sets: the transfers export (Tx Hash, blockTime(UTC+8), tokenAddress, isConfirm) and the older
+    // contract-transfers export (transaction_id, block_ts, from_address, to_address, contractRet, quant).
+    detect: [
+      ['Tx Hash', 'Txn Hash', 'transaction_id'],
+      ['value', 'amount', 'quant'],
+      [/^blockTime\(/i, 'block_ts', 'Time(UTC)'],
+      ['from', 'from_address'],
+      ['to', 'to_address'],
+    ],
     exampleHeaders: TRONSCAN_EXAMPLE,
+    chainOf: () => ({ family: 'TRON', unit: 'TRX' }),
     mappingFor: (headers) => {
-      const utc = findHeader(headers, 'blockTime(UTC)');
+      const utc = findHeader(headers, 'blockTime(UTC)') ?? findHeader(headers, 'Time(UTC)');
       const local = findHeader(headers, /^blockTime\(UTC([+-]\d{1,2})\)$/i);
-      const time = utc ?? local ?? 'blockTime(UTC)';
+      const time = utc ?? local ?? findHeader(headers, 'block_ts') ?? 'blockTime(UTC)';
       const offsetHours = !utc && local ? Number(/UTC([+-]\d{1,2})/i.exec(local)![1]) : 0;
       const offset = `${offsetHours < 0 ? '-' : '+'}${String(Math.abs(offsetHours)).padStart(2, '0')}:00`;
+      const columns: Partial<Record<MappingInput, string>> = {
+        hash: findHeader(headers, 'Tx Hash') ?? findHeader(headers, 'Txn Hash') ?? findHeader(headers, 'transaction_id') ?? 'Tx Hash',
+        created_at: time,
+        from: findHeader(headers, 'from') ?? findHeader(headers, 'from_address') ?? 'from',
+        to: findHeader(headers, 'to') ?? findHeader(headers, 'to_address') ?? 'to',
+        amount: findHeader(headers, 'value') ?? findHeader(headers, 'amount') ?? findHeader(headers, 'quant') ?? 'value',
+      };
+      const contract =
+        findHeader(headers, 'tokenAddress') ?? findHeader(headers, 'contract_address') ?? findHeader(headers, 'Token Address');
+      if (contract) columns.token_contract = contract;
+      const symbol = findHeader(headers, 'symbol') ?? findHeader(headers, 'token') ?? findHeader(headers, 'Token Symbol');
+      if (symbol) columns.token_symbol = symbol;
+      // The outcome (contractRet) where the file has it; else whether the block was confirmed.
+      const status =
+        findHeader(headers, 'contractRet') ??
+        findHeader(headers, 'Result') ??
+        findHeader(headers, 'isConfirm') ??
+        findHeader(headers, 'confirmed');
+      if (status) columns.status = status;
       return mapping({
-        columns: {
-          hash: findHeader(headers, 'Tx Hash') ?? 'Tx Hash',
-          created_at: time,
-          from: findHeader(headers, 'from') ?? 'from',
-          to: findHeader(headers, 'to') ?? 'to',
-          amount: findHeader(headers, 'value') ?? 'value',
-          token_contract: findHeader(headers, 'tokenAddress') ?? 'tokenAddress',
-          token_symbol: findHeader(headers, 'symbol') ?? 'symbol',
-          status: findHeader(headers, 'isConfirm') ?? 'isConfirm',
+        columns,
+        constants: status ? {} : { status: 'Completed' },
+        values: {
+          status: {
+            true: 'Completed',
+            false: 'Confirming',
+            confirmed: 'Completed',
+            unconfirmed: 'Confirming',
+            SUCCESS: 'Completed',
+            '*': 'Failed',
+          },
         },
-        constants: { chain_id: 'TRON' },
-        values: { status: { true: 'Completed', false: 'Confirming', confirmed: 'Completed', unconfirmed: 'Confirming' } },
-        number: { decimal_separator: '.', thousands_separator: ',' },
         date: { format: 'auto', utc_offset: offset },
         id_fields: ['hash', 'token_id', 'from', 'to', 'amount'],
+        movement: 'token',
       });
     },
   },

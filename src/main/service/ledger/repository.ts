@@ -13,10 +13,17 @@ import type { CatalogueView } from './rows';
 const q = (name: string) => `"${name}"`;
 
 export function loadCatalogue(db: Db): CatalogueView {
-  const chains = db.$client.prepare('SELECT chain_id, chain_identifier, native_token_id FROM chains').all() as {
+  const chains = db.$client
+    .prepare(
+      'SELECT c.chain_id, c.chain_identifier, c.native_token_id, c.name, c.is_testnet, coalesce(t.symbol, c.native_token_id) AS native_symbol FROM chains c LEFT JOIN tokens t ON t.token_id = c.native_token_id',
+    )
+    .all() as {
     chain_id: string;
     chain_identifier: string;
     native_token_id: string;
+    name: string;
+    is_testnet: number;
+    native_symbol: string;
   }[];
   const tokens = db.$client.prepare('SELECT token_id, chain_id, symbol, contract_address, decimal FROM tokens').all() as {
     token_id: string;
@@ -26,7 +33,14 @@ export function loadCatalogue(db: Db): CatalogueView {
     decimal: number;
   }[];
   const view: CatalogueView = { chains: new Map(), tokens: new Map(), byContract: new Map(), bySymbol: new Map() };
-  for (const c of chains) view.chains.set(c.chain_id, { family: c.chain_identifier, native_token_id: c.native_token_id });
+  for (const c of chains)
+    view.chains.set(c.chain_id, {
+      family: c.chain_identifier,
+      native_token_id: c.native_token_id,
+      native_symbol: c.native_symbol,
+      name: c.name,
+      is_testnet: c.is_testnet === 1,
+    });
   for (const t of tokens) {
     view.tokens.set(t.token_id, { chain_id: t.chain_id, decimal: t.decimal, symbol: t.symbol });
     if (t.contract_address) view.byContract.set(`${t.chain_id}\n${t.contract_address.toLowerCase()}`, t.token_id);
@@ -51,7 +65,7 @@ export function getImport(db: Db, importId: string): ImportDetail | undefined {
     ImportSummary | undefined;
   if (!summary) return undefined;
   const rejections = db.$client
-    .prepare('SELECT row_number, "column", reason FROM import_rejections WHERE import_id = ? ORDER BY row_number, id')
+    .prepare('SELECT row_number, "column", reason, value FROM import_rejections WHERE import_id = ? ORDER BY row_number, id')
     .all(importId) as Rejection[];
   return { ...summary, rejections };
 }

@@ -2,22 +2,25 @@ import {
   LEDGER_FIELDS,
   LEDGER_STATUSES,
   LEDGER_TYPES,
+  MAPPING_EXTRA_INPUTS,
   type LedgerField,
   type LedgerStatus,
   type LedgerType,
   type Mapping,
   type MappingInput,
+  type UnknownToken,
 } from '../../../shared/ledger';
 import { AddressCache } from './addresses';
 import { compileTimeReader } from './dates';
+import { compileDecimalReader } from './numbers';
 import { deriveTransactionId } from './ids';
 import { findHeader } from './presets';
-import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, readDecimal, readHash, TEXT_LIMIT, uuidLower } from './values';
+import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, detach, readHash, TEXT_LIMIT, uuidLower } from './values';
 
 /* One row of a ledger file -> one normalised record, or the column at fault and why. */
 
 export interface CatalogueView {
-  chains: Map<string, { family: string; native_token_id: string }>;
+  chains: Map<string, { family: string; native_token_id: string; native_symbol: string; name: string; is_testnet: boolean }>;
   tokens: Map<string, { chain_id: string; decimal: number; symbol: string }>;
   /** `${chain_id}\n${lower-case contract}` -> token_id */
   byContract: Map<string, string>;
@@ -25,19 +28,27 @@ export interface CatalogueView {
   bySymbol: Map<string, string>;
 }
 
+/** Tokens the rows name by contract that the catalogue lacks, by `${chain_id}\n${lower-case contract}`. */
+export type UnknownTokens = Map<string, UnknownToken>;
+
 /** The whole file cannot be read with this mapping (a column is missing, a field has no source). */
 export class FileProblem extends Error {}
 
-/** A rejected row: the column (as the file names it) and the reason. */
+/** A rejected row: the column (as the file names it), the reason, and the cell's text. */
 export class RowProblem {
   constructor(
     readonly column: string,
     readonly reason: string,
+    readonly value = '',
   ) {}
 }
 
 /** Index of each field in a normalised record (LEDGER_FIELDS order); '' stands for "not recorded". */
 const F = Object.fromEntries(LEDGER_FIELDS.map((f, i) => [f, i])) as Record<LedgerField, number>;
+/** After the fields, a row's values end with its movement (import-repository.ts's STORED_FIELDS). */
+const N = LEDGER_FIELDS.length;
+/** Movement numbers of token transfers start here: 0 is the native transfer, 1 + n the n-th internal one. */
+const TOKEN_MOVEMENT = 1_000_000;
 
 interface Source {
   /** Column index, or -1. */
@@ -55,6 +66,8 @@ export interface RowReaderOptions {
   walletId?: string;
   /** The address the export was made for; wins over the mapping's constant. */
   walletAddress?: string;
+  /** Collects the tokens rows name by a contract the catalogue lacks (their rows are rejected). */
+  unknownTokens?: UnknownTokens;
 }
 
 export type RowReader = (cells: readonly string[]) => string[] | RowProblem;
@@ -102,9 +115,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   };
   const has = (s: Source) => s.index >= 0 || s.constant !== undefined;
 
-  const src = Object.fromEntries(
-    [...LEDGER_FIELDS, 'from', 'amount_in', 'amount_out', 'token_contract', 'token_symbol'].map((f) => [f, source(f as MappingInput)]),
-  ) as Record<MappingInput, Source>;
+  const src = Object.fromEntries([...LEDGER_FIELDS, ...MAPPING_EXTRA_INPUTS].map((f) => [f, source(f)])) as Record<MappingInput, Source>;
   if (missing.length) throw new FileProblem(`the header has no column ${missing.join(', ')}`);
 
   const walletAddress = constants.wallet_address?.trim() || undefined;
@@ -125,7 +136,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
 
   const typeOf = valueMap(mapping.values.type, readType);
   const statusOf = valueMap(mapping.values.status, readStatus);
-  const fmt = mapping.number;
+  const readAmount = compileDecimalReader(mapping.number);
   let readTime: ReturnType<typeof compileTimeReader>;
   try {
     readTime = compileTimeReader(mapping.date);
@@ -142,7 +153,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (s.constant !== undefined) {
       if (v === '') return s.constant;
       if (v.toLowerCase() !== s.constant.toLowerCase())
-        return new RowProblem(s.label, `is ${JSON.stringify(v)}, but this import is for ${JSON.stringify(s.constant)}`);
+        return new RowProblem(s.label, `is ${JSON.stringify(v)}, but this import is for ${JSON.stringify(s.constant)}`, v);
     }
     return v;
   };
@@ -150,10 +161,10 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const decimalField = (s: Source, cells: readonly string[], signed = false): string | RowProblem => {
     const v = get(s, cells);
     if (v instanceof RowProblem || v === '') return v;
-    const d = readDecimal(v, fmt);
-    if (d instanceof CellError) return new RowProblem(s.label, d.reason);
+    const d = readAmount(v);
+    if (d instanceof CellError) return new RowProblem(s.label, d.reason, v);
     if (!signed && d.startsWith('-'))
-      return new RowProblem(s.label, `${JSON.stringify(v)} is negative; amounts are recorded as numbers >= 0`);
+      return new RowProblem(s.label, `${JSON.stringify(v)} is negative; amounts are recorded as numbers >= 0`, v);
     return d;
   };
 
@@ -161,7 +172,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     const v = get(s, cells);
     if (v instanceof RowProblem || v === '') return v;
     const t = readTime(v);
-    return t instanceof CellError ? new RowProblem(s.label, t.reason) : t;
+    return t instanceof CellError ? new RowProblem(s.label, t.reason, v) : t;
   };
 
   const required = (s: Source, field: string) => new RowProblem(s.index >= 0 ? s.label : field, 'is required');
@@ -170,9 +181,122 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const hasSymbol = has(src.token_symbol);
   const hasFrom = has(src.from);
   const hashFromId = deriveId && has(src.hash) && mapping.id_fields.includes('hash');
+  const hasName = has(src.token_name);
+  const unknown = opts.unknownTokens;
+  const ADD_TOKEN = 'add it with `nps tokens add` or in the import dialog, then import again';
+
+  /** A token the catalogue lacks: noted for the report (with the most decimal places its amounts show). */
+  const noteUnknown = (cells: readonly string[], chainId: string, contract: string, symbol: string): void => {
+    if (!unknown) return;
+    const key = `${chainId}\n${contract.toLowerCase()}`;
+    let entry = unknown.get(key);
+    if (!entry) {
+      const name = hasName ? get(src.token_name, cells) : '';
+      entry = {
+        chain_id: chainId,
+        contract_address: detach(contract),
+        symbol: detach(symbol),
+        name: typeof name === 'string' ? detach(name) : '',
+        rows: 0,
+        decimal_hint: 0,
+      };
+      unknown.set(key, entry);
+    }
+    entry.rows++;
+    const amountCell = hasAmount ? get(src.amount, cells) : '';
+    const amount = typeof amountCell === 'string' && amountCell !== '' ? readAmount(amountCell) : '';
+    if (typeof amount === 'string') entry.decimal_hint = Math.max(entry.decimal_hint, decimalPlaces(amount));
+  };
+
+  /**
+   * The row's token: the one given for the whole import (--token, or a token_id column), else the
+   * one whose contract the row names on its chain. A symbol never picks a token where the file
+   * has a contract column (scam tokens reuse popular symbols): an empty contract is the chain's
+   * native coin only when the symbol, if any, is the coin's. Only a mapping without a contract
+   * column (a user's own spreadsheet) finds the token by its symbol on the row's chain.
+   */
+  const tokenOf = (
+    cells: readonly string[],
+    chainId: string,
+    chain: { native_token_id: string; native_symbol: string },
+  ): { id: string; decimal: number } | RowProblem => {
+    const given = get(src.token_id, cells);
+    if (given instanceof RowProblem) return given;
+    let tokenId = given;
+    let label = src.token_id.label;
+    let symbol = '';
+    if (hasSymbol) {
+      const s = get(src.token_symbol, cells);
+      if (s instanceof RowProblem) return s;
+      symbol = s;
+    }
+    if (hasContract) {
+      const c = get(src.token_contract, cells);
+      if (c instanceof RowProblem) return c;
+      const contract = c === '_' || c === '0' ? '' : c;
+      if (contract !== '') {
+        const known = catalogue.byContract.get(`${chainId}\n${contract.toLowerCase()}`);
+        if (tokenId !== '' && known !== tokenId) {
+          return new RowProblem(
+            src.token_contract.label,
+            `is ${contract}, which is not the contract of ${tokenId} on ${chainId}`,
+            contract,
+          );
+        }
+        if (known === undefined) {
+          noteUnknown(cells, chainId, contract, symbol);
+          const called = symbol !== '' ? ` (the file calls it ${JSON.stringify(symbol)})` : '';
+          return new RowProblem(
+            src.token_contract.label,
+            `unknown token: no token with contract ${contract} on ${chainId} in the catalogue${called}; ${ADD_TOKEN}`,
+            contract,
+          );
+        }
+        tokenId = known;
+        label = src.token_contract.label;
+      } else if (tokenId === '') {
+        if (symbol !== '' && symbol.toUpperCase() !== chain.native_symbol.toUpperCase()) {
+          return new RowProblem(
+            src.token_symbol.label,
+            `names the token ${JSON.stringify(symbol)} but no contract: a symbol alone does not identify a token (other tokens use the same symbol); if the whole file is of one token, give --token`,
+            symbol,
+          );
+        }
+        tokenId = chain.native_token_id;
+      }
+    } else if (tokenId === '' && symbol !== '') {
+      tokenId = catalogue.bySymbol.get(`${chainId}\n${symbol.toUpperCase()}`) ?? '';
+      label = src.token_symbol.label;
+      if (tokenId === '')
+        return new RowProblem(label, `no token ${JSON.stringify(symbol)} on ${chainId} in the catalogue; ${ADD_TOKEN}`, symbol);
+    }
+    if (tokenId === '') return required(src.token_id, 'token_id');
+    const token = catalogue.tokens.get(tokenId);
+    if (!token) return new RowProblem(label, `unknown token ${JSON.stringify(tokenId)} (not in the catalogue)`, tokenId);
+    if (token.chain_id !== chainId) return new RowProblem(label, `token ${tokenId} is on ${token.chain_id}, not ${chainId}`, tokenId);
+    return { id: tokenId, decimal: token.decimal };
+  };
+
+  /*
+   * Which movement of its transaction a row is. Rows of one hash follow each other in an explorer's
+   * export; counting the rows of the current hash tells the n-th internal or token transfer apart.
+   */
+  const kind = mapping.movement;
+  let runHash = '';
+  const runCounts = new Map<string, number>();
+  const positionOf = (hash: string, key: string): number => {
+    if (hash !== runHash) {
+      runHash = hash;
+      runCounts.clear();
+    }
+    const n = runCounts.get(key) ?? 0;
+    runCounts.set(key, n + 1);
+    return n;
+  };
+  const hasLogIndex = has(src.log_index);
 
   return (cells) => {
-    const out = new Array<string>(LEDGER_FIELDS.length);
+    const out = new Array<string>(N + 1);
 
     const wallet = get(src.wallet_id, cells);
     if (wallet instanceof RowProblem) return wallet;
@@ -188,34 +312,9 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (!chain) return new RowProblem(src.chain_id.label, `unknown chain ${JSON.stringify(chainId)} (not in the catalogue)`);
     out[F.chain_id] = chainId;
 
-    let tokenId = get(src.token_id, cells);
-    if (tokenId instanceof RowProblem) return tokenId;
-    let tokenLabel = src.token_id.label;
-    if (tokenId === '' && hasContract) {
-      const contract = get(src.token_contract, cells);
-      if (contract instanceof RowProblem) return contract;
-      tokenLabel = src.token_contract.label;
-      if (contract !== '' && contract !== '_' && contract !== '0') {
-        tokenId = catalogue.byContract.get(`${chainId}\n${contract.toLowerCase()}`) ?? '';
-        if (tokenId === '')
-          return new RowProblem(tokenLabel, `no token with contract ${JSON.stringify(contract)} on ${chainId} in the catalogue`);
-      }
-    }
-    if (tokenId === '' && hasSymbol) {
-      const symbol = get(src.token_symbol, cells);
-      if (symbol instanceof RowProblem) return symbol;
-      tokenLabel = src.token_symbol.label;
-      if (symbol !== '') {
-        tokenId = catalogue.bySymbol.get(`${chainId}\n${symbol.toUpperCase()}`) ?? '';
-        if (tokenId === '') return new RowProblem(tokenLabel, `no token ${JSON.stringify(symbol)} on ${chainId} in the catalogue`);
-      } else if (hasContract) {
-        tokenId = chain.native_token_id;
-      }
-    }
-    if (tokenId === '') return required(src.token_id, 'token_id');
-    const token = catalogue.tokens.get(tokenId);
-    if (!token) return new RowProblem(tokenLabel, `unknown token ${JSON.stringify(tokenId)} (not in the catalogue)`);
-    if (token.chain_id !== chainId) return new RowProblem(tokenLabel, `token ${tokenId} is on ${token.chain_id}, not ${chainId}`);
+    const token = tokenOf(cells, chainId, chain);
+    if (token instanceof RowProblem) return token;
+    const tokenId = token.id;
     out[F.token_id] = tokenId;
 
     let amount = hasAmount ? decimalField(src.amount, cells, mapping.signed_amounts) : '';
@@ -226,7 +325,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (typeCell instanceof RowProblem) return typeCell;
     if (typeCell !== '') {
       type = typeOf(typeCell);
-      if (type === undefined) return new RowProblem(src.type.label, `${JSON.stringify(typeCell)} is not a type (Deposit or Withdrawal)`);
+      if (type === undefined)
+        return new RowProblem(src.type.label, `${JSON.stringify(typeCell)} is not a type (Deposit or Withdrawal)`, typeCell);
     }
     if (typeFromInOut) {
       const valueIn = decimalField(src.amount_in, cells);
@@ -262,7 +362,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       else
         return new RowProblem(
           src.from.index >= 0 ? src.from.label : src.to.label,
-          `neither from nor to is the wallet's address ${walletAddress}, so it is neither a deposit nor a withdrawal`,
+          `neither from nor to is the wallet's address ${walletAddress}, so it is neither a deposit nor a withdrawal (is --wallet-address right?)`,
+          src.from.index >= 0 ? fromAddress : toAddress,
         );
     }
     if (type === undefined && mapping.signed_amounts && amount !== '0') type = 'Deposit';
@@ -270,7 +371,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     out[F.type] = type;
 
     if (decimalPlaces(amount) > token.decimal) {
-      return new RowProblem(amountLabel, `${amount} has ${decimalPlaces(amount)} decimal places; ${tokenId} has ${token.decimal}`);
+      return new RowProblem(amountLabel, `${amount} has ${decimalPlaces(amount)} decimal places; ${tokenId} has ${token.decimal}`, amount);
     }
     out[F.amount] = amount;
 
@@ -279,13 +380,13 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     const status: LedgerStatus | undefined = statusOf(statusCell);
     if (status === undefined) {
       if (statusCell === '' && !mapping.values.status?.['']) return required(src.status, 'status');
-      return new RowProblem(src.status.label, `${JSON.stringify(statusCell)} is not a status (${LEDGER_STATUSES.join(', ')})`);
+      return new RowProblem(src.status.label, `${JSON.stringify(statusCell)} is not a status (${LEDGER_STATUSES.join(', ')})`, statusCell);
     }
     out[F.status] = status;
 
     if (toAddress !== '') {
       const problem = addresses.problem(toAddress, chain.family);
-      if (problem !== null) return new RowProblem(src.to.label, problem);
+      if (problem !== null) return new RowProblem(src.to.label, problem, toAddress);
     }
     out[F.to] = toAddress;
 
@@ -293,7 +394,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (hash instanceof RowProblem) return hash;
     if (hash !== '') {
       const h = readHash(hash, chain.family);
-      if (h instanceof CellError) return new RowProblem(src.hash.label, h.reason);
+      if (h instanceof CellError) return new RowProblem(src.hash.label, h.reason, hash);
       hash = h;
     }
     out[F.hash] = hash;
@@ -315,6 +416,25 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       out[F[field]] = v;
     }
 
+    let position = 0;
+    let movement = 0;
+    if (kind !== 'native') {
+      let logIndex: number | undefined;
+      if (hasLogIndex) {
+        const li = get(src.log_index, cells);
+        if (li instanceof RowProblem) return li;
+        if (li !== '') {
+          if (!/^\d{1,6}$/.test(li))
+            return new RowProblem(src.log_index.label, `${JSON.stringify(li)} is not a log index (a whole number)`, li);
+          logIndex = Number(li);
+        }
+      }
+      const same = mapping.id_fields.map((f) => (f in F ? out[F[f as LedgerField]] : get(src[f], cells))).join('\n');
+      position = logIndex ?? positionOf(hash, kind === 'internal' ? '' : same);
+      if (kind === 'internal') movement = 1 + position;
+      else if (tokenId !== chain.native_token_id) movement = TOKEN_MOVEMENT + position;
+    }
+
     if (deriveId) {
       if (hashFromId && hash === '') {
         return new RowProblem(src.hash.label, 'is required: the file has no transaction_id, so it is derived from the hash');
@@ -326,6 +446,11 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
         else if (f in F) parts.push(out[F[f as LedgerField]]!);
         else parts.push(get(src[f], cells) as string);
       }
+      // The n-th internal transfer of a hash, or a token transfer after others of the same hash and
+      // id_fields: parts of their own, so no movement of a transaction overwrites another. (A native
+      // row's parts are as they always were: stores keep their records.)
+      if (kind === 'internal') parts.push('internal', String(position));
+      else if (kind === 'token' && position > 0) parts.push('#', String(position));
       out[F.transaction_id] = deriveTransactionId(parts);
     } else {
       const id = get(src.transaction_id, cells);
@@ -335,6 +460,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       if (transactionId === undefined) return new RowProblem(src.transaction_id.label, `${JSON.stringify(id)} is not a UUID`);
       out[F.transaction_id] = transactionId;
     }
+    out[N] = String(movement);
     return out;
   };
 }

@@ -29,14 +29,18 @@ export function fixtureRecord(r: RecordFixture): LedgerRecord {
     request_id: '',
     import_id: null,
     updated_at: 0,
+    movement: 0,
     ...r,
   };
 }
 
-const COLUMNS = [...LEDGER_FIELDS, 'import_id', 'updated_at'] as const;
+const ALL_COLUMNS = [...LEDGER_FIELDS, 'import_id', 'updated_at', 'movement'] as const;
 
 export function insertRecords(db: Db, records: readonly RecordFixture[]): LedgerRecord[] {
   const full = records.map(fixtureRecord);
+  // A store made by an earlier version may not have every column yet.
+  const present = new Set(db.$client.prepare("SELECT name FROM pragma_table_info('transactions')").pluck().all() as string[]);
+  const COLUMNS = ALL_COLUMNS.filter((c) => present.has(c));
   const wallet = db.$client.prepare('INSERT OR IGNORE INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, ?, 0, 0)');
   const tx = db.$client.prepare(
     `INSERT INTO transactions (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,

@@ -147,8 +147,8 @@ export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
  * Pick the claim's record among the records its lookup identifier points at (already limited to
  * the wallets in scope) and compare. Several can qualify (one hash carries a native transfer and
  * token transfers): as SPEC.md says, the one whose token_id agrees with the claim, then the one
- * whose `to` agrees; when the claim cannot tell them apart, the first in movement order (for now
- * the earliest created, then the lowest transaction_id). The other fields do not choose: a claim
+ * whose `to` agrees; when the claim cannot tell them apart, the first in movement order (native,
+ * internal, then token transfers by log index; then the lowest transaction_id). The other fields do not choose: a claim
  * about a transfer is checked against that transfer, whatever its amount says.
  */
 export function matchClaim<R extends TransactionRecord>(item: VerifyItem, candidates: readonly R[], isEvm: IsEvmChain): MatchOutcome<R> {
@@ -166,10 +166,10 @@ export function matchClaim<R extends TransactionRecord>(item: VerifyItem, candid
   return best ?? { record: null, flags: { ...ALL_FALSE }, result: false };
 }
 
-function earlier(a: TransactionRecord, b: TransactionRecord): boolean {
-  const ca = a.created_at ?? Number.MAX_SAFE_INTEGER;
-  const cb = b.created_at ?? Number.MAX_SAFE_INTEGER;
-  return ca !== cb ? ca < cb : a.transaction_id < b.transaction_id;
+function earlier(a: TransactionRecord & { movement?: number }, b: TransactionRecord & { movement?: number }): boolean {
+  const ma = a.movement ?? 0;
+  const mb = b.movement ?? 0;
+  return ma !== mb ? ma < mb : a.transaction_id < b.transaction_id;
 }
 
 /** A moment for a person: ISO 8601 UTC, milliseconds only when there are some. */

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { compileDecimalReader, detectDecimalSeparator } from './numbers';
+import { CellError } from './values';
+
+const auto = { decimal_separator: 'auto', thousands_separator: 'auto' } as const;
+const reason = (v: string | CellError) => (v instanceof CellError ? v.reason : `read as ${v}`);
+
+describe('the decimal separator of a file, from its numbers', () => {
+  it('a decimal comma shows in 0,5, 1.234,56, 12,3456 and 1,5E-07', () => {
+    for (const cells of [['0,5'], ['1.234,56'], ['12,3456'], ['1,5E-07'], ['100', '7', '0,25'], ['1 234,5']]) {
+      expect(detectDecimalSeparator(cells)).toEqual({ separator: ',', conflict: false, examples: [] });
+    }
+  });
+
+  it('a decimal point shows in 0.5, 1,234.56, 1,234,567 and 0.123', () => {
+    for (const cells of [['0.5'], ['1,234.56'], ['1,234,567'], ['0.123'], ['1234.567'], ['1.5E-7']]) {
+      expect(detectDecimalSeparator(cells).separator).toBe('.');
+    }
+  });
+
+  it('1,234 or 1.234 alone can be read either way: no separator, and the cells that are ambiguous', () => {
+    expect(detectDecimalSeparator(['1,234', '12', '999,000'])).toEqual({
+      separator: null,
+      conflict: false,
+      examples: ['1,234', '999,000'],
+    });
+    expect(detectDecimalSeparator(['1.234'])).toEqual({ separator: null, conflict: false, examples: ['1.234'] });
+    // Whole numbers say nothing, and are no example of ambiguity.
+    expect(detectDecimalSeparator(['1', '20', '300'])).toEqual({ separator: null, conflict: false, examples: [] });
+  });
+
+  it('a point in one cell and a comma in another is a conflict, with one example of each', () => {
+    expect(detectDecimalSeparator(['0.5', '2', '0,25'])).toEqual({ separator: null, conflict: true, examples: ['0.5', '0,25'] });
+  });
+});
+
+describe('reading amounts with the file’s separator', () => {
+  it('decimal comma: 0,5 is 0.5 and 1.234,56 is 1234.56; 0.5 does not fit and is refused, never read as 5', () => {
+    const read = compileDecimalReader({ decimal_separator: ',', thousands_separator: 'auto' });
+    expect(read('0,5')).toBe('0.5');
+    expect(read('1.234,56')).toBe('1234.56');
+    expect(read('1.234.567')).toBe('1234567');
+    expect(read('-3,25')).toBe('-3.25');
+    expect(read('1,5E-07')).toBe('0.00000015');
+    expect(reason(read('0.5'))).toMatch(/"0.5" does not fit this file's numbers \(a decimal comma/);
+    expect(reason(read('1.2345'))).toMatch(/does not fit/);
+  });
+
+  it('decimal point: 1,234.5 is 1234.5; 0,5 does not fit and is refused, never read as 5', () => {
+    const read = compileDecimalReader({ decimal_separator: '.', thousands_separator: 'auto' });
+    expect(read('1,234.5')).toBe('1234.5');
+    expect(read('0.000000000000000001')).toBe('0.000000000000000001');
+    expect(read('1.50')).toBe('1.5');
+    expect(reason(read('0,5'))).toMatch(
+      /"0,5" does not fit this file's numbers \(a decimal point; "," only between groups of three digits\); if the file uses decimal commas, give --decimal-separator/,
+    );
+    expect(reason(read('12,34'))).toMatch(/does not fit/);
+  });
+
+  it('a thousands separator the format names only: with none, 1,234 is refused', () => {
+    const read = compileDecimalReader({ decimal_separator: '.', thousands_separator: '' });
+    expect(reason(read('1,234'))).toMatch(/does not fit/);
+    expect(read('1234.5')).toBe('1234.5');
+    const spaced = compileDecimalReader({ decimal_separator: ',', thousands_separator: ' ' });
+    expect(spaced('1 234,5')).toBe('1234.5');
+  });
+
+  it('undecided: whole numbers pass, the first telling cell decides the rest, an ambiguous one before it is refused', () => {
+    const read = compileDecimalReader(auto);
+    expect(read('100')).toBe('100');
+    expect(reason(read('1,234'))).toMatch(/"1,234" can be read as 1.234 or 1234; give --decimal-separator/);
+    expect(read('0,75')).toBe('0.75');
+    // Decided: a comma now.
+    expect(read('1,234')).toBe('1.234');
+    expect(reason(read('2.5'))).toMatch(/does not fit/);
+  });
+
+  it('not numbers at all', () => {
+    const read = compileDecimalReader(auto);
+    for (const cell of ['abc', '1..2', '1,2,3.4,5', '--1', '1e', '']) expect(read(cell)).toBeInstanceOf(CellError);
+  });
+});
