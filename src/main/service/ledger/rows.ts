@@ -124,8 +124,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const typeFromAddress = walletAddress !== undefined && (has(src.from) || has(src.to));
   const needs: string[] = [];
   if (!has(src.wallet_id)) needs.push('wallet_id (give --wallet-id, or a wallet_id column)');
-  if (!has(src.chain_id)) needs.push('chain_id');
-  if (!has(src.token_id) && !has(src.token_contract) && !has(src.token_symbol)) needs.push('token_id');
+  if (!has(src.chain_id)) needs.push('chain_id (give --chain, or a chain_id column)');
+  if (!has(src.token_id) && !has(src.token_contract) && !has(src.token_symbol)) needs.push('token_id (give --token, or a token column)');
   if (!has(src.status)) needs.push('status');
   if (!has(src.amount) && !typeFromInOut) needs.push('amount');
   if (!has(src.type) && !typeFromInOut && !typeFromAddress && !mapping.signed_amounts) {

@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ImportReport, LedgerRecord } from '../../../shared/ledger';
+import type { CallMeta } from '../context';
+import { ServiceError } from '../errors';
+import { buildServer } from '../http/server';
+import { signedInject } from '../http/signed.test-support';
+import { tempService } from '../test-support';
+
+/*
+ * Real explorer and exchange exports (test/fixtures/exports, sources and licences in its README).
+ * The expected values are the files' own text (facts.json is written from the files by
+ * check-facts.mjs), never the importer's output.
+ */
+
+const DIR = join(__dirname, '../../../../test/fixtures/exports');
+const file = (name: string) => ({ path: join(DIR, name) });
+const textOf = (name: string) => readFileSync(join(DIR, name), 'utf8');
+interface Facts {
+  rows: number;
+  walletAddress: string | null;
+  amounts: { hash: string; row: number; column: string; raw: string }[];
+  tokens: { symbol: string; contract: string }[];
+  failedRows: unknown[];
+}
+const FACTS = JSON.parse(textOf('facts.json')) as Record<string, Facts>;
+const meta: CallMeta = { actor: 'cli' };
+const WALLET = '0a3dc32f-e920-44aa-8eed-12dc87e145f0';
+
+let svc: ReturnType<typeof tempService>;
+beforeEach(() => {
+  svc = tempService();
+});
+afterEach(() => svc.dispose());
+
+const importFile = (input: Record<string, unknown>) => svc.invoke('ledger-import', input, meta);
+const all = async (query: Record<string, unknown> = {}): Promise<LedgerRecord[]> => {
+  const out: LedgerRecord[] = [];
+  for (let page = 1; ; page++) {
+    const p = await svc.invoke('transactions-list', { page_size: 500, page, ...query }, meta);
+    out.push(...p.list);
+    if (out.length >= p.total) return out;
+  }
+};
+async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ServiceError);
+  return err as ServiceError;
+}
+/** A file's rows as stored: by hash, for the records of one chain and token. */
+const byHash = (records: LedgerRecord[]) => new Map(records.map((r) => [r.hash, r]));
+const plain = (raw: string) =>
+  raw
+    .replace(/,/g, '')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+const sameRecords = (a: LedgerRecord[], b: LedgerRecord[]) => {
+  const strip = ({ import_id: _i, updated_at: _u, ...r }: LedgerRecord) => r;
+  const key = (r: LedgerRecord) => r.transaction_id;
+  expect([...a].sort((x, y) => key(x).localeCompare(key(y))).map(strip)).toEqual(
+    [...b].sort((x, y) => key(x).localeCompare(key(y))).map(strip),
+  );
+};
+
+describe('one wallet’s Etherscan exports: normal, internal and ERC-20 transfers', () => {
+  const txlist = 'etherscan-0x003dc-txlist.csv';
+  const internal = 'etherscan-0x003dc-internal.csv';
+  const erc20 = 'etherscan-0x003dc-erc20.csv';
+  const opts = { wallet_id: WALLET, chain_id: 'ETH' };
+
+  it('import together, each movement its own record; the token export leaves every normal record as it was', async () => {
+    const normal = await importFile({ source: file(txlist), ...opts });
+    expect(normal).toMatchObject({ preset: 'etherscan', rows_total: FACTS[txlist]!.rows, added: FACTS[txlist]!.rows, rejected: 0 });
+    expect(normal.read_as).toMatchObject({ chain_id: 'ETH', decimal_separator: '.', wallet_address: FACTS[txlist]!.walletAddress });
+    const normalRecords = await all({ wallet_id: WALLET });
+    // Failed transactions are kept, as Failed.
+    expect(normalRecords.filter((r) => r.status === 'Failed')).toHaveLength(FACTS[txlist]!.failedRows.length);
+    for (const a of FACTS[txlist]!.amounts) {
+      const r = normalRecords.find((x) => x.hash === a.hash)!;
+      expect(r[a.column.startsWith('TxnFee') ? 'fee' : 'amount']).toBe(plain(a.raw));
+      expect(r).toMatchObject({ chain_id: 'ETH', token_id: 'ETH', type: a.column.startsWith('Value_IN') ? 'Deposit' : r.type });
+    }
+
+    // Internal rows carry an extra empty cell each (…,"call",""): read as the header's width.
+    const inner = await importFile({ source: file(internal), ...opts });
+    expect(inner).toMatchObject({
+      preset: 'etherscan-internal',
+      rows_total: FACTS[internal]!.rows,
+      added: FACTS[internal]!.rows,
+      rejected: 0,
+    });
+
+    // The token export: the tokens the catalogue knows land; the others are listed, not guessed.
+    const tokens = await importFile({ source: file(erc20), ...opts });
+    expect(tokens.preset).toBe('etherscan-tokens');
+    expect(tokens.added + tokens.rejected).toBe(FACTS[erc20]!.rows);
+    expect(tokens.unknown_tokens.reduce((n, t) => n + t.rows, 0)).toBe(tokens.rejected);
+    const dai = tokens.unknown_tokens.find((t) => t.symbol === 'DAI')!;
+    expect(dai).toMatchObject({ chain_id: 'ETH', contract_address: '0x6b175474e89094c44da98b954eedeac495271d0f', name: 'Dai Stablecoin' });
+    expect(tokens.message).toMatch(new RegExp(`${tokens.rejected} rows of ${tokens.unknown_tokens.length} unknown tokens`));
+    expect(tokens.rejections[0]!.reason).toMatch(/unknown token: no token with contract 0x/);
+
+    const after = await all({ wallet_id: WALLET });
+    const stillNormal = after.filter((r) => normalRecords.some((n) => n.transaction_id === r.transaction_id));
+    sameRecords(stillNormal, normalRecords);
+    expect(after).toHaveLength(normalRecords.length + inner.added + tokens.added);
+    // A hash with both a native and an internal transfer has two records.
+    const internalHashes = new Set(after.filter((r) => r.movement > 0 && r.movement < 1_000_000).map((r) => r.hash));
+    expect([...internalHashes].some((h) => normalRecords.some((n) => n.hash === h))).toBe(true);
+
+    // Re-importing any of them changes nothing.
+    for (const [name, r] of [
+      [txlist, normal],
+      [internal, inner],
+      [erc20, tokens],
+    ] as const) {
+      const again = await importFile({ source: file(name), ...opts });
+      expect([name, again.added, again.updated, again.unchanged]).toEqual([name, 0, 0, r.added]);
+    }
+    sameRecords(await all({ wallet_id: WALLET }), after);
+  });
+
+  it('an unknown token added to the catalogue (symbol, decimals, contract from the file) lets its rows in, amounts with thousands separators exact', async () => {
+    const first = await importFile({ source: file(erc20), ...opts });
+    const dai = first.unknown_tokens.find((t) => t.symbol === 'DAI')!;
+    await svc.invoke(
+      'catalogue-token-add',
+      { chain_id: 'ETH', symbol: dai.symbol, contract_address: dai.contract_address, decimal: 18 },
+      meta,
+    );
+    const again = await importFile({ source: file(erc20), ...opts });
+    expect(again.added).toBe(dai.rows);
+    expect(again.unknown_tokens.find((t) => t.symbol === 'DAI')).toBeUndefined();
+    const daiRows = await all({ wallet_id: WALLET, token_id: 'ETH_DAI' });
+    expect(daiRows).toHaveLength(dai.rows);
+    // Every DAI row's amount is the file's TokenValue, thousands separators dropped, nothing rounded.
+    const lines = textOf(erc20).trim().split('\n').slice(1);
+    const raw = lines.filter((l) => l.includes('0x6b175474e89094c44da98b954eedeac495271d0f')).map((l) => l.split('","')[6]!);
+    expect(raw.some((v) => v.includes(','))).toBe(true);
+    expect(daiRows.map((r) => r.amount).sort()).toEqual(raw.map(plain).sort());
+  });
+
+  it('a token symbol never picks a token: a USDC row is USDC by its contract, a look-alike symbol stays unknown', async () => {
+    const r = await importFile({ source: file(erc20), ...opts });
+    const usdc = await all({ wallet_id: WALLET, token_id: 'ETH_USDC' });
+    const rows = textOf(erc20)
+      .split('\n')
+      .filter((l) => l.toLowerCase().includes('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'));
+    expect(usdc).toHaveLength(rows.length);
+    // aUSDC, whose symbol ends in USDC, is not taken for USDC.
+    expect(r.unknown_tokens.some((t) => t.symbol === 'aUSDC')).toBe(true);
+  });
+});
+
+describe('files that do not say everything', () => {
+  it('an Etherscan-family file in ETH needs its chain; the same file as Arbitrum is other records', async () => {
+    const name = 'etherscan-0xf98c-txlist.csv';
+    const err = await failure(importFile({ source: file(name), wallet_id: WALLET }));
+    expect(err.message).toMatch(/values are in ETH, the coin of ETH, ARBITRUM_ETH, OPT_ETH, BASE_ETH.*give --chain/);
+    const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
+    expect(detect.needs).toEqual([
+      expect.objectContaining({ field: 'chain_id', flag: '--chain', options: ['ETH', 'ARBITRUM_ETH', 'OPT_ETH', 'BASE_ETH'] }),
+    ]);
+    const wrong = await failure(importFile({ source: file(name), wallet_id: WALLET, chain_id: 'BSC_BNB' }));
+    expect(wrong.message).toMatch(/values are in ETH, but BSC_BNB's coin is BNB/);
+    const eth = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
+    const arb = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ARBITRUM_ETH' });
+    expect([eth.added, arb.added]).toEqual([9, 9]);
+    expect((await all({ chain_id: 'ARBITRUM_ETH' })).every((r) => r.token_id === 'ARBITRUM_ETH')).toBe(true);
+  });
+
+  it('Mantlescan (Value_IN(MNT)): no chain has MNT until the user adds Mantle, then it is chosen from the file', async () => {
+    const name = 'mantlescan-anonymized-txlist.csv';
+    const err = await failure(importFile({ source: file(name), wallet_id: WALLET }));
+    expect(err.message).toMatch(/no chain in the catalogue has the coin MNT: add the chain/);
+    await svc.invoke(
+      'catalogue-chain-add',
+      {
+        chain_id: 'MANTLE',
+        chain_identifier: 'ETH',
+        name: 'Mantle',
+        native_symbol: 'MNT',
+        native_decimal: 18,
+        explorer_tx_url: 'https://mantlescan.xyz/tx/{hash}',
+      },
+      meta,
+    );
+    const r = await importFile({ source: file(name), wallet_id: WALLET });
+    expect(r).toMatchObject({ added: FACTS[name]!.rows, read_as: { chain_id: 'MANTLE' } });
+    expect((await all()).every((x) => x.chain_id === 'MANTLE' && x.token_id === 'MANTLE')).toBe(true);
+  });
+
+  it('an old Tronscan TRC-20 export names no token and is not of one wallet: it asks for --token and --wallet-address', async () => {
+    const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
+    const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
+    expect(detect.preset).toBe('tronscan');
+    expect(detect.needs.map((n) => n.field)).toEqual(['wallet_address']);
+    const noToken = await failure(
+      importFile({ source: file(name), wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY' }),
+    );
+    expect(noToken.message).toMatch(/token_id \(give --token/);
+    const r = await importFile({
+      source: file(name),
+      wallet_id: WALLET,
+      wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY',
+      token_id: 'TRON_USDT',
+    });
+    const lines = textOf(name).trim().split(/\r?\n/).slice(1);
+    const mine = lines.filter((l) => l.includes('TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY'));
+    expect(r).toMatchObject({ added: mine.length, rejected: lines.length - mine.length });
+    const first = (await all({ search: lines[0]!.split(',')[0] }))[0]!;
+    // 2022/03/17 14:10:00, read in UTC as the report says; quant 679.470000 exactly.
+    expect(first).toMatchObject({
+      type: 'Withdrawal',
+      token_id: 'TRON_USDT',
+      amount: '679.47',
+      created_at: Date.UTC(2022, 2, 17, 14, 10),
+      status: 'Completed',
+    });
+    expect(r.read_as.time_zone).toBe('UTC');
+  });
+
+  it('the same Tronscan file with day-first dates reads the same moments, the order found from a day above 12', async () => {
+    const opts = { wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY', token_id: 'TRON_USDT' };
+    const d = await importFile({ source: file('derived-dayfirst-tronscan-trc20-usdt-contract-transfers-2022-head.csv'), ...opts });
+    expect(d.read_as.date_order).toBe('day_first');
+    const fromDayFirst = await all();
+    const again = await importFile({ source: file('tronscan-trc20-usdt-contract-transfers-2022-head.csv'), ...opts });
+    // Same ids, same values: every record unchanged (the original has seconds :00 as the derived file drops them).
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: d.added });
+    sameRecords(await all(), fromDayFirst);
+  });
+
+  it('day-first or month-first cannot be told from 03/04/2024 alone: the import asks, and reads what the user says', async () => {
+    const csv = [
+      'Tx Hash,block_ts,from,to,value,tokenAddress',
+      `${'ab'.repeat(32)},03/04/2024 10:00,TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY,TEtT9hSy842BCw8PynqdppfH5iEX1UnFG9,5,`,
+    ].join('\n');
+    const source = { name: 'trx.csv', text: csv };
+    const address = { wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY' };
+    const err = await failure(importFile({ source, ...address }));
+    expect(err.message).toMatch(/dates like "03\/04\/2024 10:00" can be day first or month first.*--date-order/);
+    await importFile({ source, ...address, date_order: 'day_first' });
+    expect((await all())[0]!.created_at).toBe(Date.UTC(2024, 3, 3, 10));
+  });
+});
+
+describe('files saved in other locales and edited in Excel', () => {
+  it('a European Excel copy (semicolons, decimal commas, CRLF) books the same records as the explorer’s file', async () => {
+    const euro = await importFile({ source: file('derived-eu-excel-etherscan-0xf98c-txlist.csv'), wallet_id: WALLET, chain_id: 'ETH' });
+    expect(euro).toMatchObject({ rows_total: 9, added: 9, rejected: 0, read_as: { decimal_separator: ',' } });
+    const fromEuro = await all();
+    const original = await importFile({ source: file('etherscan-0xf98c-txlist.csv'), wallet_id: WALLET, chain_id: 'ETH' });
+    expect(original).toMatchObject({ added: 0, updated: 0, unchanged: 9 });
+    expect(byHash(fromEuro).get('0x0a11ffa605919dd2cc1524a0fc3de9b32a78678ccdae8aa91439c6353440503e')!.amount).toBe('5.061643');
+  });
+
+  it('the ERC-20 copy with decimal commas and dot thousands (3.067,671) reads 3067.671, as the original 3,067.671', async () => {
+    const opts = { wallet_id: WALLET, chain_id: 'ETH' };
+    await svc.invoke(
+      'catalogue-token-add',
+      { chain_id: 'ETH', symbol: 'DAI', contract_address: '0x6b175474e89094c44da98b954eedeac495271d0f', decimal: 18 },
+      meta,
+    );
+    const euro = await importFile({ source: file('derived-eu-excel-etherscan-0x003dc-erc20.csv'), ...opts });
+    expect(euro.read_as.decimal_separator).toBe(',');
+    const fromEuro = await all({ token_id: 'ETH_DAI' });
+    const original: ImportReport = await importFile({ source: file('etherscan-0x003dc-erc20.csv'), ...opts });
+    expect(original).toMatchObject({ added: 0, updated: 0, unchanged: euro.added });
+    sameRecords(await all({ token_id: 'ETH_DAI' }), fromEuro);
+  });
+
+  it('a trailing comma on every data row (the header without one) is read as the header’s width', async () => {
+    const lines = textOf('etherscan-0xf98c-txlist.csv').split('\r\n');
+    const trailing = lines.map((l, i) => (i > 0 && l !== '' ? `${l},` : l)).join('\r\n');
+    const r = await importFile({ source: { name: 'trailing.csv', text: trailing }, wallet_id: WALLET, chain_id: 'ETH' });
+    expect(r).toMatchObject({ rows_total: 9, added: 9, rejected: 0 });
+  });
+
+  it('a file with decimal points in some amounts and decimal commas in others is refused, nothing imported', async () => {
+    const lines = textOf('etherscan-0xf98c-txlist.csv').split('\r\n');
+    lines[2] = lines[2]!.replace('"5.061643"', '"5,061643"');
+    const err = await failure(importFile({ source: { name: 'mixed.csv', text: lines.join('\r\n') }, wallet_id: WALLET, chain_id: 'ETH' }));
+    expect(err.message).toMatch(/amounts disagree on the decimal separator/);
+    expect(await all()).toHaveLength(0);
+  });
+
+  it('amounts like 1,234 alone are asked about: --decimal-separator decides', async () => {
+    const csv = [
+      'Tx Hash,blockTime(UTC),from,to,value,tokenAddress',
+      `${'cd'.repeat(32)},2024-04-03 10:00:00,TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY,TEtT9hSy842BCw8PynqdppfH5iEX1UnFG9,"1,234",`,
+    ].join('\n');
+    const source = { name: 'trx.csv', text: csv };
+    const address = { wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY' };
+    const detect = await svc.invoke('ledger-detect', { source, ...address }, meta);
+    expect(detect.needs).toEqual([expect.objectContaining({ field: 'decimal_separator', options: ['.', ','] })]);
+    expect(detect.parsed).toEqual([]);
+    const asDecimal = await svc.invoke('ledger-detect', { source, ...address, decimal_separator: ',' }, meta);
+    expect(asDecimal.parsed[0]).toMatchObject({ values: { amount: '1.234' }, raw_amount: '1,234' });
+    await importFile({ source, ...address, decimal_separator: '.' });
+    expect((await all())[0]!.amount).toBe('1234');
+  });
+});
+
+describe('one hash, three movements: the API picks the record the claim is about', () => {
+  it('a hash with an ETH call and two token transfers (SAI, WETH): by token_id, and the native transfer when the claim names none', async () => {
+    const hash = '0xa2b96dab700c4547683818b6fd1fe580382c2e8d8697966efe4f25522c633499';
+    const opts = { wallet_id: WALLET, chain_id: 'ETH' };
+    for (const [symbol, contract] of [
+      ['SAI', '0x89d24a6b4ccb1b6faa2625fe562bdd9a23260359'],
+      ['WETH', '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'],
+    ] as const)
+      await svc.invoke('catalogue-token-add', { chain_id: 'ETH', symbol, contract_address: contract, decimal: 18 }, meta);
+    await importFile({ source: file('etherscan-0x003dc-erc20.csv'), ...opts });
+    await importFile({ source: file('etherscan-0x003dc-txlist.csv'), ...opts });
+    const records = await all({ search: hash });
+    expect(records.map((r) => [r.token_id, r.amount]).sort()).toEqual([
+      ['ETH', '0'],
+      ['ETH_SAI', '999.680000000000000037'],
+      ['ETH_WETH', '8'],
+    ]);
+
+    const secret = (await svc.invoke('keys-create', { label: 'robot', wallets: null }, meta)).api_secret;
+    const app = buildServer(svc, { log: () => {}, rateLimit: false });
+    try {
+      const res = await signedInject(app, secret, {
+        method: 'POST',
+        url: '/nps/bill/verify/txs',
+        body: {
+          txs: [
+            { hash, chain_id: 'ETH', token_id: 'ETH_WETH', amount: '8' },
+            { hash, chain_id: 'ETH', token_id: 'ETH_SAI', amount: '999.680000000000000037' },
+            { hash, chain_id: 'ETH', type: 'Withdrawal' },
+            { hash, chain_id: 'ETH', token_id: 'ETH_SAI', amount: '8' },
+          ],
+        },
+      });
+      const data = res.body.data as { result: boolean; amount_match: boolean; tx: { token_id: string; amount: string } | null }[];
+      expect(data.map((d) => [d.result, d.tx?.token_id, d.tx?.amount])).toEqual([
+        [true, 'ETH_WETH', '8'],
+        [true, 'ETH_SAI', '999.680000000000000037'],
+        // No token, no amount: the first movement, the transaction's own (native) one.
+        [true, 'ETH', '0'],
+        // The SAI transfer is the claim's record, whatever its amount says: a mismatch on the amount.
+        [false, 'ETH_SAI', '999.680000000000000037'],
+      ]);
+      expect(data[3]!.amount_match).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+});
