@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,13 +7,21 @@ import { fileURLToPath } from 'node:url';
 import { generateLedger } from './generate-ledger';
 
 /*
- * npm run bench:import -- --rows 1000000 [--seed N] [--keep]
- * Generates a native-format ledger, imports it with the service into a fresh data directory (in a
- * child process, so peak RSS is the import's), then loads the same file with the sqlite3 shell's
- * .import into an equivalent table, and prints both and the ratio.
+ * npm run bench:import -- --rows 1000000 [--seed N] [--keep] [--profile]
+ * Generates two native-format ledgers of --rows rows each (seeds N and N + 1000: different ids),
+ * then, each import in a child process of its own (so peak RSS is the import's) and all into the
+ * same data directory:
+ *   1. fresh: the first file into an empty store;
+ *   2. incremental: the second file (every row new) into that store;
+ *   3. unchanged: the first file again (every row unchanged);
+ * prints the store's bytes per row beside the CSV's, then loads the first file with the sqlite3
+ * shell's .import into an equivalent table, and prints the ratio. Targets are printed beside the
+ * figures (issue 14); they are not assertions.
  */
 
-const TARGET_ROWS_PER_S = 150_000;
+const TARGET_FRESH_ROWS_PER_S = 150_000;
+const TARGET_INCREMENTAL_ROWS_PER_S = 100_000;
+const TARGET_UNCHANGED_S = 3;
 const TARGET_RSS_MB = 400;
 const TARGET_RATIO = 3;
 
@@ -22,52 +30,81 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '1000000' },
     seed: { type: 'string', default: '1' },
     keep: { type: 'boolean', default: false },
+    /** Write a CPU profile of each import child into the kept folder. */
+    profile: { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
 if (!Number.isSafeInteger(rows) || rows < 1) throw new Error('--rows: must be a positive integer');
+const seed = Number(values.seed);
+const keep = values.keep || values.profile;
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-import-'));
-const csv = join(dir, 'ledger.csv');
+const csvA = join(dir, 'ledger.csv');
+const csvB = join(dir, 'ledger-new.csv');
+const dataDir = join(dir, 'data');
+const store = join(dataDir, 'nps.sqlite');
 const mb = (b: number) => (b / 1024 / 1024).toFixed(1);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const load = () => loadavg()[0]!.toFixed(2);
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-try {
-  console.log(
-    `machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadavg()[0]!.toFixed(2)}; node ${process.version}`,
-  );
-  let t = performance.now();
-  const gen = await generateLedger(csv, rows, { seed: Number(values.seed), wallets: 20 });
-  console.log(`generated ${fmt(rows)} rows (${mb(gen.bytes)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${csv}`);
+interface ChildResult {
+  rows: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  ms: number;
+  readMs: number;
+  rssBefore: number;
+  sampledPeak: number;
+  vmHwm: number | null;
+}
 
+function importFile(label: string, csv: string): ChildResult & { peak: number } {
+  const loadBefore = load();
+  const prof = values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(dir, `profile-${label}`)] : [];
   const child = spawnSync(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./import-child.ts', import.meta.url)), csv, join(dir, 'data')],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 20,
-    },
+    [...prof, '--import', 'tsx', fileURLToPath(new URL('./import-child.ts', import.meta.url)), csv, dataDir],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
   );
-  if (child.status !== 0) throw new Error(`import failed:\n${child.stderr}`);
-  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as {
-    rows: number;
-    added: number;
-    rejected: number;
-    ms: number;
-    readMs: number;
-    rssBefore: number;
-    sampledPeak: number;
-    vmHwm: number | null;
-  };
-  if (r.added !== rows || r.rejected !== 0) throw new Error(`expected ${rows} rows added, got ${r.added} added and ${r.rejected} rejected`);
-  const rate = (rows / r.ms) * 1000;
+  if (child.status !== 0) throw new Error(`${label} import failed:\n${child.stderr}`);
+  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as ChildResult;
   const peak = Math.max(r.sampledPeak, r.vmHwm ?? 0);
   console.log(
-    `nps import:     ${fmt(rows)} rows in ${(r.ms / 1000).toFixed(2)} s = ${fmt(rate)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, sampled ${mb(r.sampledPeak)} MB; ${mb(r.rssBefore)} MB with the service open, before the import)`,
+    `${label}: ${fmt(r.rows)} rows (${fmt(r.added)} added, ${fmt(r.updated)} updated, ${fmt(r.unchanged)} unchanged, ${fmt(r.rejected)} rejected) in ${(r.ms / 1000).toFixed(2)} s = ${fmt((r.rows / r.ms) * 1000)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, ${mb(r.rssBefore)} MB with the service open); reading and checking ${(r.readMs / 1000).toFixed(2)} s; load average ${loadBefore} before`,
   );
+  return { ...r, peak };
+}
+
+/** The store's size once its write-ahead log is copied in (what it takes on the disk at rest). */
+function storeBytes(): number {
+  execFileSync('/usr/bin/sqlite3', [store, 'PRAGMA wal_checkpoint(TRUNCATE);'], { stdio: 'ignore' });
+  return statSync(store).size + (existsSync(`${store}-wal`) ? statSync(`${store}-wal`).size : 0);
+}
+
+try {
+  console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${load()}; node ${process.version}`);
+  let t = performance.now();
+  const genA = await generateLedger(csvA, rows, { seed, wallets: 20 });
+  const genB = await generateLedger(csvB, rows, { seed: seed + 1000, wallets: 20 });
   console.log(
-    `  reading and checking ${(r.readMs / 1000).toFixed(2)} s, writing (one transaction) ${((r.ms - r.readMs) / 1000).toFixed(2)} s`,
+    `generated 2 x ${fmt(rows)} rows (${mb(genA.bytes)} MB, ${mb(genB.bytes)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${dir}`,
   );
+
+  const fresh = importFile('1. fresh import         ', csvA);
+  if (fresh.added !== rows || fresh.rejected !== 0)
+    throw new Error(`fresh: expected ${rows} rows added, got ${fresh.added}, ${fresh.rejected} rejected`);
+  const freshStore = storeBytes();
+  const incr = importFile('2. new rows into the store', csvB);
+  if (incr.added !== rows || incr.rejected !== 0)
+    throw new Error(`incremental: expected ${rows} rows added, got ${incr.added}, ${incr.rejected} rejected`);
+  const incrStore = storeBytes();
+  const same = importFile('3. first file unchanged  ', csvA);
+  if (same.unchanged !== rows || same.added + same.updated + same.rejected !== 0)
+    throw new Error(`unchanged: expected ${rows} rows unchanged, got ${JSON.stringify(same)}`);
 
   // The record's columns (the service's table adds import_id and updated_at), the same unique transaction_id
   // and indexes, and the same pragmas as the service's store.
@@ -88,24 +125,40 @@ CREATE INDEX transactions_request_idx ON transactions (request_id) WHERE request
 CREATE INDEX transactions_wallet_created_idx ON transactions (wallet_id, created_at);
 CREATE INDEX transactions_chain_token_idx ON transactions (chain_id, token_id);
 CREATE INDEX transactions_created_idx ON transactions (created_at DESC, transaction_id);
-.import --csv --skip 1 ${csv} transactions
+.import --csv --skip 1 ${csvA} transactions
 `,
   );
+  const shellLoad = load();
   t = performance.now();
   execFileSync('/usr/bin/sqlite3', [shellDb, `.read ${script}`], { stdio: ['ignore', 'ignore', 'inherit'] });
   const shellMs = performance.now() - t;
   const shellCount = Number(execFileSync('/usr/bin/sqlite3', [shellDb, 'SELECT count(*) FROM transactions'], { encoding: 'utf8' }).trim());
   if (shellCount !== rows) throw new Error(`sqlite3 shell loaded ${shellCount} rows, expected ${rows}`);
-  const ratio = r.ms / shellMs;
-  console.log(`sqlite3 .import: ${fmt(rows)} rows in ${(shellMs / 1000).toFixed(2)} s = ${fmt((rows / shellMs) * 1000)} rows/s`);
-  console.log(`ratio nps/sqlite3: ${ratio.toFixed(2)}x`);
-  console.log(`store size: nps ${mb(statSync(join(dir, 'data', 'nps.sqlite')).size)} MB, shell ${mb(statSync(shellDb).size)} MB`);
-  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  console.log(`load average after: ${loadavg()[0]!.toFixed(2)}`);
+  const ratio = fresh.ms / shellMs;
   console.log(
-    `targets: >= ${fmt(TARGET_ROWS_PER_S)} rows/s ${verdict(rate >= TARGET_ROWS_PER_S)}; peak RSS < ${TARGET_RSS_MB} MB ${verdict(peak < TARGET_RSS_MB * 1024 * 1024)}; within ${TARGET_RATIO}x of sqlite3 ${verdict(ratio <= TARGET_RATIO)}`,
+    `4. sqlite3 .import of the first file: ${fmt(rows)} rows in ${(shellMs / 1000).toFixed(2)} s = ${fmt((rows / shellMs) * 1000)} rows/s (load average ${shellLoad} before); nps fresh / shell: ${ratio.toFixed(2)}x`,
   );
+  const shellStore = statSync(shellDb).size;
+  console.log(
+    `5. store per row: ${fmt(freshStore / rows)} B after the fresh import (${mb(freshStore)} MB), ${fmt(incrStore / (2 * rows))} B with both files (${mb(incrStore)} MB); the CSV ${fmt(genA.bytes / rows)} B a row (${mb(genA.bytes)} MB); the shell's table ${fmt(shellStore / rows)} B (${mb(shellStore)} MB)`,
+  );
+  console.log(`load average after: ${load()}`);
+  const rss = TARGET_RSS_MB * 1024 * 1024;
+  console.log('targets (issue 14):');
+  console.log(
+    `  fresh >= ${fmt(TARGET_FRESH_ROWS_PER_S)} rows/s: ${fmt((rows / fresh.ms) * 1000)} ${verdict((rows / fresh.ms) * 1000 >= TARGET_FRESH_ROWS_PER_S)}; peak RSS < ${TARGET_RSS_MB} MB: ${mb(fresh.peak)} ${verdict(fresh.peak < rss)}`,
+  );
+  console.log(
+    `  new rows into the store >= ${fmt(TARGET_INCREMENTAL_ROWS_PER_S)} rows/s: ${fmt((rows / incr.ms) * 1000)} ${verdict((rows / incr.ms) * 1000 >= TARGET_INCREMENTAL_ROWS_PER_S)}; peak RSS < ${TARGET_RSS_MB} MB: ${mb(incr.peak)} ${verdict(incr.peak < rss)}`,
+  );
+  console.log(
+    `  unchanged file again < ${TARGET_UNCHANGED_S} s: ${(same.ms / 1000).toFixed(2)} s ${verdict(same.ms < TARGET_UNCHANGED_S * 1000)}`,
+  );
+  console.log(
+    `  store per row <= the CSV's: ${fmt(freshStore / rows)} against ${fmt(genA.bytes / rows)} B ${verdict(freshStore <= genA.bytes)}`,
+  );
+  console.log(`  fresh within ${TARGET_RATIO}x of the sqlite3 shell: ${ratio.toFixed(2)}x ${verdict(ratio <= TARGET_RATIO)}`);
 } finally {
-  if (values.keep) console.log(`kept ${dir}`);
+  if (keep) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
 }
