@@ -1,5 +1,15 @@
 import { describeError } from './cli/errors';
-import { callUsage, chainsUsage, importUsage, keysUsage, retentionUsage, serveUsage, startUsage, tokensUsage } from './cli/usage';
+import {
+  callUsage,
+  chainsUsage,
+  importUsage,
+  keysUsage,
+  ledgerUsage,
+  retentionUsage,
+  serveUsage,
+  startUsage,
+  tokensUsage,
+} from './cli/usage';
 
 /*
  * `npm run nps -- COMMAND …`: each command is loaded when it runs, so `--help` (and a typo) answer
@@ -17,6 +27,7 @@ const commands: Record<string, Command> = {
   keys: { usage: keysUsage, load: async () => (await import('./cli/keys')).keysCommand },
   call: { usage: callUsage, load: async () => (await import('./cli/call')).callCommand },
   import: { usage: importUsage, load: async () => (await import('./cli/import')).importCommand },
+  ledger: { usage: ledgerUsage, load: async () => (await import('./cli/ledger')).ledgerCommand },
   chains: { usage: chainsUsage, load: async () => (await import('./cli/catalogue')).chainsCommand },
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },

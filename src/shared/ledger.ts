@@ -428,7 +428,26 @@ export type ImportSummary = z.infer<typeof ImportSummary>;
 export const ImportDetail = ImportSummary.extend({ rejections: z.array(Rejection) });
 export type ImportDetail = z.infer<typeof ImportDetail>;
 
+/** A page of the ledger in the native format's fields, in the order records were stored (`nps ledger export`). */
+const LedgerExportQuery = z
+  .object({
+    wallet_id: blankIsAbsent(Uuid),
+    chain_id: optionalText,
+    token_id: optionalText,
+    /** The cursor: the `next` of the page before (0 for the first page). */
+    after: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(10_000).default(5000),
+  })
+  .strict();
+export const LedgerExportPage = z.object({
+  records: z.array(TransactionRecord),
+  /** The cursor of the next page, or null after the last. */
+  next: z.number().int().nullable(),
+});
+export type LedgerExportPage = z.infer<typeof LedgerExportPage>;
+
 export const ledgerContract = {
+  'ledger-export': { readOnly: true, input: LedgerExportQuery, output: LedgerExportPage },
   'ledger-detect': { readOnly: true, input: LedgerDetectRequest, output: LedgerDetectResult },
   'ledger-presets-list': { readOnly: true, input: z.object({}).strict(), output: z.array(LedgerPreset) },
   'ledger-preview': { input: LedgerImportRequest, output: ImportReport },

@@ -43,6 +43,11 @@ export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-
   --wallet-address (the address the export was made for, when no address is on every row).
   --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.`;
 
+export const ledgerUsage = `npm run nps -- ledger export [--wallet-id W] [--chain C] [--token T] [--json] [--out FILE] [--data-dir D]
+  The ledger's records in the native format: CSV (the record's fields as columns, times in Unix
+  milliseconds, empty = not recorded) or, with --json, a JSON array of records under the wire names.
+  Written to FILE, or to standard output. Importing the file again changes nothing.`;
+
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
   Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
 npm run nps -- keys add --public-key HEX --label L [--wallets W1,W2] [--data-dir D]

@@ -4,7 +4,7 @@ import type { HandlersOf, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { detectLedger, runImport } from './import';
 import { listPresets } from './presets';
-import { getImport, getTransaction, listImports, listTransactions, listWallets } from './repository';
+import { exportPage, getImport, getTransaction, listImports, listTransactions, listWallets } from './repository';
 
 const choicesOf = (input: ImportChoices): ImportChoices => ({
   chain_id: input.chain_id,
@@ -70,6 +70,7 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
       return record;
     },
     'wallets-list': () => listWallets(ctx.db),
+    'ledger-export': (query) => exportPage(ctx.db, query),
     'imports-list': ({ page, page_size }) => listImports(ctx.db, page, page_size),
     'import-get': ({ import_id }) => {
       const detail = getImport(ctx.db, import_id);

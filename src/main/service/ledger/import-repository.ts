@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import type { ImportSummary, Rejection, RowUpdate } from '../../../shared/ledger';
 import { LEDGER_FIELDS, MAX_REPORTED_UPDATES } from '../../../shared/ledger';
 import { detach } from './values';
@@ -24,7 +25,7 @@ import { detach } from './values';
  */
 
 const q = (name: string) => `"${name}"`;
-/** A row's values: the record's fields, then which movement of its transaction it is (ledger/movement.ts). */
+/** A row's values: the record's fields, then which movement of its transaction it is ('' for a native file: the record's stays). */
 const STORED_FIELDS = [...LEDGER_FIELDS, 'movement'] as const;
 const N = STORED_FIELDS.length;
 const RECORD_COLUMNS = STORED_FIELDS.map(q).join(', ');
@@ -55,6 +56,8 @@ export interface WriterOptions {
   idColumn: string;
   /** From this many expected rows on, indexes are rebuilt rather than kept (default REBUILD_MIN_ROWS; tests lower it). */
   rebuildMinRows?: number;
+  /** How the rows were read (readFingerprint), recorded with the import. */
+  fingerprint?: string;
 }
 
 export interface WriterStats {
@@ -130,12 +133,12 @@ export class LedgerWriter {
     return {
       // Without the unique index (a bulk load) there is no conflict to name; a repeat is found at the end.
       insertTx: sqlite.prepare(
-        `INSERT INTO transactions (rowid, ${RECORD_COLUMNS}, import_id, updated_at) VALUES (${'?, '.repeat(N)}?, ${importId}, ${now})${this.bulk ? '' : ' ON CONFLICT(transaction_id) DO NOTHING'}`,
+        `INSERT INTO transactions (rowid, ${RECORD_COLUMNS}, import_id, updated_at) VALUES (${'?, '.repeat(N)}coalesce(?, 0), ${importId}, ${now})${this.bulk ? '' : ' ON CONFLICT(transaction_id) DO NOTHING'}`,
       ),
       selectTx: sqlite.prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions WHERE transaction_id = ?`).raw(true),
       updateTx: sqlite.prepare(
         `UPDATE transactions SET ${STORED_FIELDS.slice(1)
-          .map((f) => `${q(f)} = ?`)
+          .map((f) => (f === 'movement' ? `${q(f)} = coalesce(?, ${q(f)})` : `${q(f)} = ?`))
           .join(', ')}, import_id = ${importId}, updated_at = ${now} WHERE rowid = ?`,
       ),
       insertWallet: sqlite.prepare(
@@ -222,7 +225,8 @@ export class LedgerWriter {
     const stats = this.stats;
     let changed: string[] | undefined;
     for (let i = 1; i < N; i++) {
-      if (existing[i + 1] !== params[i + 1]) (changed ??= []).push(STORED_FIELDS[i]!);
+      // A movement not given (a native file, ids of its own) keeps the record's.
+      if (existing[i + 1] !== params[i + 1] && !(i === N - 1 && params[i + 1] === null)) (changed ??= []).push(STORED_FIELDS[i]!);
     }
     if (changed === undefined) {
       stats.unchanged++;
@@ -303,7 +307,7 @@ export class LedgerWriter {
 
   /** Record the import and commit. */
   commit(record: ImportRecord): void {
-    recordImport(this.sqlite, record.summary, record.rejections);
+    recordImport(this.sqlite, record.summary, record.rejections, this.opts.fingerprint);
     this.sqlite.exec('DROP TABLE temp.ledger_import_seen');
     this.sqlite.exec('COMMIT');
   }
@@ -321,13 +325,95 @@ function keepFirstUpdates(updates: RowUpdate[]): void {
   if (updates.length > MAX_REPORTED_UPDATES) updates.length = MAX_REPORTED_UPDATES;
 }
 
-function recordImport(sqlite: Database.Database, summary: ImportSummary, rejections: Rejection[]): void {
+function recordImport(sqlite: Database.Database, summary: ImportSummary, rejections: Rejection[], fingerprint: string | undefined): void {
   sqlite
     .prepare(
-      `INSERT INTO imports (import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at)
-       VALUES (@import_id, @file_name, @file_sha256, @file_size, @format, @preset, @rows_total, @added, @updated, @unchanged, @rejected, @started_at, @finished_at)`,
+      `INSERT INTO imports (import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at, read_fingerprint)
+       VALUES (@import_id, @file_name, @file_sha256, @file_size, @format, @preset, @rows_total, @added, @updated, @unchanged, @rejected, @started_at, @finished_at, @read_fingerprint)`,
     )
-    .run(summary);
+    .run({ ...summary, read_fingerprint: fingerprint ?? null });
   const insert = sqlite.prepare('INSERT INTO import_rejections (import_id, row_number, "column", reason, value) VALUES (?, ?, ?, ?, ?)');
   for (const r of rejections) insert.run(summary.import_id, r.row_number, r.column, r.reason, r.value);
+}
+
+/*
+ * The same file again. After an import of a file commits, every valid row of it is a record equal
+ * to the row. Only imports write records, and an import changes an existing record only by
+ * updating it (counted in `updated`). So while every import recorded since has updated nothing,
+ * importing the same bytes read the same way again (the same fingerprint) finds every valid row
+ * unchanged and rejects the same rows for the same reasons: its report is the earlier one's with
+ * every kept row unchanged, and nothing is read or written but the import's own record.
+ *
+ * Not taken when the earlier import rejected a row for an unknown token: the report lists those
+ * tokens, from the rows themselves.
+ */
+
+/**
+ * How an import reads its rows, hashed: the caller's parts (preset, mapping with the choices made,
+ * wallet), the catalogue it checks them against, and the store's schema (a migration may rewrite
+ * records). Maps are written as their entries.
+ */
+export function readFingerprint(sqlite: Database.Database, parts: Record<string, unknown>): string {
+  const schema = sqlite.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get() as number;
+  const json = JSON.stringify({ ...parts, schema, tz: process.versions.tz ?? null }, (_k, v: unknown) =>
+    v instanceof Map ? [...(v as Map<unknown, unknown>).entries()] : v,
+  );
+  return createHash('sha256').update(json).digest('hex');
+}
+
+interface EarlierImport {
+  import_id: string;
+  rows_total: number;
+  kept: number;
+  rejected: number;
+}
+
+const EARLIER_IMPORT = `
+  SELECT i.import_id, i.rows_total, i.added + i.updated + i.unchanged AS kept, i.rejected
+  FROM imports i
+  WHERE i.read_fingerprint = @fingerprint AND i.file_size = @size AND (@sha256 IS NULL OR i.file_sha256 = @sha256)
+    AND NOT EXISTS (SELECT 1 FROM imports j WHERE j.rowid > i.rowid AND j.updated > 0)
+    AND NOT EXISTS (SELECT 1 FROM import_rejections r WHERE r.import_id = i.import_id AND r.reason LIKE 'unknown token%')
+  ORDER BY i.rowid DESC LIMIT 1`;
+
+/** Whether an import of a file of this size read this way could be repeated without reading it (before hashing it). */
+export function mayRepeatImport(sqlite: Database.Database, fingerprint: string, size: number): boolean {
+  return sqlite.prepare(EARLIER_IMPORT).get({ fingerprint, size, sha256: null }) !== undefined;
+}
+
+export interface RepeatedImport {
+  rowsTotal: number;
+  unchanged: number;
+  rejections: Rejection[];
+}
+
+/**
+ * The same file read the same way as an earlier import, with no import having updated a record
+ * since (see above): what importing it again does, and unless `summary` is null (a preview),
+ * the import recorded with the earlier one's rejections. Undefined when it cannot be told so.
+ * Synchronous: call it when no import holds the write lock.
+ */
+export function repeatImport(
+  sqlite: Database.Database,
+  find: { fingerprint: string; size: number; sha256: string },
+  summary: ((earlier: RepeatedImport) => ImportSummary) | null,
+): RepeatedImport | undefined {
+  const earlier = sqlite.prepare(EARLIER_IMPORT).get(find) as EarlierImport | undefined;
+  if (earlier === undefined) return undefined;
+  const rejections = sqlite
+    .prepare('SELECT row_number, "column", reason, value FROM import_rejections WHERE import_id = ? ORDER BY row_number, id')
+    .all(earlier.import_id) as Rejection[];
+  const repeated: RepeatedImport = { rowsTotal: earlier.rows_total, unchanged: earlier.kept, rejections };
+  if (summary) {
+    const s = summary(repeated);
+    sqlite.transaction(() => {
+      recordImport(sqlite, s, [], find.fingerprint);
+      sqlite
+        .prepare(
+          'INSERT INTO import_rejections (import_id, row_number, "column", reason, value) SELECT ?, row_number, "column", reason, value FROM import_rejections WHERE import_id = ? ORDER BY row_number, id',
+        )
+        .run(s.import_id, earlier.import_id);
+    })();
+  }
+  return repeated;
 }

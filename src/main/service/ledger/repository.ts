@@ -1,4 +1,12 @@
-import type { ImportDetail, ImportSummary, LedgerRecord, Rejection, TransactionListQuery, WalletSummary } from '../../../shared/ledger';
+import type {
+  ImportDetail,
+  ImportSummary,
+  LedgerExportPage,
+  LedgerRecord,
+  Rejection,
+  TransactionListQuery,
+  WalletSummary,
+} from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
@@ -125,6 +133,30 @@ export function listTransactions(db: Db, query: TransactionListQuery): Page<Ledg
     .all(...args, query.page_size, (query.page - 1) * query.page_size)
     .map((row) => recordOfRow(row as unknown[]));
   return { list, total, page: query.page, page_size: query.page_size };
+}
+
+/** Records after the cursor (a rowid), in stored order, with the cursor of the next page. */
+export function exportPage(
+  db: Db,
+  query: { wallet_id?: string; chain_id?: string; token_id?: string; after: number; limit: number },
+): LedgerExportPage {
+  const where = ['t.rowid > ?'];
+  const args: (string | number)[] = [query.after];
+  for (const column of ['wallet_id', 'chain_id', 'token_id'] as const) {
+    const value = column === 'wallet_id' ? query.wallet_id?.toLowerCase() : query[column];
+    if (value === undefined) continue;
+    where.push(`t.${q(column)} = ?`);
+    args.push(value);
+  }
+  const rows = db.$client
+    .prepare(`SELECT t.rowid, ${RECORD_COLUMNS} FROM transactions t WHERE ${where.join(' AND ')} ORDER BY t.rowid LIMIT ?`)
+    .raw(true)
+    .all(...args, query.limit) as unknown[][];
+  const records = rows.map((row) => {
+    const { import_id: _i, updated_at: _u, movement: _m, ...record } = recordOfRow(row.slice(1));
+    return record;
+  });
+  return { records, next: rows.length === query.limit ? (rows[rows.length - 1]![0] as number) : null };
 }
 
 export function listWallets(db: Db): WalletSummary[] {

@@ -460,7 +460,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       if (transactionId === undefined) return new RowProblem(src.transaction_id.label, `${JSON.stringify(id)} is not a UUID`);
       out[F.transaction_id] = transactionId;
     }
-    out[N] = String(movement);
+    // A file with ids of its own (the native format) does not say the movement: a record keeps its own.
+    out[N] = deriveId ? String(movement) : '';
     return out;
   };
 }
