@@ -38,4 +38,64 @@ describe('npm run nps -- chains / tokens', () => {
       again.close();
     }
   }, 90_000);
+  it('adds a chain the catalogue lacks (with its coin) and a token by its contract; both outlive the next seeding; a duplicate or a bad contract is refused', async () => {
+    const chain = await nps([
+      'chains',
+      'add',
+      'MANTLE',
+      '--symbol',
+      'MNT',
+      '--name',
+      'Mantle',
+      '--tx-url',
+      'https://mantlescan.xyz/tx/{hash}',
+      ...dir,
+    ]);
+    expect(chain.code).toBe(0);
+    expect(chain.out).toMatch(/^Added MANTLE:\nMANTLE +ETH +enabled=yes/);
+    const token = await nps([
+      'tokens',
+      'add',
+      'ETH',
+      '--contract',
+      '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+      '--symbol',
+      'DAI',
+      '--decimal',
+      '18',
+      ...dir,
+    ]);
+    expect(token.code).toBe(0);
+    expect(token.out).toMatch(/Added ETH_DAI:\nETH_DAI +ETH +DAI +decimal=18/);
+    const twice = await nps([
+      'tokens',
+      'add',
+      'ETH',
+      '--contract',
+      '0x6b175474e89094c44da98b954eedeac495271d0f',
+      '--symbol',
+      'DAI2',
+      '--decimal',
+      '18',
+      ...dir,
+    ]);
+    expect(twice).toMatchObject({ code: 1, err: 'error 1002: contract_address: ETH already has this contract as ETH_DAI\n' });
+    const bad = await nps(['tokens', 'add', 'TRON', '--contract', '0xdead', '--symbol', 'X', '--decimal', '6', ...dir]);
+    expect(bad.err).toMatch(/^error 1002: contract_address: "0xdead" is not a TRON address/);
+    const missing = await nps(['tokens', 'add', 'ETH', '--symbol', 'X', ...dir]);
+    expect(missing).toMatchObject({ code: 1 });
+    expect(missing.err).toMatch(/^--contract is required/);
+
+    const again = openService({ dataDir: svc.dataDir });
+    try {
+      const tokens = (await again.invoke('catalogue-tokens-list', { chain_id: 'MANTLE' }, { actor: 'cli' })).tokens;
+      expect(tokens).toEqual([expect.objectContaining({ token_id: 'MANTLE', symbol: 'MNT', decimal: 18, is_native: true })]);
+      expect((await again.invoke('catalogue-tokens-list', { token_id: 'ETH_DAI' }, { actor: 'cli' })).tokens[0]).toMatchObject({
+        contract_address: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+        is_native: false,
+      });
+    } finally {
+      again.close();
+    }
+  }, 90_000);
 });
