@@ -173,6 +173,33 @@ describe('files that do not say everything', () => {
     expect((await all({ chain_id: 'ARBITRUM_ETH' })).every((r) => r.token_id === 'ARBITRUM_ETH')).toBe(true);
   });
 
+  it('an export with a ChainId column (multichain explorers) names its chain: Arbitrum and Avalanche without --chain', async () => {
+    // The header of Snowtrace's current export (ChainId, Chain, Value(...) at the end), one row built on it.
+    const header = (coin: string) =>
+      `"Transaction Hash","Blockno","UnixTimestamp","DateTime (UTC)","From","To","ContractAddress","Value_IN(${coin})","Value_OUT(${coin})","CurrentValue/${coin}","TxnFee(${coin})","TxnFee(USD)","Historical $Price/${coin}","Status","ErrCode","Method","ChainId","Chain","Value(${coin})"`;
+    const row = (n: number, chainId: string, chain: string) =>
+      `"0x${String(n).padStart(64, 'e')}","1","1733313176","2024-12-04 11:52:56","0x1111111111111111111111111111111111111111","0xd8da6bf26964af9d7eed9e03e53415d37aa96045","","1.25","0","0","0.0001","0","1","","","Transfer","${chainId}","${chain}","1.25"`;
+    const arb = await importFile({
+      source: { name: 'arb.csv', text: [header('ETH'), row(1, '42161', 'Arbitrum One')].join('\n') },
+      wallet_id: WALLET,
+    });
+    expect(arb).toMatchObject({ added: 1, read_as: { chain_id: 'ARBITRUM_ETH' } });
+    const avax = await importFile({
+      source: { name: 'avax.csv', text: [header('AVAX'), row(2, '43114', 'Avalanche C-Chain')].join('\n') },
+      wallet_id: WALLET,
+    });
+    expect(avax).toMatchObject({ added: 1, read_as: { chain_id: 'AVAXC' } });
+    // A ChainId whose coin is not the file's (56 is BNB Smart Chain, the values say ETH) decides nothing: the chain is asked for.
+    const odd = await failure(
+      importFile({ source: { name: 'odd.csv', text: [header('ETH'), row(3, '56', 'BNB')].join('\n') }, wallet_id: WALLET }),
+    );
+    expect(odd.message).toMatch(/give --chain/);
+    expect((await all()).map((r) => [r.chain_id, r.token_id, r.amount, r.type]).sort()).toEqual([
+      ['ARBITRUM_ETH', 'ARBITRUM_ETH', '1.25', 'Deposit'],
+      ['AVAXC', 'AVAXC', '1.25', 'Deposit'],
+    ]);
+  });
+
   it('Mantlescan (Value_IN(MNT)): no chain has MNT until the user adds Mantle, then it is chosen from the file', async () => {
     const name = 'mantlescan-anonymized-txlist.csv';
     const err = await failure(importFile({ source: file(name), wallet_id: WALLET }));

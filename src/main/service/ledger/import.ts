@@ -131,6 +131,41 @@ function* cellsOf(headers: string[], mapping: Mapping, inputs: readonly MappingI
   for (const row of rows) for (const i of indexes) if (row[i]) yield row[i]!;
 }
 
+/** EVM chain ids (EIP-155) of the catalogue's chains, as multichain explorers write them in a ChainId column. */
+const EVM_CHAIN_IDS: Record<string, string> = {
+  '1': 'ETH',
+  '56': 'BSC_BNB',
+  '137': 'MATIC',
+  '42161': 'ARBITRUM_ETH',
+  '10': 'OPT_ETH',
+  '8453': 'BASE_ETH',
+  '43114': 'AVAXC',
+  '11155111': 'SETH',
+  '5000': 'MANTLE',
+};
+
+/**
+ * The chain a ChainId column names, when every one of the first rows names the same chain of the
+ * catalogue and its coin is the one the values are in; null otherwise (then the chain is asked for).
+ */
+function chainIdColumn(
+  headers: string[],
+  rows: string[][],
+  catalogue: CatalogueView,
+  family: { family: string; unit: string | null },
+): string | null {
+  const column = findHeader(headers, 'ChainId') ?? findHeader(headers, 'Chain Id');
+  if (column === undefined || rows.length === 0) return null;
+  const at = headers.indexOf(column);
+  const ids = new Set(rows.map((r) => (r[at] ?? '').trim()));
+  if (ids.size !== 1) return null;
+  const chainId = EVM_CHAIN_IDS[[...ids][0]!];
+  const chain = chainId === undefined ? undefined : catalogue.chains.get(chainId);
+  if (!chain || chain.family !== family.family) return null;
+  if (family.unit !== null && coin(chain.native_symbol) !== coin(family.unit)) return null;
+  return chainId!;
+}
+
 /** Same coin, spelled as explorers spell it before and after a rename. */
 const SAME_COIN: Record<string, string> = { MATIC: 'POL', POL: 'POL' };
 const coin = (symbol: string) => SAME_COIN[symbol.toUpperCase()] ?? symbol.toUpperCase();
@@ -187,6 +222,10 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     }
     chainId = choices.chain_id;
   } else if (family && chainId === null) {
+    // An export that names its chain (a ChainId column, as multichain explorers write) says it; else the coin may.
+    chainId = chainIdColumn(headers, rows, catalogue, family);
+  }
+  if (family && chainId === null && choices.chain_id === undefined) {
     const candidates = [...catalogue.chains.entries()]
       .filter(
         ([, c]) => c.family === family.family && !c.is_testnet && (family.unit === null || coin(c.native_symbol) === coin(family.unit)),
