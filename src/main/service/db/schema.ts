@@ -74,6 +74,12 @@ export const imports = sqliteTable('imports', {
   rejected: integer('rejected').notNull(),
   started_at: integer('started_at').notNull(),
   finished_at: integer('finished_at').notNull(),
+  /**
+   * How the file's rows were read (preset, mapping, choices, wallet, catalogue), hashed: with the
+   * file's SHA-256 it tells a later import of the same file read the same way (ledger/import.ts).
+   * NULL for imports recorded before it was kept.
+   */
+  read_fingerprint: text('read_fingerprint'),
 });
 
 export const importRejections = sqliteTable(

@@ -24,7 +24,8 @@ import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type Catalo
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 import type { RowWriter } from '../engine/index';
-import type { WriterStats } from './import-repository';
+import { readFingerprint, type WriterStats } from './import-repository';
+import { importAgain } from './import-again';
 
 export interface ImportOptions {
   source: LedgerSource;
@@ -607,7 +608,32 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
 
   const importId = randomUUID();
   const idColumn = mapping.columns.transaction_id ?? 'transaction_id';
-  const writerOpts = { importId, now: ctx.now(), idColumn, rebuildMinRows: opts.rebuildMinRows };
+  // The same file read the same way as an earlier import, nothing updated since: no row need be read.
+  const fingerprint = readFingerprint(ctx.db.$client, {
+    preset,
+    mapping,
+    walletId: opts.walletId ?? null,
+    walletAddress: plan.walletAddress ?? null,
+    catalogue: plan.catalogue,
+  });
+  const again = await importAgain(
+    ctx,
+    {
+      opened,
+      sniffed,
+      fingerprint,
+      importId,
+      startedAt,
+      t0,
+      preset,
+      readAs: plan.readAs,
+      dryRun: opts.dryRun,
+      onProgress: opts.onProgress,
+    },
+    (r) => ({ ...r, message: summaryMessage(r, unmappedColumns(sniffed.headers, mapping)) }),
+  );
+  if (again) return again;
+  const writerOpts = { importId, now: ctx.now(), idColumn, rebuildMinRows: opts.rebuildMinRows, fingerprint };
   // The engine decides where the rows are written (a large file: on a thread of its own, while it
   // is read); the rows the file is expected to bring decide whether the secondary indexes are
   // rebuilt rather than kept up to date.

@@ -1,0 +1,1 @@
+ALTER TABLE `imports` ADD `read_fingerprint` text;

@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LEDGER_FIELDS, type ImportChoices, type ImportReport } from '../../../shared/ledger';
+import { tempService } from '../test-support';
+import { runImport } from './import';
+
+/*
+ * Importing the same file again (issue 14): when nothing can have changed, the report comes from
+ * the earlier import without reading a row; it must be the report reading every row gives.
+ */
+
+const HEADER = LEDGER_FIELDS.join(',');
+const W = '11111111-2222-4333-8444-555555555555';
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const row = (fields: Partial<Record<(typeof LEDGER_FIELDS)[number], string>>) => LEDGER_FIELDS.map((f) => fields[f] ?? '').join(',');
+const good = (n: number, extra: Partial<Record<(typeof LEDGER_FIELDS)[number], string>> = {}) =>
+  row({
+    transaction_id: id(n),
+    wallet_id: W,
+    type: 'Deposit',
+    status: 'Completed',
+    amount: `${n}.5`,
+    chain_id: 'ETH',
+    token_id: 'ETH_USDT',
+    hash: `0x${String(n).padStart(64, 'a')}`,
+    created_at: String(1767225600000 + n * 1000),
+    ...extra,
+  });
+const text = (lines: string[], name = 'ledger.csv') => ({ name, text: [HEADER, ...lines].join('\n') + '\n' });
+
+/** 60 rows: row 7 has a bad amount, row 30 repeats row 2's transaction_id, row 41 names an unknown chain. */
+const LINES = Array.from({ length: 60 }, (_, k) => {
+  const n = k + 1;
+  if (n === 7) return good(n, { amount: 'lots' });
+  if (n === 30) return good(2);
+  if (n === 41) return good(n, { chain_id: 'NOPE' });
+  return good(n);
+});
+const FILE = text(LINES);
+
+let svc: ReturnType<typeof tempService>;
+beforeEach(() => {
+  svc = tempService();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  svc.dispose();
+});
+
+interface Opts {
+  dryRun?: boolean;
+  choices?: ImportChoices;
+  workerMinBytes?: number;
+}
+const run = (s: typeof svc, source: { name: string; text: string }, o: Opts = {}) =>
+  runImport(s.ctx, { source, dryRun: o.dryRun ?? false, choices: o.choices, workerMinBytes: o.workerMinBytes });
+
+/** The report without what differs between any two runs (its id and duration). */
+const same = (r: ImportReport) => ({ ...r, import_id: r.import_id === null ? null : 'id', duration_ms: 0 });
+
+/** Every row of the store but the import ids and times, which differ between two runs. */
+function dump(s: typeof svc): string {
+  const db = s.ctx.db.$client;
+  const imports = db
+    .prepare(
+      'SELECT file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected FROM imports ORDER BY rowid',
+    )
+    .all();
+  const rejections = db
+    .prepare(
+      'SELECT i.rowid AS n, row_number, "column", reason, value FROM import_rejections r JOIN imports i USING (import_id) ORDER BY i.rowid, r.id',
+    )
+    .all();
+  const records = db.prepare(`SELECT ${LEDGER_FIELDS.map((f) => `"${f}"`).join(', ')}, movement FROM transactions ORDER BY rowid`).all();
+  const wallets = db.prepare('SELECT wallet_id FROM wallets ORDER BY wallet_id').all();
+  return JSON.stringify({ imports, rejections, records, wallets });
+}
+
+/** Whether an import read the file's rows (and so asked for a writer) or answered from the earlier import. */
+function countWriters(s: typeof svc) {
+  return vi.spyOn(s.ctx.engine, 'importWriter');
+}
+
+/** The same imports, with every earlier import's fingerprint forgotten before each: always the path that reads every row. */
+async function slowPath(steps: ((s: typeof svc) => Promise<ImportReport>)[]): Promise<{ reports: ImportReport[]; store: string }> {
+  const other = tempService();
+  try {
+    const reports: ImportReport[] = [];
+    for (const step of steps) {
+      other.ctx.db.$client.exec('UPDATE imports SET read_fingerprint = NULL');
+      reports.push(await step(other));
+    }
+    return { reports, store: dump(other) };
+  } finally {
+    other.dispose();
+  }
+}
+
+describe('importing the same file again', () => {
+  it('same file twice: answered without reading a row, with the report and the store of reading every row', async () => {
+    const first = await run(svc, FILE);
+    expect(first.added).toBe(57);
+    expect(first.rejected).toBe(3);
+    const writers = countWriters(svc);
+    const preview = await run(svc, FILE, { dryRun: true });
+    const again = await run(svc, FILE);
+    expect(writers).not.toHaveBeenCalled();
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 57, rejected: 3, rows_total: 60 });
+    expect(again.import_id).not.toBeNull();
+    expect(again.import_id).not.toBe(first.import_id);
+    expect(again.rejections.map((r) => r.row_number)).toEqual([7, 30, 41]);
+
+    const slow = await slowPath([(s) => run(s, FILE), (s) => run(s, FILE, { dryRun: true }), (s) => run(s, FILE)]);
+    expect(same(preview)).toEqual(same(slow.reports[1]!));
+    expect(same(again)).toEqual(same(slow.reports[2]!));
+    expect(dump(svc)).toBe(slow.store);
+  });
+
+  it('a file written on the import thread is answered again the same way', async () => {
+    const first = await run(svc, FILE, { workerMinBytes: 0 });
+    expect(first.added).toBe(57);
+    const writers = countWriters(svc);
+    const again = await run(svc, FILE, { workerMinBytes: 0 });
+    expect(writers).not.toHaveBeenCalled();
+    const slow = await slowPath([(s) => run(s, FILE, { workerMinBytes: 0 }), (s) => run(s, FILE, { workerMinBytes: 0 })]);
+    expect(same(again)).toEqual(same(slow.reports[1]!));
+  });
+
+  it('an import of new rows since changes nothing: still answered without reading', async () => {
+    await run(svc, FILE);
+    await run(svc, text([good(100), good(101)], 'more.csv'));
+    const writers = countWriters(svc);
+    const again = await run(svc, FILE);
+    expect(writers).not.toHaveBeenCalled();
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 57, rejected: 3 });
+  });
+
+  it('same file after another import updated one of its records: every row read, the change found', async () => {
+    await run(svc, FILE);
+    const other = await run(svc, text([good(5, { status: 'Failed' }), good(200)], 'other.csv'));
+    expect(other).toMatchObject({ added: 1, updated: 1 });
+    const writers = countWriters(svc);
+    const again = await run(svc, FILE);
+    expect(writers).toHaveBeenCalledTimes(1);
+    expect(again).toMatchObject({ added: 0, updated: 1, unchanged: 56, rejected: 3 });
+    expect(again.updates).toEqual([{ row_number: 5, transaction_id: id(5), fields: ['status'] }]);
+    // And once that import is in, the file is the same as the store again: answered without reading.
+    const third = await run(svc, FILE);
+    expect(writers).toHaveBeenCalledTimes(1);
+    expect(third).toMatchObject({ added: 0, updated: 0, unchanged: 57 });
+  });
+
+  it('same file read with other choices: every row read', async () => {
+    await run(svc, FILE);
+    const writers = countWriters(svc);
+    const again = await run(svc, FILE, { choices: { date_order: 'day_first' } });
+    expect(writers).toHaveBeenCalledTimes(1);
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 57, rejected: 3 });
+  });
+
+  it('a file that differs by one byte, or a preview that was never recorded: every row read', async () => {
+    await run(svc, FILE, { dryRun: true });
+    const writers = countWriters(svc);
+    await run(svc, FILE);
+    expect(writers).toHaveBeenCalledTimes(1);
+    const changed = text(LINES.map((l, k) => (k === 9 ? l.replace('10.5', '10.6') : l)));
+    expect(changed.text.length).toBe(FILE.text.length);
+    const r = await run(svc, changed);
+    expect(writers).toHaveBeenCalledTimes(2);
+    expect(r).toMatchObject({ updated: 1, unchanged: 56 });
+  });
+});
