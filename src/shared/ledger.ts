@@ -305,16 +305,10 @@ const LedgerImportRequest = ImportChoices.extend({
   /** The address the export was made for (decides Deposit/Withdrawal for Tronscan-like files). */
   wallet_address: z.string().min(1).optional(),
 }).strict();
-type LedgerImportRequest = z.output<typeof LedgerImportRequest>;
+export type LedgerImportRequest = z.output<typeof LedgerImportRequest>;
 
-/** Detect with what the user chose so far: the answer says what is still needed, and reads the first rows with it. */
-const LedgerDetectRequest = ImportChoices.extend({
-  source: LedgerSource,
-  preset: z.string().min(1).optional(),
-  mapping: Mapping.optional(),
-  wallet_id: Uuid.optional(),
-  wallet_address: z.string().min(1).optional(),
-}).strict();
+/** Detect with what the user chose so far (an import's request): the answer says what is still needed, and reads the first rows with it. */
+const LedgerDetectRequest = LedgerImportRequest;
 
 /** One of the first rows as the import would read it: the record's values, or why it is rejected. */
 export const ParsedRow = z.object({

@@ -1,7 +1,9 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { defaultMigrationsFolder } from './db/open';
+import { ServiceError } from './errors';
 import { openService, type Service, type ServiceOptions } from './index';
 
 /** A copy of the migrations folder into dir that stops before the migration whose tag ends with tagEnd: the store as it was before it. */
@@ -35,4 +37,14 @@ export function tempService(opts: Partial<ServiceOptions> = {}): Service & { dat
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The ServiceError a call fails with (the test fails if it succeeds or fails otherwise). */
+export async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ServiceError);
+  return err as ServiceError;
 }

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportReport, LedgerRecord } from '../../../shared/ledger';
 import type { CallMeta } from '../context';
-import { ServiceError } from '../errors';
 import { buildServer } from '../http/server';
 import { signedInject } from '../http/signed.test-support';
-import { tempService } from '../test-support';
+import { failure, tempService } from '../test-support';
 
 /*
  * Real explorer and exchange exports (test/fixtures/exports, sources and licences in its README).
@@ -43,14 +42,6 @@ const all = async (query: Record<string, unknown> = {}): Promise<LedgerRecord[]>
     if (out.length >= p.total) return out;
   }
 };
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
-}
 /** A file's rows as stored: by hash, for the records of one chain and token. */
 const byHash = (records: LedgerRecord[]) => new Map(records.map((r) => [r.hash, r]));
 const plain = (raw: string) =>

@@ -1,53 +1,30 @@
 import { ErrorCodes } from '../../../shared/errors';
-import type { ImportChoices, ledgerContract } from '../../../shared/ledger';
-import type { HandlersOf, ServiceContext } from '../context';
+import type { LedgerImportRequest, ledgerContract } from '../../../shared/ledger';
+import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import { detectLedger, runImport } from './import';
+import { detectLedger, runImport, type ImportOptions } from './import';
 import { listPresets } from './presets';
 import { exportPage, getImport, getTransaction, listImports, listTransactions, listWallets } from './repository';
 
-const choicesOf = (input: ImportChoices): ImportChoices => ({
-  chain_id: input.chain_id,
-  token_id: input.token_id,
-  decimal_separator: input.decimal_separator,
-  date_order: input.date_order,
+/** The import's options from its request (detect, preview and import take the same). */
+const importOptions = (input: LedgerImportRequest, dryRun: boolean, onProgress?: CallMeta['onProgress']): ImportOptions => ({
+  source: input.source,
+  preset: input.preset,
+  mapping: input.mapping,
+  walletId: input.wallet_id,
+  walletAddress: input.wallet_address,
+  choices: { chain_id: input.chain_id, token_id: input.token_id, decimal_separator: input.decimal_separator, date_order: input.date_order },
+  dryRun,
+  onProgress,
 });
 
 export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerContract> {
   return {
-    'ledger-detect': (input) =>
-      detectLedger(ctx, {
-        source: input.source,
-        preset: input.preset,
-        mapping: input.mapping,
-        walletId: input.wallet_id,
-        walletAddress: input.wallet_address,
-        choices: choicesOf(input),
-        dryRun: true,
-      }),
+    'ledger-detect': (input) => detectLedger(ctx, importOptions(input, true)),
     'ledger-presets-list': () => listPresets(),
-    'ledger-preview': (input, meta) =>
-      runImport(ctx, {
-        source: input.source,
-        preset: input.preset,
-        mapping: input.mapping,
-        walletId: input.wallet_id,
-        walletAddress: input.wallet_address,
-        choices: choicesOf(input),
-        dryRun: true,
-        onProgress: meta.onProgress,
-      }),
+    'ledger-preview': (input, meta) => runImport(ctx, importOptions(input, true, meta.onProgress)),
     'ledger-import': async (input, meta) => {
-      const report = await runImport(ctx, {
-        source: input.source,
-        preset: input.preset,
-        mapping: input.mapping,
-        walletId: input.wallet_id,
-        walletAddress: input.wallet_address,
-        choices: choicesOf(input),
-        dryRun: false,
-        onProgress: meta.onProgress,
-      });
+      const report = await runImport(ctx, importOptions(input, false, meta.onProgress));
       ctx.log.info({
         event: 'import',
         by: meta.actor,

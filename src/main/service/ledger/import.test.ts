@@ -4,8 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateLedger } from '../../../../bench/generate-ledger';
 import { LEDGER_FIELDS, type ImportReport, type TransactionRecord } from '../../../shared/ledger';
 import type { CallMeta } from '../context';
-import { ServiceError } from '../errors';
-import { tempService } from '../test-support';
+import { failure, tempService } from '../test-support';
 import { runImport } from './import';
 
 const SAMPLES = join(__dirname, '../../../../resources/samples');
@@ -69,15 +68,6 @@ function dump(): string {
 
 const record = (transactionId: string) => svc.invoke('transaction-get', { transaction_id: transactionId }, meta);
 const all = async (query: Record<string, unknown> = {}) => (await svc.invoke('transactions-list', { page_size: 500, ...query }, meta)).list;
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
-}
 
 describe('native ledger', () => {
   it('imports the native CSV sample: BOM, CRLF, quoted cells, scientific notation and 18 decimals exactly, three time forms', async () => {
