@@ -149,6 +149,8 @@ export const Mapping = z
       .object({
         decimal_separator: DecimalSeparator.default('auto'),
         thousands_separator: z.enum(['auto', '', ',', '.', ' ', "'", '_']).default('auto'),
+        /** Amount cells may end with this coin after a space ("0.5 ETH"); a cell naming another is rejected. */
+        unit: z.string().min(1).optional(),
       })
       .refine((n) => n.decimal_separator === 'auto' || n.decimal_separator !== n.thousands_separator, {
         error: 'decimal and thousands separators must differ',

@@ -164,6 +164,24 @@ describe('files that do not say everything', () => {
     expect((await all({ chain_id: 'ARBITRUM_ETH' })).every((r) => r.token_id === 'ARBITRUM_ETH')).toBe(true);
   });
 
+  it('an explorer\'s advanced-filter transaction list (Value "0 ETH", status text, no Unix time): its chain asked, failures kept', async () => {
+    const name = 'etherscan-transaction-list-advanced-0xeb31.csv';
+    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
+    expect(detect).toMatchObject({ preset: 'etherscan-list', needs: [expect.objectContaining({ field: 'chain_id' })] });
+    const r = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
+    expect(r).toMatchObject({ rows_total: FACTS[name]!.rows, added: FACTS[name]!.rows, rejected: 0 });
+    expect(r.read_as.wallet_address?.toLowerCase()).toBe(FACTS[name]!.walletAddress);
+    const records = await all();
+    expect(records.filter((x) => x.status === 'Failed')).toHaveLength(FACTS[name]!.failedRows.length);
+    // "2020-03-16 03:55:26" in UTC; the fee counts on the wallet's own transactions only.
+    const first = records.find((x) => x.hash === '0x7a1c5e8b00cb3180160a7216ebab0d124a28c3d953893f053a0f5369b2f7f6af')!;
+    expect(first).toMatchObject({ amount: '0', type: 'Deposit', fee: '', created_at: Date.UTC(2020, 2, 16, 3, 55, 26), token_id: 'ETH' });
+    // A value in another coin is refused, never read as a number of ETH.
+    const other = textOf(name).replace('"0 ETH","0.00009241"', '"5 USDT","0.00009241"');
+    const bad = await importFile({ source: { name: 'other.csv', text: other }, wallet_id: WALLET, chain_id: 'ETH' });
+    expect(bad.rejections).toEqual([expect.objectContaining({ column: 'Value', value: '5 USDT', reason: '"5 USDT" is in USDT, not ETH' })]);
+  });
+
   it('an export with a ChainId column (multichain explorers) names its chain: Arbitrum and Avalanche without --chain', async () => {
     // The header of Snowtrace's current export (ChainId, Chain, Value(...) at the end), one row built on it.
     const header = (coin: string) =>

@@ -199,7 +199,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   const problems: string[] = [];
 
   // The chain.
-  const family = def?.chainOf(headers) ?? null;
+  const family = def?.chainOf(headers, rows) ?? null;
   let chainId: string | null = mapping.constants.chain_id ?? null;
   if (choices.chain_id !== undefined) {
     const chain = catalogue.chains.get(choices.chain_id);
@@ -249,8 +249,9 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   if (chainId !== null) {
     mapping.constants.chain_id = chainId;
     // An export of the chain's coin (transactions, internal transactions): the native token.
-    if (def && (def.name === 'etherscan' || def.name === 'etherscan-internal'))
-      mapping.constants.token_id = catalogue.chains.get(chainId)?.native_token_id ?? chainId;
+    if (def?.ofNativeCoin) mapping.constants.token_id = catalogue.chains.get(chainId)?.native_token_id ?? chainId;
+    // Amounts written with their coin ("0.5 ETH"): the chain's coin, and only it.
+    if (def?.ofNativeCoin && family?.unit) mapping.number.unit = family.unit;
   }
 
   // The token.

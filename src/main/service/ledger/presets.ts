@@ -20,7 +20,9 @@ export interface PresetDef {
    * The chain family of the export and the coin its native amounts are in, where the header
    * names it (Value_IN(BNB)); null for a format whose rows name their chain (native).
    */
-  chainOf: (headers: string[]) => { family: string; unit: string | null } | null;
+  chainOf: (headers: string[], rows: string[][]) => { family: string; unit: string | null } | null;
+  /** The rows are transfers of the chain's own coin (the token is the chain's native token). */
+  ofNativeCoin?: boolean;
 }
 
 const norm = (h: string) => h.trim().toLowerCase();
@@ -146,6 +148,7 @@ export const PRESETS: PresetDef[] = [
   },
   {
     name: 'etherscan-internal',
+    ofNativeCoin: true,
     label: 'Etherscan-family internal transactions (CSV)',
     description: `The internal transactions export of one address (Txhash, ParentTxFrom, TxTo, Value_IN/Value_OUT). Each row is an internal transfer of the coin, a record of its own beside the transaction's own transfer; Value_IN makes a Deposit, Value_OUT a Withdrawal; an empty ErrCode is Completed, any error Failed. ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], ['ParentTxFrom', 'TxTo']],
@@ -195,6 +198,7 @@ export const PRESETS: PresetDef[] = [
   },
   {
     name: 'etherscan',
+    ofNativeCoin: true,
     label: 'Etherscan-family transactions (CSV)',
     description: `The transactions export of one address. Value_IN makes a Deposit, Value_OUT a Withdrawal; the fee counts on withdrawals; an empty Status is Completed, any error Failed (kept as a record). The transaction id is derived from wallet, chain and hash. ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], [/^Value_OUT\(/i]],
@@ -211,6 +215,50 @@ export const PRESETS: PresetDef[] = [
         columns,
         values: { status: FAILED_UNLESS_EMPTY },
         date: { format: 'unix_s' },
+        id_fields: ['hash'],
+        fee_on: 'Withdrawal',
+      });
+    },
+  },
+  {
+    name: 'etherscan-list',
+    ofNativeCoin: true,
+    label: 'Etherscan-family transaction list, advanced filter (CSV)',
+    description: `The transaction list exported from an explorer's advanced filter (Transaction Hash, Status, DateTime (UTC), From, To, Value as "0.5 ETH", Txn Fee). A transfer to the wallet's address is a Deposit, from it a Withdrawal; the fee counts on withdrawals; Success is Completed, an error Failed (kept). ${EXPLORER_NOTE}`,
+    detect: [['Transaction Hash'], ['DateTime (UTC)'], ['Value'], ['Txn Fee'], ['From'], ['To']],
+    exampleHeaders: [
+      'Transaction Hash',
+      'Status',
+      'Method',
+      'Blockno',
+      'DateTime (UTC)',
+      'From',
+      'From_Nametag',
+      'To',
+      'To_Nametag',
+      'Value',
+      'Txn Fee',
+    ],
+    chainOf: (headers, rows) => {
+      const value = headers.indexOf(findHeader(headers, 'Value') ?? '');
+      const unit = rows.map((r) => /\s([A-Za-z]\w*)$/.exec((r[value] ?? '').trim())?.[1]).find(Boolean);
+      return { family: 'ETH', unit: unit?.toUpperCase() ?? null };
+    },
+    mappingFor: (headers) => {
+      const time = findHeader(headers, 'DateTime (UTC)') ?? 'DateTime (UTC)';
+      return mapping({
+        columns: {
+          hash: findHeader(headers, 'Transaction Hash') ?? 'Transaction Hash',
+          created_at: time,
+          confirmed_at: time,
+          from: findHeader(headers, 'From') ?? 'From',
+          to: findHeader(headers, 'To') ?? 'To',
+          amount: findHeader(headers, 'Value') ?? 'Value',
+          fee: findHeader(headers, 'Txn Fee') ?? 'Txn Fee',
+          status: findHeader(headers, 'Status') ?? 'Status',
+        },
+        values: { status: { Success: 'Completed', '*': 'Failed' } },
+        date: { format: 'YYYY-MM-DD HH:mm:ss' },
         id_fields: ['hash'],
         fee_on: 'Withdrawal',
       });
