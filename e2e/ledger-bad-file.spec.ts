@@ -31,13 +31,14 @@ test('a file that is not text is refused with the reason', async () => {
   await shot(page, 'ledger-import-not-text');
 });
 
-test('a header that fits no format: nothing can be mapped, the preview says why', async () => {
+test('a header that fits no format: nothing can be mapped, the wizard says why before any preview', async () => {
   const { page } = session();
   await page.getByTestId('file-input').setInputFiles(join(samples, 'bad-header.csv'));
   await expect(page.getByTestId('detected-preset')).toContainText('No preset matched');
-  await page.getByRole('button', { name: 'Preview the import' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
   await expect(page.getByRole('alert')).toContainText(/transaction_id|column/);
+  await expect(page.getByRole('button', { name: 'Preview the import' })).toBeDisabled();
+  await expect(page.getByTestId('blocked-reason')).toContainText('cannot be imported as it is read now');
   await shot(page, 'ledger-import-bad-header');
 });
 
@@ -46,22 +47,24 @@ test('rows with errors: each one listed with its row, column and reason, exporta
   await page.getByRole('button', { name: 'Choose another file' }).click();
   await page.getByTestId('file-input').setInputFiles(join(samples, 'native-with-bad-rows.csv'));
   await page.getByRole('button', { name: 'Preview the import' }).click();
-  await expect(page.getByTestId('preview-message')).toContainText('5 rejected');
+  // "12,5" is read as 12.5: a comma followed by one digit can only be a decimal comma.
+  await expect(page.getByTestId('preview-message')).toContainText('4 rejected');
   const rejected = page.getByRole('table', { name: 'Rejected rows' });
-  await expect(rejected.getByRole('row')).toHaveCount(6);
-  for (const row of ['5', '6', '7', '8', '9'])
+  await expect(rejected.getByRole('row')).toHaveCount(5);
+  for (const row of ['5', '7', '8', '9'])
     await expect(rejected.getByRole('row').filter({ has: page.getByRole('cell', { name: row, exact: true }) })).toHaveCount(1);
-  await expect(rejected).toContainText('12,5');
+  // Each with the value the file has.
+  await expect(rejected.getByRole('row').filter({ has: page.getByRole('cell', { name: '7', exact: true }) })).toContainText('WD-7');
   await shot(page, 'ledger-import-rejected');
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export rejected rows (CSV)' }).click();
   const file = await (await download).path();
   const csv = readFileSync(file, 'utf8').trim().split(/\r?\n/);
-  expect(csv[0]).toBe('row_number,column,reason');
-  expect(csv).toHaveLength(6);
+  expect(csv[0]).toBe('row_number,column,value,reason');
+  expect(csv).toHaveLength(5);
 
-  // The accountant goes back instead of importing the 7 good rows.
+  // The accountant goes back instead of importing the 8 good rows.
   await page.getByRole('button', { name: 'Back to the mapping' }).click();
   await page.getByRole('button', { name: 'Choose another file' }).click();
 });
@@ -70,7 +73,7 @@ test('a file whose every row is wrong cannot be imported, and the ledger is unch
   const { page, dataDir } = session();
   const lines = readFileSync(join(samples, 'native-with-bad-rows.csv'), 'utf8').split(/\r?\n/);
   const allBad = join(dataDir, 'all-bad.csv');
-  writeFileSync(allBad, [lines[0], ...lines.slice(5, 10)].join('\n') + '\n');
+  writeFileSync(allBad, [lines[0], lines[5], ...lines.slice(7, 10)].join('\n') + '\n');
   await page.getByTestId('file-input').setInputFiles(allBad);
   await page.getByRole('button', { name: 'Preview the import' }).click();
   await expect(page.getByTestId('preview-message')).toContainText('This file cannot be imported');

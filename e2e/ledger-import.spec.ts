@@ -13,7 +13,7 @@ test('an empty ledger says how to start', async () => {
   await shot(page, 'ledger-empty');
 });
 
-test('import the sample ledger: preset detected, columns mapped with samples, preview, import, report', async () => {
+test('import the sample ledger: preset detected, first rows as read, columns mapped with samples, preview, import, report', async () => {
   const { page } = session();
   await page.getByRole('button', { name: 'Import a ledger file' }).first().click();
   await expect(page.getByRole('button', { name: /Drop a ledger file here/ })).toBeVisible();
@@ -23,6 +23,12 @@ test('import the sample ledger: preset detected, columns mapped with samples, pr
   await expect(page.getByTestId('detected-preset')).toContainText('NPS ledger (native)');
   await expect(page.getByLabel('Column for amount', { exact: true })).toHaveValue('amount');
   await expect(page.locator('tr', { has: page.getByLabel('Column for amount', { exact: true }) })).toContainText('2.5E+3');
+  // The first rows as they will be stored: the exact amount, and the file's text beside it where it differs.
+  const second = page.getByRole('table', { name: 'First rows as read' }).getByRole('row').nth(2);
+  await expect(second).toContainText('2500');
+  await expect(second).toContainText('file: 2.5E+3');
+  await page.getByText('Column mapping', { exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Column mapping' })).toBeVisible();
   await shot(page, 'ledger-import-mapping');
 
   await page.getByRole('button', { name: 'Preview the import' }).click();

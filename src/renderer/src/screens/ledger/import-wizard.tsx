@@ -12,13 +12,16 @@ import { FileDrop } from '../../components/file-drop';
 import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
 import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
 import { formatBytes, formatCount } from '../../lib/format';
-import { useReference } from '../../stores/reference';
-import { ImportCounts, Rejections } from './report';
+import { Questions, ReadAsEditor, WalletSelect } from './choices';
+import './import-wizard.css';
+import { ParsedRows } from './parsed-rows';
+import { ImportCounts, ImportReportView, ReadAsSummary, Rejections } from './report';
+import { UnknownTokens } from './unknown-tokens';
 import { useImportWizard, type WizardStep } from './wizard-store';
 
 const STEPS: { key: WizardStep; label: string }[] = [
   { key: 'choose', label: 'Choose file' },
-  { key: 'map', label: 'Map columns' },
+  { key: 'map', label: 'Read the file' },
   { key: 'preview', label: 'Preview' },
   { key: 'done', label: 'Report' },
 ];
@@ -89,7 +92,6 @@ function ChooseStep() {
 
 function MapStep() {
   const w = useImportWizard();
-  const wallets = useReference((s) => s.wallets.data);
   const detect = w.detect!;
   const columns = w.mapping.columns ?? {};
   const constants = (w.mapping.constants ?? {}) as Partial<Record<MappingConstant, string>>;
@@ -99,6 +101,29 @@ function MapStep() {
   const usedHeaders = new Set(Object.values(columns));
   const unused = detect.headers.filter((h) => !usedHeaders.has(h));
   const busy = w.busy === 'preview';
+  const description = w.presets?.find((p) => p.name === w.preset)?.description;
+  const walletMissing = !w.walletId && !columns.wallet_id && !constants.wallet_id;
+  // Asked once the chain is known: a preset of the chain's coin then gives the token itself.
+  const tokenMissing =
+    detect.needs.length === 0 &&
+    !w.choices.token_id &&
+    !columns.token_id &&
+    !constants.token_id &&
+    !columns.token_contract &&
+    !columns.token_symbol;
+  // The service names a missing wallet or token as a problem; the questions above ask for them already.
+  const asked = (walletMissing ? ['wallet_id'] : []).concat(tokenMissing ? ['token_id'] : []);
+  const problem = detect.problem !== null && !asked.some((f) => detect.problem!.includes(`gives ${f}`)) ? detect.problem : null;
+  const open = detect.needs.length + asked.length;
+  const blocked = w.checking
+    ? 'Reading the file with your choices…'
+    : w.detectError
+      ? 'The file could not be read with these choices: see the message above.'
+      : problem
+        ? 'The file cannot be imported as it is read now: see the problem above.'
+        : open
+          ? `Answer the question${open > 1 ? 's' : ''} above to continue.`
+          : null;
   return (
     <div className="wizard-body">
       <div className="file-summary">
@@ -106,14 +131,14 @@ function MapStep() {
           <strong className="mono">{detect.file_name}</strong>
           <span className="muted">
             {' '}
-            · {detect.format.toUpperCase()} · {formatBytes(detect.file_size)}
+            · {detect.format.toUpperCase()} · {formatBytes(detect.file_size)} · {detect.encoding}
             {detect.row_estimate !== null && ` · about ${formatCount(detect.row_estimate)} rows`} · {detect.headers.length} columns
           </span>
         </div>
         <div className="detected" data-testid="detected-preset">
-          {detect.preset ? (
+          {w.detectedPreset ? (
             <>
-              Detected: <strong>{w.presets?.find((p) => p.name === detect.preset)?.label ?? detect.preset}</strong>
+              Detected: <strong>{w.presets?.find((p) => p.name === w.detectedPreset)?.label ?? w.detectedPreset}</strong>
             </>
           ) : (
             <>No preset matched this header: map the columns below.</>
@@ -122,162 +147,160 @@ function MapStep() {
       </div>
 
       <div className="form-row">
-        <Field label="Preset" htmlFor="imp-preset" hint={w.presets?.find((p) => p.name === w.preset)?.description}>
+        <Field label="Preset" htmlFor="imp-preset" hint="How the columns are read: see the column mapping below">
           <select id="imp-preset" value={w.preset} onChange={(e) => w.usePreset(e.target.value)} disabled={busy}>
             {(w.presets ?? []).map((p) => (
               <option key={p.name} value={p.name}>
                 {p.label}
-                {p.name === detect.preset ? ' (detected)' : ''}
+                {p.name === w.detectedPreset ? ' (detected)' : ''}
               </option>
             ))}
             <option value="custom">Custom mapping (as below)</option>
           </select>
         </Field>
-        <Field label="Wallet for every row" htmlFor="imp-wallet" hint="Needed when the file has no wallet_id column (explorer exports)">
-          <select
-            id="imp-wallet"
-            value={w.walletId}
-            onChange={(e) => w.setWallet({ walletId: e.target.value === 'new' ? crypto.randomUUID() : e.target.value })}
-            disabled={busy}
-          >
-            <option value="">From the file</option>
-            {(wallets ?? []).map((x) => (
-              <option key={x.wallet_id} value={x.wallet_id}>
-                {x.name || x.wallet_id}
-              </option>
-            ))}
-            {w.walletId && !(wallets ?? []).some((x) => x.wallet_id === w.walletId) && (
-              <option value={w.walletId}>New wallet {w.walletId}</option>
-            )}
-            <option value="new">New wallet…</option>
-          </select>
-        </Field>
-        <Field label="Wallet address" htmlFor="imp-address" hint="The address the export was made for (decides Deposit or Withdrawal)">
-          <input
-            id="imp-address"
-            className="mono"
-            value={w.walletAddress}
-            onChange={(e) => w.setWallet({ walletAddress: e.target.value })}
-            placeholder="optional"
-            spellCheck={false}
-            disabled={busy}
-          />
-        </Field>
+        {!walletMissing && (
+          <Field label="Wallet for every row" htmlFor="imp-wallet" hint="Needed when the file has no wallet_id column (explorer exports)">
+            <WalletSelect id="imp-wallet" disabled={busy} />
+          </Field>
+        )}
       </div>
 
-      <div className="mapping-wrap">
-        <table className="table mapping" aria-label="Column mapping">
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Read from column</th>
-              <th scope="col">or the same value on every row</th>
-              <th scope="col">Sample from the file</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fields.map((f) => {
-              const header = columns[f];
-              const samples = sampleOf(detect.sample, header);
-              const required = (REQUIRED_FIELDS as readonly string[]).includes(f);
-              const mapped = Boolean(header || constants[f as MappingConstant]);
-              return (
-                <tr key={f} className={mapped ? 'mapped' : undefined}>
-                  <th scope="row">
-                    <span className="mono">{f}</span>
-                    {required && (
-                      <span className="req" title="Needed, unless the preset derives it">
-                        required
-                      </span>
-                    )}
-                    {FIELD_HELP[f] && <div className="muted small">{FIELD_HELP[f]}</div>}
-                  </th>
-                  <td>
-                    <ColumnSelect
-                      field={f}
-                      headers={detect.headers}
-                      value={header}
-                      emptyLabel="— not mapped —"
-                      disabled={busy}
-                      onChange={(h) => w.setColumn(f, h)}
-                    />
-                  </td>
-                  <td>
-                    {CONSTANT_FIELDS.has(f) ? (
-                      <ConstantInput
+      <div className={w.checking ? 'wizard-reading is-loading' : 'wizard-reading'} aria-busy={w.checking}>
+        <Questions
+          needs={detect.needs}
+          walletMissing={walletMissing}
+          tokenMissing={tokenMissing}
+          chainId={w.choices.chain_id ?? detect.read_as.chain_id}
+        />
+        <ReadAsEditor />
+        {w.detectError && <ErrorBox title="The file could not be read with these choices" message={w.detectError} />}
+        {problem !== null && (
+          <div className="banner banner-bad" role="alert" data-testid="detect-problem">
+            <strong>The file cannot be imported as it is read now</strong>
+            <span>{problem}</span>
+          </div>
+        )}
+        <UnknownTokens tokens={detect.unknown_tokens} firstRows onAdd={w.addToken} />
+        {w.addedTokens.length > 0 && (
+          <p className="text-good" role="status">
+            Added to the catalogue:{' '}
+            <span className="mono">{w.addedTokens.map((t) => `${t.token_id} (${t.decimal} decimals)`).join(', ')}</span>; the rows below are
+            read with {w.addedTokens.length === 1 ? 'it' : 'them'}.
+          </p>
+        )}
+        {detect.parsed.length > 0 ? (
+          <ParsedRows rows={detect.parsed} />
+        ) : (
+          open > 0 &&
+          problem === null && <p className="muted">The first rows are shown here, as they will be read, once the questions are answered.</p>
+        )}
+      </div>
+
+      <details className="mapping-details" open={w.detectedPreset === null}>
+        <summary>
+          <strong>Column mapping</strong>{' '}
+          <span className="muted">
+            {w.preset === 'custom' ? 'custom' : (w.presets?.find((p) => p.name === w.preset)?.label ?? w.preset)} ·{' '}
+            {detect.headers.length - unused.length} of {detect.headers.length} columns read
+          </span>
+        </summary>
+        {description && <p className="preset-description">{description}</p>}
+        <div className="mapping-wrap">
+          <table className="table mapping" aria-label="Column mapping">
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Read from column</th>
+                <th scope="col">or the same value on every row</th>
+                <th scope="col">Sample from the file</th>
+              </tr>
+            </thead>
+            <tbody>
+              {fields.map((f) => {
+                const header = columns[f];
+                const samples = sampleOf(detect.sample, header);
+                const required = (REQUIRED_FIELDS as readonly string[]).includes(f);
+                const mapped = Boolean(header || constants[f as MappingConstant]);
+                return (
+                  <tr key={f} className={mapped ? 'mapped' : undefined}>
+                    <th scope="row">
+                      <span className="mono">{f}</span>
+                      {required && (
+                        <span className="req" title="Needed, unless the preset derives it">
+                          required
+                        </span>
+                      )}
+                      {FIELD_HELP[f] && <div className="muted small">{FIELD_HELP[f]}</div>}
+                    </th>
+                    <td>
+                      <ColumnSelect
                         field={f}
-                        value={constants[f as MappingConstant]}
+                        headers={detect.headers}
+                        value={header}
+                        emptyLabel="— not mapped —"
                         disabled={busy}
-                        onChange={(v) => w.setConstant(f as MappingConstant, v)}
+                        onChange={(h) => w.setColumn(f, h)}
                       />
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <SampleCell samples={samples} whenEmpty={header ? 'empty in the first rows' : undefined} />
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {unused.length > 0 && (
-        <p className="muted small">
-          Columns not read: <span className="mono">{unused.join(', ')}</span>
-        </p>
-      )}
-
-      <div className="form-row">
-        <Field label="Time format" htmlFor="imp-date">
-          <select
-            id="imp-date"
-            value={date.format ?? 'auto'}
-            onChange={(e) => w.patchMapping({ date: { ...date, format: e.target.value as 'auto' } })}
-            disabled={busy}
-          >
-            <option value="auto">Automatic (Unix s / ms, ISO 8601)</option>
-            <option value="unix_s">Unix seconds</option>
-            <option value="unix_ms">Unix milliseconds</option>
-            <option value="iso">ISO 8601</option>
-            <option value="YYYY-MM-DD HH:mm:ss">YYYY-MM-DD HH:mm:ss</option>
-          </select>
-        </Field>
-        <Field label="Times without a zone are in" htmlFor="imp-offset" hint="e.g. +08:00">
-          <input
-            id="imp-offset"
-            className="mono"
-            value={date.utc_offset ?? '+00:00'}
-            onChange={(e) => w.patchMapping({ date: { ...date, utc_offset: e.target.value } })}
-            disabled={busy}
-          />
-        </Field>
-        <Field label="Decimal separator" htmlFor="imp-decimal">
-          <select
-            id="imp-decimal"
-            value={number.decimal_separator ?? '.'}
-            onChange={(e) => w.patchMapping({ number: { ...number, decimal_separator: e.target.value as '.' } })}
-            disabled={busy}
-          >
-            <option value=".">. (1234.56)</option>
-            <option value=",">, (1234,56)</option>
-          </select>
-        </Field>
-        <Field label="Thousands separator" htmlFor="imp-thousands">
-          <select
-            id="imp-thousands"
-            value={number.thousands_separator ?? ''}
-            onChange={(e) => w.patchMapping({ number: { ...number, thousands_separator: e.target.value as '' } })}
-            disabled={busy}
-          >
-            <option value="">none</option>
-            <option value=",">, (1,234)</option>
-            <option value=".">. (1.234)</option>
-            <option value=" ">space (1 234)</option>
-            <option value="'">' (1'234)</option>
-            <option value="_">_ (1_234)</option>
-          </select>
-        </Field>
-      </div>
+                    </td>
+                    <td>
+                      {CONSTANT_FIELDS.has(f) ? (
+                        <ConstantInput
+                          field={f}
+                          value={constants[f as MappingConstant]}
+                          disabled={busy}
+                          onChange={(v) => w.setConstant(f as MappingConstant, v)}
+                        />
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <SampleCell samples={samples} whenEmpty={header ? 'empty in the first rows' : undefined} />
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        {unused.length > 0 && (
+          <p className="muted small">
+            Columns not read: <span className="mono">{unused.join(', ')}</span>
+          </p>
+        )}
+        <div className="form-row">
+          <Field label="Time format" htmlFor="imp-date">
+            <select
+              id="imp-date"
+              value={date.format ?? 'auto'}
+              onChange={(e) => w.patchMapping({ date: { ...date, format: e.target.value as 'auto' } })}
+              disabled={busy}
+            >
+              <option value="auto">Automatic (Unix s / ms, ISO 8601, dates)</option>
+              <option value="unix_s">Unix seconds</option>
+              <option value="unix_ms">Unix milliseconds</option>
+              <option value="iso">ISO 8601</option>
+              <option value="YYYY-MM-DD HH:mm:ss">YYYY-MM-DD HH:mm:ss</option>
+              <option value="YYYY/MM/DD HH:mm:ss">YYYY/MM/DD HH:mm:ss</option>
+              <option value="excel">Excel serial days</option>
+            </select>
+          </Field>
+          <Field label="Thousands separator" htmlFor="imp-thousands" hint="The decimal separator is under “Read as” above">
+            <select
+              id="imp-thousands"
+              value={number.thousands_separator ?? 'auto'}
+              onChange={(e) => w.patchMapping({ number: { ...number, thousands_separator: e.target.value as '' } })}
+              disabled={busy}
+            >
+              <option value="auto">Automatic (the other of , and .)</option>
+              <option value="">none</option>
+              <option value=",">, (1,234)</option>
+              <option value=".">. (1.234)</option>
+              <option value=" ">space (1 234)</option>
+              <option value="'">' (1'234)</option>
+              <option value="_">_ (1_234)</option>
+            </select>
+          </Field>
+        </div>
+      </details>
 
       <div className="wizard-footer wizard-actions-sticky">
         {w.error && <ErrorBox title="The preview did not run" message={w.error} />}
@@ -285,10 +308,15 @@ function MapStep() {
           <Busy label="Checking every row…" finishing="Every row is read; working out what would change…" />
         ) : (
           <div className="wizard-actions">
+            {blocked && (
+              <span className="blocked-reason" role="status" data-testid="blocked-reason">
+                {blocked}
+              </span>
+            )}
             <button type="button" className="btn btn-ghost" onClick={w.reset}>
               Choose another file
             </button>
-            <button type="button" className="btn btn-primary" onClick={() => void w.runPreview()}>
+            <button type="button" className="btn btn-primary" disabled={blocked !== null} onClick={() => void w.runPreview()}>
               Preview the import
             </button>
           </div>
@@ -318,11 +346,29 @@ function Updates({ report }: { report: ImportReport }) {
   );
 }
 
+function TokensAdded({ again, onAgain }: { again: string; onAgain: () => void }) {
+  const added = useImportWizard((s) => s.addedTokens);
+  if (added.length === 0) return null;
+  return (
+    <div className="banner banner-good tokens-added" role="status">
+      <span>
+        Added to the catalogue: <span className="mono">{added.map((t) => t.token_id).join(', ')}</span>. Their rows are read once the file
+        is read again.
+      </span>
+      <div>
+        <button type="button" className="btn btn-primary btn-small" onClick={onAgain}>
+          {again}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function PreviewStep() {
   const w = useImportWizard();
   const p = w.preview!;
   const writes = p.added + p.updated;
-  const busy = w.busy === 'import';
+  const busy = w.busy === 'import' || w.busy === 'preview';
   return (
     <div className="wizard-body">
       {writes === 0 && p.rejected > 0 ? (
@@ -344,11 +390,18 @@ function PreviewStep() {
           New wallet{p.wallets_created.length > 1 ? 's' : ''}: <span className="mono">{p.wallets_created.join(', ')}</span>
         </p>
       )}
+      <ReadAsSummary readAs={p.read_as} />
+      <UnknownTokens tokens={p.unknown_tokens} firstRows={false} onAdd={w.addToken} />
+      {!busy && <TokensAdded again="Check the file again" onAgain={() => void w.runPreview()} />}
       <Rejections fileName={p.file_name} rejections={p.rejections} />
       <Updates report={p} />
       {w.error && <ErrorBox title="The import did not run; the ledger is unchanged" message={w.error} />}
       {busy ? (
-        <Busy label="Importing…" finishing="Every row is read; writing them to the ledger…" />
+        w.busy === 'import' ? (
+          <Busy label="Importing…" finishing="Every row is read; writing them to the ledger…" />
+        ) : (
+          <Busy label="Checking every row…" finishing="Every row is read; working out what would change…" />
+        )
       ) : (
         <div className="wizard-actions">
           <button type="button" className="btn btn-ghost" onClick={() => w.back('map')}>
@@ -369,26 +422,25 @@ function PreviewStep() {
 function DoneStep({ onShowTransactions }: { onShowTransactions: () => void }) {
   const w = useImportWizard();
   const r = w.report!;
+  const busy = w.busy === 'import';
   return (
     <div className="wizard-body">
-      <div className={r.import_id ? 'banner banner-good' : 'banner banner-warn'} role="status" data-testid="import-result">
-        <strong>{r.import_id ? 'Import finished' : 'Nothing was imported'}</strong>
-        <span>{r.message}</span>
-        <span className="muted small">
-          {r.file_name} · preset {r.preset} · {(r.duration_ms / 1000).toFixed(1)} s
-        </span>
-      </div>
-      <ImportCounts report={r} />
-      <Rejections fileName={r.file_name} rejections={r.rejections} />
+      <ImportReportView report={r} onAddToken={w.addToken} />
+      {!busy && <TokensAdded again="Import the file again" onAgain={() => void w.runImport()} />}
       <Updates report={r} />
-      <div className="wizard-actions">
-        <button type="button" className="btn" onClick={w.reset}>
-          Import another file
-        </button>
-        <button type="button" className="btn btn-primary" onClick={onShowTransactions}>
-          Show the transactions
-        </button>
-      </div>
+      {w.error && <ErrorBox title="The import did not run; the ledger is unchanged" message={w.error} />}
+      {busy ? (
+        <Busy label="Importing…" finishing="Every row is read; writing them to the ledger…" />
+      ) : (
+        <div className="wizard-actions">
+          <button type="button" className="btn" onClick={w.reset}>
+            Import another file
+          </button>
+          <button type="button" className="btn btn-primary" onClick={onShowTransactions}>
+            Show the transactions
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -1,12 +1,31 @@
+import type { ReactNode } from 'react';
+import type { Token } from '../../../../shared/catalogue';
+import type { HandlerInput } from '../../../../shared/contract';
 import type { ImportReport, Rejection } from '../../../../shared/ledger';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { Icon } from '../../components/icons';
-import { Stat } from '../../components/ui';
+import { NoValue, Stat } from '../../components/ui';
 import { downloadText, toCsv } from '../../lib/csv';
+import { formatCount } from '../../lib/format';
+import { DATE_ORDER_LABEL, SEPARATOR_LABEL } from './choices';
+import { UnknownTokens } from './unknown-tokens';
 
 const rejectionColumns: SimpleColumn<Rejection>[] = [
   { key: 'row', header: 'Row', align: 'right', width: '72px', render: (r) => <span className="num">{r.row_number}</span> },
-  { key: 'column', header: 'Column', width: '180px', render: (r) => <span className="mono">{r.column}</span> },
+  { key: 'column', header: 'Column', width: '160px', render: (r) => <span className="mono">{r.column}</span> },
+  {
+    key: 'value',
+    header: 'Value in the file',
+    width: '220px',
+    render: (r) =>
+      r.value === '' ? (
+        <NoValue />
+      ) : (
+        <span className="mono cell-value" title={r.value}>
+          {r.value}
+        </span>
+      ),
+  },
   { key: 'reason', header: 'Reason', render: (r) => r.reason },
 ];
 
@@ -15,24 +34,25 @@ function exportRejections(fileName: string, rejections: Rejection[]): void {
   downloadText(
     `${base}-rejected-rows.csv`,
     toCsv(
-      ['row_number', 'column', 'reason'],
-      rejections.map((r) => [r.row_number, r.column, r.reason]),
+      ['row_number', 'column', 'value', 'reason'],
+      rejections.map((r) => [r.row_number, r.column, r.value, r.reason]),
     ),
   );
 }
 
+/** What an import did (or a preview would do): added, updated, unchanged and rejected first, then the rows read. */
 export function ImportCounts({
   report,
 }: {
   report: Pick<ImportReport, 'rows_total' | 'added' | 'updated' | 'unchanged' | 'rejected' | 'dry_run'>;
 }) {
   return (
-    <div className="stats">
-      <Stat label="rows read" value={report.rows_total} />
+    <div className="stats" data-testid="import-counts">
       <Stat label={report.dry_run ? 'would be added' : 'added'} value={report.added} tone="good" />
       <Stat label={report.dry_run ? 'would be updated' : 'updated'} value={report.updated} tone="info" />
       <Stat label="unchanged" value={report.unchanged} tone="neutral" />
       <Stat label="rejected" value={report.rejected} tone={report.rejected ? 'bad' : 'neutral'} />
+      <Stat label="rows read" value={report.rows_total} tone="neutral" />
     </div>
   );
 }
@@ -63,5 +83,68 @@ export function Rejections({ fileName, rejections, limit = 500 }: { fileName: st
         </p>
       )}
     </section>
+  );
+}
+
+/** How the file was read where it does not say: one line, for the preview and the report. */
+export function ReadAsSummary({ readAs }: { readAs: ImportReport['read_as'] }) {
+  const parts: { label: string; value: ReactNode }[] = [];
+  if (readAs.chain_id !== null) parts.push({ label: 'chain', value: <span className="mono">{readAs.chain_id}</span> });
+  if (readAs.decimal_separator !== null) parts.push({ label: 'amounts', value: SEPARATOR_LABEL[readAs.decimal_separator] });
+  if (readAs.date_order !== null) parts.push({ label: 'dates', value: DATE_ORDER_LABEL[readAs.date_order] });
+  parts.push({ label: 'times without a zone in', value: readAs.time_zone });
+  if (readAs.wallet_address !== null)
+    parts.push({
+      label: 'wallet address',
+      value: (
+        <span className="mono" title={readAs.wallet_address}>
+          {readAs.wallet_address}
+        </span>
+      ),
+    });
+  return (
+    <p className="read-as-summary" data-testid="read-as-summary">
+      <span className="read-as-title">Read as</span>
+      {parts.map((p) => (
+        <span key={p.label} className="read-as-part">
+          <span className="muted">{p.label}</span> {p.value}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+/** The report of an import that ran: what it did, plainly when nothing; how it read the file; what it left out. */
+export function ImportReportView({
+  report,
+  onAddToken,
+}: {
+  report: ImportReport;
+  onAddToken: (t: HandlerInput<'catalogue-token-add'>) => Promise<Token>;
+}) {
+  const written = report.added + report.updated;
+  return (
+    <>
+      <div className={report.import_id ? 'banner banner-good' : 'banner banner-warn'} role="status" data-testid="import-result">
+        <strong>
+          {report.import_id
+            ? `Import finished: ${formatCount(written)} record${written === 1 ? '' : 's'} written`
+            : 'Nothing was imported: the ledger is unchanged'}
+        </strong>
+        <span>{report.message}</span>
+        <span className="muted small">
+          {report.file_name} · preset {report.preset} · {(report.duration_ms / 1000).toFixed(1)} s
+        </span>
+      </div>
+      <ImportCounts report={report} />
+      {report.wallets_created.length > 0 && (
+        <p className="muted">
+          New wallet{report.wallets_created.length > 1 ? 's' : ''}: <span className="mono">{report.wallets_created.join(', ')}</span>
+        </p>
+      )}
+      <ReadAsSummary readAs={report.read_as} />
+      <UnknownTokens tokens={report.unknown_tokens} firstRows={false} onAdd={onAddToken} />
+      <Rejections fileName={report.file_name} rejections={report.rejections} />
+    </>
   );
 }

@@ -1,5 +1,8 @@
 import { create } from 'zustand';
+import type { Token } from '../../../../shared/catalogue';
+import type { HandlerInput } from '../../../../shared/contract';
 import type {
+  ImportChoices,
   ImportReport,
   LedgerDetectResult,
   LedgerPreset,
@@ -16,18 +19,31 @@ interface Wizard {
   step: WizardStep;
   file?: { name: string; size: number };
   source?: LedgerSource;
+  /** The latest answer of ledger-detect for the choices below (one step behind while `checking`). */
   detect?: LedgerDetectResult;
+  /** The preset the file's header fitted when it was chosen (detect answers null once the mapping is custom). */
+  detectedPreset: string | null;
   presets?: LedgerPreset[];
   /** The preset in use; 'custom' once the mapping has been changed by hand. */
   preset: string;
   mapping: MappingInputJson;
   walletId: string;
   walletAddress: string;
+  /** What the user stated that the file does not say; sent as they are with detect, preview and import. */
+  choices: ImportChoices;
+  /** The chains the file's chain question offered, kept once it is answered so that the answer can be changed. */
+  chainOptions: string[];
+  /** A choice changed and the file is being read again with it. */
+  checking: boolean;
+  /** Why the last reading with the current choices failed (cleared by the next one that works). */
+  detectError?: string;
   busy?: 'detect' | 'preview' | 'import';
   progress?: Progress;
   error?: string;
   preview?: ImportReport;
   report?: ImportReport;
+  /** Tokens added to the catalogue from this wizard since the last preview or import. */
+  addedTokens: Token[];
 }
 
 interface WizardActions {
@@ -38,44 +54,129 @@ interface WizardActions {
   setConstant: (field: MappingConstant, value: string) => void;
   patchMapping: (patch: Partial<MappingInputJson>) => void;
   setWallet: (patch: { walletId?: string; walletAddress?: string }) => void;
+  /** Change choices; a key given as undefined is no longer stated. */
+  setChoices: (patch: Partial<ImportChoices>) => void;
+  /** Add a token the file names by contract to the catalogue (the user confirmed it), then read the file again. */
+  addToken: (token: HandlerInput<'catalogue-token-add'>) => Promise<Token>;
   back: (to: WizardStep) => void;
   runPreview: () => Promise<void>;
   runImport: () => Promise<void>;
 }
 
-const START: Wizard = { step: 'choose', preset: 'custom', mapping: {}, walletId: '', walletAddress: '' };
+const START: Wizard = {
+  step: 'choose',
+  detectedPreset: null,
+  preset: 'custom',
+  mapping: {},
+  walletId: '',
+  walletAddress: '',
+  choices: {},
+  chainOptions: [],
+  checking: false,
+  addedTokens: [],
+  // Named so that starting again clears them (set() merges).
+  file: undefined,
+  source: undefined,
+  detect: undefined,
+  detectError: undefined,
+  busy: undefined,
+  progress: undefined,
+  error: undefined,
+  preview: undefined,
+  report: undefined,
+};
+
+/** Changes in quick succession (an offset typed, columns mapped one after another) read the file once, after the last. */
+const DETECT_DELAY_MS = 350;
 
 /** The import in progress lives outside the screen, so leaving the Ledger mid-import loses nothing. */
 export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Each reading is numbered; an answer for choices that have changed since is dropped.
+  let generation = 0;
+
   const request = () => {
     const s = get();
+    const choices = Object.fromEntries(Object.entries(s.choices).filter(([, v]) => v !== undefined)) as ImportChoices;
     return {
       source: s.source!,
       ...(s.preset === 'custom' ? { mapping: s.mapping } : { preset: s.preset }),
       ...(s.walletId ? { wallet_id: s.walletId } : {}),
       ...(s.walletAddress.trim() ? { wallet_address: s.walletAddress.trim() } : {}),
+      ...choices,
     };
   };
-  const edit = (mapping: MappingInputJson) => set({ mapping, preset: 'custom', preview: undefined });
+
+  const remember = (detect: LedgerDetectResult, preset = get().preset): Partial<Wizard> => {
+    const chain = detect.needs.find((n) => n.field === 'chain_id');
+    return {
+      detect,
+      ...(chain && chain.options.length ? { chainOptions: chain.options } : {}),
+      // A preset's mapping as this file's header fits it (with what was read or chosen), shown in the mapping table.
+      ...(preset !== 'custom' ? { mapping: detect.mapping } : {}),
+    };
+  };
+
+  const detectNow = async () => {
+    clearTimeout(timer);
+    const mine = ++generation;
+    if (!get().source) return;
+    set({ checking: true });
+    try {
+      const detect = await call('ledger-detect', request());
+      if (mine !== generation) return;
+      set({ ...remember(detect), checking: false, detectError: undefined });
+    } catch (err) {
+      if (mine !== generation) return;
+      set({ checking: false, detectError: errorText(err) });
+    }
+  };
+
+  /** Something the reading depends on changed: what was shown for the old choices is stale from now on. */
+  const changed = (patch: Partial<Wizard>) => {
+    generation++;
+    set({ ...patch, checking: true, error: undefined, preview: undefined });
+    clearTimeout(timer);
+    timer = setTimeout(() => void detectNow(), DETECT_DELAY_MS);
+  };
+
+  const edit = (mapping: MappingInputJson) => changed({ mapping, preset: 'custom' });
+
   return {
     ...START,
-    reset: () => set({ ...START }),
+    reset: () => {
+      clearTimeout(timer);
+      generation++;
+      set({ ...START, presets: get().presets });
+    },
     chooseFile: async (file) => {
-      set({ ...START, file: { name: file.name, size: file.size }, busy: 'detect' });
+      clearTimeout(timer);
+      const mine = ++generation;
+      set({ ...START, presets: get().presets, file: { name: file.name, size: file.size }, busy: 'detect' });
       try {
         const source = await fileSource(file);
         const [detect, presets] = await Promise.all([call('ledger-detect', { source }), get().presets ?? call('ledger-presets-list', {})]);
-        set({ source, detect, presets, preset: detect.preset ?? 'custom', mapping: detect.mapping, step: 'map', busy: undefined });
+        if (mine !== generation) return;
+        const preset = detect.preset ?? 'custom';
+        set({
+          source,
+          presets,
+          detectedPreset: detect.preset,
+          preset,
+          mapping: detect.mapping,
+          step: 'map',
+          busy: undefined,
+          ...remember(detect, preset),
+        });
       } catch (err) {
+        if (mine !== generation) return;
         set({ busy: undefined, error: errorText(err) });
       }
     },
     usePreset: (name) => {
-      const s = get();
-      if (name === 'custom') return set({ preset: 'custom' });
-      // The detected preset's mapping was fitted to this file's header; another preset's is its generic one.
-      const mapping = name === s.detect?.preset ? s.detect.mapping : (s.presets?.find((p) => p.name === name)?.mapping ?? s.mapping);
-      set({ preset: name, mapping, preview: undefined });
+      // The mapping shown until the file is read with the preset, which fits it to this header.
+      const mapping = get().presets?.find((p) => p.name === name)?.mapping ?? get().mapping;
+      changed(name === 'custom' ? { preset: name } : { preset: name, mapping });
     },
     setColumn: (field, header) => {
       const columns = { ...(get().mapping.columns ?? {}) };
@@ -90,13 +191,24 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
       edit({ ...get().mapping, constants });
     },
     patchMapping: (patch) => edit({ ...get().mapping, ...patch }),
-    setWallet: (patch) => set({ ...patch, preview: undefined }),
-    back: (to) => set({ step: to, error: undefined }),
+    setWallet: (patch) => changed(patch),
+    setChoices: (patch) => changed({ choices: { ...get().choices, ...patch } }),
+    addToken: async (token) => {
+      const added = await call('catalogue-token-add', token);
+      set({ addedTokens: [...get().addedTokens, added] });
+      if (get().step === 'map') await detectNow();
+      return added;
+    },
+    back: (to) => {
+      set({ step: to, error: undefined });
+      // Tokens may have been added since the file was last read.
+      if (to === 'map') void detectNow();
+    },
     runPreview: async () => {
       set({ busy: 'preview', error: undefined, progress: undefined });
       try {
         const preview = await call('ledger-preview', request(), { onProgress: (progress) => set({ progress }) });
-        set({ preview, step: 'preview', busy: undefined });
+        set({ preview, step: 'preview', busy: undefined, addedTokens: [] });
       } catch (err) {
         set({ busy: undefined, error: errorText(err) });
       }
@@ -105,7 +217,7 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
       set({ busy: 'import', error: undefined, progress: undefined });
       try {
         const report = await call('ledger-import', request(), { onProgress: (progress) => set({ progress }) });
-        set({ report, step: 'done', busy: undefined });
+        set({ report, step: 'done', busy: undefined, addedTokens: [] });
       } catch (err) {
         set({ busy: undefined, error: errorText(err) });
       }

@@ -1,0 +1,155 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openScreen, root, shot, useSession } from './support/session';
+
+const session = useSession();
+const exports = join(root, 'test', 'fixtures', 'exports');
+const WALLET = '0xf98c96b5d10faafc2324847c82305bd5fd7e5ad3';
+
+/** The header and the first `rows` data rows of a real export, as a file of its own. */
+function headOf(fixture: string, rows: number, dir: string, extra: string[] = []): string {
+  const lines = readFileSync(join(exports, fixture), 'utf8').split(/\r?\n/);
+  const file = join(dir, fixture);
+  writeFileSync(file, [...lines.slice(0, rows + 1), ...extra].join('\r\n') + '\r\n');
+  return file;
+}
+
+async function chooseFile(page: Page, file: string): Promise<void> {
+  await openScreen(page, 'Ledger');
+  await page.getByRole('tab', { name: 'Import', exact: true }).click();
+  const another = page.getByRole('button', { name: 'Import another file' });
+  if (await another.isVisible()) await another.click();
+  await page.getByTestId('file-input').setInputFiles(file);
+}
+
+const preview = (page: Page) => page.getByRole('button', { name: 'Preview the import' });
+const firstRows = (page: Page) => page.getByRole('table', { name: 'First rows as read' });
+
+test('an Etherscan transactions export asks for its chain, shows its rows as read, and imports', async () => {
+  const { page, dataDir } = session();
+  const file = headOf('etherscan-0xf98c-txlist.csv', 5, dataDir);
+  await chooseFile(page, file);
+  await expect(page.getByTestId('detected-preset')).toContainText('Etherscan-family transactions');
+
+  // Value_IN(ETH): four chains have that coin, so the file is asked about, not guessed.
+  const questions = page.getByTestId('questions');
+  await expect(questions).toContainText('Which chain was this file exported from?');
+  await expect(questions).toContainText("The file's values are in ETH");
+  const chain = page.getByLabel('Chain of the file');
+  const offered = await chain.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  expect(offered).toEqual(expect.arrayContaining(['ETH', 'ARBITRUM_ETH', 'OPT_ETH', 'BASE_ETH']));
+  await expect(preview(page)).toBeDisabled();
+  await expect(page.getByTestId('blocked-reason')).toContainText('Answer the questions above');
+  await shot(page, 'ledger-choices-chain-question');
+
+  await chain.selectOption('ETH');
+  await expect(page.getByLabel('Chain of the file')).toBeHidden();
+  await expect(questions).toContainText('Which wallet are these rows of?');
+  await page.getByLabel('Wallet for every row').selectOption('new');
+  await expect(questions).toBeHidden();
+
+  // What was decided without asking, each part changeable; the first rows as they will be stored.
+  await expect(page.getByLabel('Read as chain')).toHaveValue('ETH');
+  await expect(page.getByLabel('Wallet address')).toHaveValue(WALLET);
+  await expect(page.getByTestId('read-as')).toContainText('Unix timestamps, UTC');
+  const rows = firstRows(page);
+  await expect(rows.getByRole('row')).toHaveCount(6);
+  const second = rows.getByRole('row').nth(2);
+  await expect(second).toContainText('Deposit');
+  await expect(second).toContainText('5.061643');
+  await expect(second).toContainText('2017-09-09T12:21:57Z');
+  await expect(second).toContainText('0x0a11ffa6…40503e');
+  await expect(second.getByRole('cell').last()).toHaveAttribute(
+    'title',
+    '0x0a11ffa605919dd2cc1524a0fc3de9b32a78678ccdae8aa91439c6353440503e',
+  );
+  await expect(rows.getByRole('row').nth(3)).toContainText('Withdrawal');
+  await shot(page, 'ledger-choices-chain-answered');
+
+  await preview(page).click();
+  await expect(page.getByTestId('preview-message')).toContainText('5 would be added');
+  await expect(page.getByTestId('read-as-summary')).toContainText('ETH');
+  await page.getByRole('button', { name: 'Import 5 rows' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Import finished');
+  await expect(page.getByTestId('import-result')).toContainText('5 added');
+  await expect(page.getByTestId('import-counts')).toContainText('5added');
+  await expect(page.getByTestId('read-as-summary')).toContainText(WALLET);
+  await shot(page, 'ledger-choices-etherscan-report');
+});
+
+test('amounts like 1,234 only: the decimal separator is asked, and the first rows follow the answer', async () => {
+  const { page, dataDir } = session();
+  const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
+  const file = join(dataDir, 'eu-ledger.csv');
+  writeFileSync(
+    file,
+    [
+      'transaction_id;wallet_id;type;status;amount;chain_id;token_id;hash;created_at',
+      `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61;${wallet};Deposit;Completed;1,234;TRON;TRON_USDT;${'a1'.repeat(32)};1767600000000`,
+      `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62;${wallet};Withdrawal;Completed;2,500;TRON;TRON_USDT;${'b2'.repeat(32)};1767600060000`,
+    ].join('\n') + '\n',
+  );
+  await chooseFile(page, file);
+  const questions = page.getByTestId('questions');
+  await expect(questions).toContainText('Which decimal separator do the amounts use?');
+  await expect(questions).toContainText('"1,234"');
+  await expect(preview(page)).toBeDisabled();
+  await shot(page, 'ledger-choices-decimal-question');
+
+  await page.getByRole('radio', { name: '1.234,56 (comma)' }).check();
+  await expect(questions).toBeHidden();
+  const first = firstRows(page).getByRole('row').nth(1);
+  await expect(first).toContainText('1.234');
+  await expect(first).toContainText('file: 1,234');
+  await expect(page.getByLabel('Decimal separator')).toHaveValue(',');
+  await shot(page, 'ledger-choices-decimal-answered');
+
+  // Changed on the "Read as" line: the rows are read again with the other separator.
+  await page.getByLabel('Decimal separator').selectOption('.');
+  await expect(first.getByRole('cell').nth(3)).toContainText('1234');
+  await page.getByLabel('Decimal separator').selectOption(',');
+  await expect(first.getByRole('cell').nth(3)).toContainText('1.234');
+
+  await preview(page).click();
+  await page.getByRole('button', { name: 'Import 2 rows' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('2 added');
+  await expect(page.getByTestId('read-as-summary')).toContainText('decimal comma');
+});
+
+test('an ERC-20 export with an unknown contract: listed, added with its decimals, then its rows import', async () => {
+  const { page, dataDir } = session();
+  // XNN (real row of the export, unknown to the catalogue) and a USDT transfer (known by its contract).
+  const usdt = `"0x${'c3'.repeat(32)}","4500000","1510000000","2017-11-06 20:26:40","${WALLET}","0x${'11'.repeat(20)}","12.5","$12.50","0xdac17f958d2ee523a2206206994597c13d831ec7","Tether USD","USDT"`;
+  const file = headOf('etherscan-0xf98c-erc20.csv', 1, dataDir, [usdt]);
+  await chooseFile(page, file);
+  await expect(page.getByTestId('detected-preset')).toContainText('token transfers');
+  await page.getByLabel('Chain of the file').selectOption('ETH');
+  await page.getByLabel('Wallet for every row').selectOption('new');
+
+  await expect(page.getByTestId('unknown-tokens-title')).toHaveText('1 row of 1 unknown token in the first rows');
+  const token = page.getByRole('listitem', { name: 'Unknown token XNN' });
+  await expect(token).toContainText('XENON');
+  await expect(token).toContainText('0xab95e915c123fded5bdfb6325e35ef5515f1ea69');
+  await expect(token.getByLabel('Symbol')).toHaveValue('XNN');
+  await expect(token.getByLabel('Decimals')).toHaveValue('17');
+  await expect(token).toContainText('17 is the most decimal places the file shows');
+  // The row is rejected in place, with its column, value and reason.
+  const rejected = firstRows(page).getByRole('row').nth(1);
+  await expect(rejected).toContainText('Rejected ContractAddress "0xab95e915c123fded5bdfb6325e35ef5515f1ea69": unknown token');
+  await expect(firstRows(page).getByRole('row').nth(2)).toContainText('ETH_USDT');
+  await shot(page, 'ledger-choices-unknown-token');
+
+  await token.getByLabel('Decimals').fill('18');
+  await token.getByRole('button', { name: 'Add to catalogue' }).click();
+  await expect(page.getByTestId('unknown-tokens-title')).toBeHidden();
+  await expect(page.getByText('Added to the catalogue:')).toContainText('ETH_XNN (18 decimals)');
+  await expect(rejected).toContainText('319.22562200498686051');
+  await expect(rejected).toContainText('ETH_XNN');
+
+  await preview(page).click();
+  await expect(page.getByTestId('preview-message')).toContainText('2 would be added');
+  await page.getByRole('button', { name: 'Import 2 rows' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('2 added');
+  await shot(page, 'ledger-choices-token-report');
+});

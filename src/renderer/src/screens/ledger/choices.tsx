@@ -1,0 +1,397 @@
+import { useEffect, useState, type InputHTMLAttributes } from 'react';
+import type { ImportChoices, NeededChoice } from '../../../../shared/ledger';
+import { call } from '../../api';
+import { shorten } from '../../lib/format';
+import { useQuery } from '../../lib/use-query';
+import { useReference } from '../../stores/reference';
+import { useImportWizard } from './wizard-store';
+
+/*
+ * What the file leaves open, asked as questions, and what was read without asking, on one line the
+ * user can change. Every change reads the file again (wizard-store), so the questions, the problem
+ * and the first rows always answer the current choices.
+ */
+
+type Separator = NonNullable<ImportChoices['decimal_separator']>;
+type DateOrder = NonNullable<ImportChoices['date_order']>;
+
+const SEPARATORS: { value: Separator; label: string }[] = [
+  { value: ',', label: '1.234,56 (comma)' },
+  { value: '.', label: '1,234.56 (point)' },
+];
+const DATE_ORDERS: { value: DateOrder; label: string }[] = [
+  { value: 'day_first', label: 'day first (31/12)' },
+  { value: 'month_first', label: 'month first (12/31)' },
+];
+export const SEPARATOR_LABEL: Record<Separator, string> = { '.': 'decimal point (1,234.56)', ',': 'decimal comma (1.234,56)' };
+export const DATE_ORDER_LABEL: Record<DateOrder, string> = { day_first: 'day first (31/12)', month_first: 'month first (12/31)' };
+
+const UTC_OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? '' : '.');
+
+/**
+ * A text field whose value counts once the user leaves it or presses Enter: reading the file again
+ * on every key would move a question away while its answer is being typed.
+ */
+function CommitInput({
+  value,
+  onCommit,
+  ...rest
+}: { value: string; onCommit: (value: string) => void } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
+  const [text, setText] = useState(value);
+  const [prev, setPrev] = useState(value);
+  if (value !== prev) {
+    setPrev(value);
+    setText(value);
+  }
+  const commit = () => {
+    if (text.trim() !== value) onCommit(text.trim());
+  };
+  return (
+    <input
+      {...rest}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit();
+      }}
+      spellCheck={false}
+    />
+  );
+}
+
+function useChainName(): (id: string) => string {
+  const chains = useReference((s) => s.chains.data);
+  const loadChains = useReference((s) => s.loadChains);
+  useEffect(() => loadChains(), [loadChains]);
+  return (id) => {
+    const name = chains?.find((c) => c.chain_id === id)?.name;
+    return name && name !== id ? `${id} (${name})` : id;
+  };
+}
+
+/** The wallet every row goes to, for files without a wallet_id column. */
+export function WalletSelect({ id, disabled }: { id: string; disabled?: boolean }) {
+  const wallets = useReference((s) => s.wallets.data);
+  const loadWallets = useReference((s) => s.loadWallets);
+  const walletId = useImportWizard((s) => s.walletId);
+  const setWallet = useImportWizard((s) => s.setWallet);
+  useEffect(() => loadWallets(), [loadWallets]);
+  return (
+    <select
+      id={id}
+      value={walletId}
+      onChange={(e) => setWallet({ walletId: e.target.value === 'new' ? crypto.randomUUID() : e.target.value })}
+      disabled={disabled}
+    >
+      <option value="">From the file</option>
+      {(wallets ?? []).map((x) => (
+        <option key={x.wallet_id} value={x.wallet_id}>
+          {x.name || x.wallet_id}
+        </option>
+      ))}
+      {walletId && !(wallets ?? []).some((x) => x.wallet_id === walletId) && <option value={walletId}>New wallet {walletId}</option>}
+      <option value="new">New wallet…</option>
+    </select>
+  );
+}
+
+function RadioChoice<V extends string>({
+  name,
+  options,
+  value,
+  onChange,
+}: {
+  name: string;
+  options: { value: V; label: string }[];
+  value: V | undefined;
+  onChange: (v: V) => void;
+}) {
+  return (
+    <div className="question-options">
+      {options.map((o) => (
+        <label key={o.value} className="radio">
+          <input type="radio" name={name} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} />
+          <span className={o.label.match(/^[\d.,]/) ? 'mono' : undefined}>{o.label}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+const QUESTION: Record<NeededChoice['field'], string> = {
+  chain_id: 'Which chain was this file exported from?',
+  token_id: 'Which token are the rows of?',
+  decimal_separator: 'Which decimal separator do the amounts use?',
+  date_order: 'In which order are day and month written?',
+  wallet_address: 'Which address was this file exported for?',
+};
+
+function Question({ need }: { need: NeededChoice }) {
+  const choices = useImportWizard((s) => s.choices);
+  const setChoices = useImportWizard((s) => s.setChoices);
+  const walletAddress = useImportWizard((s) => s.walletAddress);
+  const setWallet = useImportWizard((s) => s.setWallet);
+  const chainName = useChainName();
+  let control;
+  switch (need.field) {
+    case 'chain_id':
+      control = (
+        <select
+          aria-label="Chain of the file"
+          value={choices.chain_id ?? ''}
+          onChange={(e) => setChoices({ chain_id: e.target.value || undefined })}
+        >
+          <option value="">Choose a chain…</option>
+          {need.options.map((id) => (
+            <option key={id} value={id}>
+              {chainName(id)}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'decimal_separator':
+      control = (
+        <RadioChoice
+          name="q-decimal"
+          options={SEPARATORS}
+          value={choices.decimal_separator}
+          onChange={(v) => setChoices({ decimal_separator: v })}
+        />
+      );
+      break;
+    case 'date_order':
+      control = (
+        <RadioChoice name="q-date-order" options={DATE_ORDERS} value={choices.date_order} onChange={(v) => setChoices({ date_order: v })} />
+      );
+      break;
+    case 'wallet_address':
+      control = (
+        <CommitInput
+          aria-label="Wallet address"
+          className="mono question-input"
+          value={walletAddress}
+          onCommit={(walletAddress) => setWallet({ walletAddress })}
+          placeholder="the address the export was made for, then Enter"
+        />
+      );
+      break;
+    case 'token_id':
+      control = (
+        <CommitInput
+          aria-label="Token of every row"
+          className="mono question-input"
+          value={choices.token_id ?? ''}
+          onCommit={(token) => setChoices({ token_id: token || undefined })}
+          placeholder="a token ID of the catalogue, e.g. TRON_USDT, then Enter"
+        />
+      );
+      break;
+  }
+  return (
+    <fieldset className="question" data-field={need.field}>
+      <legend>{QUESTION[need.field]}</legend>
+      <p className="question-reason">{sentence(need.reason)}</p>
+      {control}
+    </fieldset>
+  );
+}
+
+/** The token of every row, for files that name none: one of the catalogue's tokens on the file's chain. */
+function TokenQuestion({ chainId }: { chainId: string | null }) {
+  const tokenId = useImportWizard((s) => s.choices.token_id);
+  const setChoices = useImportWizard((s) => s.setChoices);
+  const tokens = useQuery(chainId === null ? null : `tokens:${chainId}`, () =>
+    call('catalogue-tokens-list', { chain_id: chainId!, page_size: 100 }),
+  );
+  return (
+    <fieldset className="question" data-field="token_id">
+      <legend>{QUESTION.token_id}</legend>
+      <p className="question-reason">
+        The file has no token or contract column: every row is read as the token chosen here{chainId ? ` (a token on ${chainId})` : ''}.
+      </p>
+      {tokens.data ? (
+        <select
+          aria-label="Token of every row"
+          value={tokenId ?? ''}
+          onChange={(e) => setChoices({ token_id: e.target.value || undefined })}
+        >
+          <option value="">Choose a token…</option>
+          {tokens.data.tokens.map((t) => (
+            <option key={t.token_id} value={t.token_id}>
+              {t.token_id} ({t.symbol}
+              {t.contract_address ? ` ${shorten(t.contract_address, 8, 6)}` : ', native'})
+            </option>
+          ))}
+        </select>
+      ) : (
+        <CommitInput
+          aria-label="Token of every row"
+          className="mono question-input"
+          value={tokenId ?? ''}
+          onCommit={(token) => setChoices({ token_id: token || undefined })}
+          placeholder="a token ID of the catalogue, e.g. TRON_USDT, then Enter"
+        />
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * The choices the import still needs, each a question with its reason and a control: the service's
+ * `needs`, and the wallet and token of every row where neither the file nor the mapping gives them.
+ */
+export function Questions({
+  needs,
+  walletMissing,
+  tokenMissing,
+  chainId,
+}: {
+  needs: NeededChoice[];
+  walletMissing: boolean;
+  tokenMissing: boolean;
+  chainId: string | null;
+}) {
+  const count = needs.length + (walletMissing ? 1 : 0) + (tokenMissing ? 1 : 0);
+  if (count === 0) return null;
+  return (
+    <section className="questions" aria-labelledby="questions-title" data-testid="questions">
+      <h3 id="questions-title">{count === 1 ? 'One question' : `${count} questions`} before the import</h3>
+      {needs.map((n) => (
+        <Question key={n.field} need={n} />
+      ))}
+      {tokenMissing && <TokenQuestion chainId={chainId} />}
+      {walletMissing && (
+        <fieldset className="question" data-field="wallet_id">
+          <legend>Which wallet are these rows of?</legend>
+          <p className="question-reason">The file has no wallet_id column: every row goes to the wallet chosen here.</p>
+          <label className="sr-only" htmlFor="imp-wallet">
+            Wallet for every row
+          </label>
+          <WalletSelect id="imp-wallet" />
+        </fieldset>
+      )}
+    </section>
+  );
+}
+
+/** The time zone of times written without one: an offset from UTC (explorers export UTC). */
+function OffsetInput({ offset, onChange }: { offset: string; onChange: (offset: string) => void }) {
+  const [text, setText] = useState(offset);
+  const [prev, setPrev] = useState(offset);
+  if (offset !== prev) {
+    setPrev(offset);
+    setText(offset);
+  }
+  const valid = UTC_OFFSET.test(text.trim());
+  return (
+    <>
+      <input
+        aria-label="UTC offset of times without a zone"
+        aria-invalid={!valid}
+        title="An offset from UTC, like +08:00 or -05:30"
+        className={valid ? 'mono input-offset' : 'mono input-offset input-bad'}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (UTC_OFFSET.test(e.target.value.trim()) && e.target.value.trim() !== offset) onChange(e.target.value.trim());
+        }}
+        spellCheck={false}
+      />
+      {!valid && <span className="text-bad small">like +08:00</span>}
+    </>
+  );
+}
+
+/** What was read without asking (or answered), on one line; each part can be changed. */
+export function ReadAsEditor() {
+  const w = useImportWizard();
+  const chainName = useChainName();
+  const chains = useReference((s) => s.chains.data);
+  const readAs = w.detect!.read_as;
+  const date = w.mapping.date ?? {};
+  const unixTimes = date.format === 'unix_s' || date.format === 'unix_ms';
+  const asked = new Set(w.detect!.needs.map((n) => n.field));
+
+  const chainId = w.choices.chain_id ?? readAs.chain_id;
+  const family = chains?.find((c) => c.chain_id === chainId)?.chain_identifier;
+  const chainOptions = w.chainOptions.length
+    ? w.chainOptions
+    : (chains ?? []).filter((c) => c.chain_identifier === family && c.enabled && !c.is_testnet).map((c) => c.chain_id);
+  const separator = w.choices.decimal_separator ?? readAs.decimal_separator;
+  const order = w.choices.date_order ?? readAs.date_order;
+  const address = w.walletAddress || readAs.wallet_address;
+
+  return (
+    <div className="read-as" role="group" aria-label="Read as" data-testid="read-as">
+      <span className="read-as-title">Read as</span>
+      {chainId && !asked.has('chain_id') && (
+        <label className="read-as-part">
+          <span className="muted">chain</span>
+          <select aria-label="Read as chain" value={chainId} onChange={(e) => w.setChoices({ chain_id: e.target.value })}>
+            {[...new Set([chainId, ...chainOptions])].map((id) => (
+              <option key={id} value={id}>
+                {chainName(id)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {separator && !asked.has('decimal_separator') && (
+        <label className="read-as-part">
+          <span className="muted">amounts with a</span>
+          <select
+            aria-label="Decimal separator"
+            value={separator}
+            onChange={(e) => w.setChoices({ decimal_separator: e.target.value as Separator })}
+          >
+            <option value=".">{SEPARATOR_LABEL['.']}</option>
+            <option value=",">{SEPARATOR_LABEL[',']}</option>
+          </select>
+        </label>
+      )}
+      {order && !asked.has('date_order') && (
+        <label className="read-as-part">
+          <span className="muted">dates</span>
+          <select aria-label="Date order" value={order} onChange={(e) => w.setChoices({ date_order: e.target.value as DateOrder })}>
+            {DATE_ORDERS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <span className="read-as-part">
+        <span className="muted">times</span>
+        {unixTimes ? (
+          <span title="Unix timestamps count from 1970-01-01 in UTC">Unix timestamps, UTC</span>
+        ) : date.time_zone ? (
+          <span>in {date.time_zone}</span>
+        ) : (
+          <>
+            <span>without a zone are in UTC</span>
+            <OffsetInput
+              offset={date.utc_offset ?? '+00:00'}
+              onChange={(utc_offset) => w.patchMapping({ date: { ...date, utc_offset } })}
+            />
+          </>
+        )}
+      </span>
+      {address && !asked.has('wallet_address') && (
+        <label className="read-as-part">
+          <span className="muted">wallet address</span>
+          <CommitInput
+            aria-label="Wallet address"
+            className="mono input-address"
+            value={address}
+            title={address}
+            onCommit={(walletAddress) => w.setWallet({ walletAddress })}
+          />
+        </label>
+      )}
+    </div>
+  );
+}
