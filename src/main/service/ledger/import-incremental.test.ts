@@ -169,3 +169,76 @@ describe('importing the same file again', () => {
     expect(r).toMatchObject({ updated: 1, unchanged: 56 });
   });
 });
+
+describe('a large file of new rows into a ledger that has records', () => {
+  const TREASURY = '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f';
+  const CUSTOMERS = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
+  const OTHER = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+  // The first batch (60 KiB of rows) is all new rows: the load is taken for a bulk load; the rows
+  // after it meet records that existed before and rows of the file.
+  const lines = [
+    ...Array.from({ length: 400 }, (_, k) => good(1000 + k)),
+    good(5, { status: 'Failed' }),
+    good(6),
+    good(5, { amount: '3' }),
+    good(1000, { amount: '4' }),
+    good(7, { wallet_id: TREASURY }),
+    good(8, { wallet_id: CUSTOMERS }),
+    good(8),
+    good(1001, { wallet_id: OTHER }),
+    good(9, { amount: 'x' }),
+    good(2000),
+  ];
+  const file = text(lines, 'new.csv');
+  const indexes = (s: typeof svc) =>
+    s.ctx.db.$client
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name")
+      .pluck()
+      .all();
+
+  it('updates, leaves unchanged, rejects repeats and creates wallets as the row-by-row load does', async () => {
+    const base = text(
+      Array.from({ length: 20 }, (_, k) => good(k + 1)),
+      'base.csv',
+    );
+    const rowByRow = await (async () => {
+      const other = tempService();
+      try {
+        await run(other, base);
+        const r = await runImport(other.ctx, { source: file, dryRun: false });
+        return { report: r, store: dump(other), indexes: indexes(other) };
+      } finally {
+        other.dispose();
+      }
+    })();
+    expect(rowByRow.report).toMatchObject({ rows_total: 410, added: 401, updated: 3, unchanged: 1, rejected: 5 });
+    expect(rowByRow.report.wallets_created).toEqual([TREASURY, CUSTOMERS].sort());
+    expect(rowByRow.report.updates.map((u) => [u.row_number, u.fields])).toEqual([
+      [401, ['status']],
+      [405, ['wallet_id']],
+      [406, ['wallet_id']],
+    ]);
+    expect(rowByRow.report.rejections.map((x) => [x.row_number, x.reason.match(/data row (\d+)/)?.[1] ?? x.column])).toEqual([
+      [403, '401'],
+      [404, '1'],
+      [407, '406'],
+      [408, '2'],
+      [409, 'amount'],
+    ]);
+
+    for (const workerMinBytes of [undefined, 0]) {
+      svc.dispose();
+      svc = tempService();
+      await run(svc, base);
+      const before = dump(svc);
+      const preview = await runImport(svc.ctx, { source: file, dryRun: true, workerMinBytes, rebuildMinRows: 1 });
+      expect(dump(svc)).toBe(before);
+      expect(same(preview)).toEqual({ ...same(rowByRow.report), import_id: null, dry_run: true, message: preview.message });
+      const r = await runImport(svc.ctx, { source: file, dryRun: false, workerMinBytes, rebuildMinRows: 1 });
+      expect(same(r)).toEqual(same(rowByRow.report));
+      expect(dump(svc)).toBe(rowByRow.store);
+      expect(indexes(svc)).toEqual(rowByRow.indexes);
+      expect(svc.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
+    }
+  });
+});

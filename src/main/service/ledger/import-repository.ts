@@ -17,11 +17,15 @@ import { detach } from './values';
  * repeats in the rowid it collides with. A repeat of a record that existed before is found in a
  * temporary table of the existing rows this import has met.
  *
- * A bulk load into an empty ledger drops every index of `transactions`, transaction_id's unique
- * index too: no record can be met again but by a repeat within the file, so rows are appended
- * without a lookup, and the indexes are built once at the end. A repeat shows as the unique index
- * failing to build; then every row after the first of each transaction_id is taken out again and
- * rejected, exactly as the row-by-row load rejects it, and the index is built.
+ * A bulk load drops every index of `transactions`, transaction_id's unique index too, and appends
+ * the rows without a lookup; the indexes are built once at the end. It is taken into an empty
+ * ledger, and into a ledger the file brings a large share of when none of the first batch's rows is
+ * a record already (a file of new rows: a lookup per row at a random place of the unique index was
+ * most of such an import's time). A row that meets an earlier one (a repeat within the file, or a
+ * record that existed before) shows as the unique index failing to build; then, for each
+ * transaction_id met more than once, the first row of the file updates the record that existed
+ * before (or leaves it unchanged) and is taken out, or stays if there was none, and every later row
+ * is taken out and rejected, exactly as the row-by-row load does; then the index is built.
  */
 
 const q = (name: string) => `"${name}"`;
@@ -39,12 +43,14 @@ export interface IndexDef {
 }
 
 /**
- * Below this many rows, or when the store already holds as many as the import brings, the
- * indexes are kept up to date row by row; above it they are dropped and rebuilt (one sort each
- * instead of a random B-tree insert per row and index), inside the same transaction.
- * transaction_id's unique index stays unless the ledger is empty: every row is looked up by it.
+ * Below this many rows, or when the store holds more than REBUILD_MAX_SHARE times the rows the
+ * import brings, the indexes are kept up to date row by row; otherwise they are dropped and rebuilt
+ * (one sort each of every row instead of a random B-tree insert per new row and index, which misses
+ * the page cache once an index outgrows it), inside the same transaction. transaction_id's unique
+ * index stays unless the load is a bulk load (see the top of this file): every row is looked up by it.
  */
 const REBUILD_MIN_ROWS = 50_000;
+const REBUILD_MAX_SHARE = 8;
 const ID_INDEX = 'transactions_id_idx';
 
 export interface WriterOptions {
@@ -81,8 +87,12 @@ export class LedgerWriter {
   private readonly opts: WriterOptions;
   private base = 0;
   private rebuild: IndexDef[] = [];
-  /** A bulk load into an empty ledger: no index at all during the load (see the top of this file). */
+  /** A bulk load: no index at all during the load (see the top of this file). */
   private bulk = false;
+  /** A large load into a ledger that has records: the first batch decides whether it is a bulk load. */
+  private mayBulk = false;
+  /** A row without a movement (a native file): a record it meets keeps its own. */
+  private movementMissing = false;
   private knownWallets = new Set<string>();
   private readonly stats: WriterStats = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [], repeats: [] };
   private readonly params: (string | number | null)[] = new Array<string | number | null>(N + 1);
@@ -114,15 +124,38 @@ export class LedgerWriter {
     const rows = this.opts.expectedRows;
     if (rows < (this.opts.rebuildMinRows ?? REBUILD_MIN_ROWS)) return;
     const existing = this.sqlite.prepare('SELECT count(*) FROM transactions').pluck().get() as number;
-    if (existing >= rows) return;
+    if (existing > rows * REBUILD_MAX_SHARE) return;
     const indexes = this.sqlite
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
       .all() as IndexDef[];
     this.bulk = existing === 0;
+    this.mayBulk = !this.bulk;
     // The unique index first: a repeat found while building it takes rows out before the others are built.
     this.rebuild = this.bulk
       ? [...indexes.filter((i) => i.name === ID_INDEX), ...indexes.filter((i) => i.name !== ID_INDEX)]
       : indexes.filter((i) => i.name !== ID_INDEX);
+  }
+
+  /**
+   * The first batch of a large load into a ledger that has records: when none of its rows is a
+   * record already, the file is taken for a file of new rows and loaded in bulk (the unique index
+   * dropped too); otherwise row by row. Either way the result is the same; only the time differs.
+   */
+  private decideBulk(text: string): void {
+    this.mayBulk = false;
+    const { selectTx } = this.statements;
+    for (let start = 0, end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+      const tab = text.indexOf('\t', start);
+      if (selectTx.get(text.slice(start, tab)) !== undefined) return;
+    }
+    const id = this.sqlite
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name = ? AND sql IS NOT NULL")
+      .get(ID_INDEX) as IndexDef | undefined;
+    if (id === undefined) return;
+    this.sqlite.exec(`DROP INDEX ${q(ID_INDEX)}`);
+    this.rebuild.unshift(id);
+    this.bulk = true;
+    this.statements = this.prepare();
   }
 
   private prepare() {
@@ -151,6 +184,7 @@ export class LedgerWriter {
 
   /** Apply a batch of lines (see the top of this file); text ends with a line break. */
   add(text: string): void {
+    if (this.mayBulk) this.decideBulk(text);
     const { insertTx, selectTx } = this.statements;
     const params = this.params;
     const stats = this.stats;
@@ -164,6 +198,7 @@ export class LedgerWriter {
         params[i + 1] = v === '' ? null : IS_INTEGER[i] ? Number(v) : v;
       }
       if (this.bulk) {
+        if (params[N] === null) this.movementMissing = true;
         if (!this.knownWallets.has(cells[WALLET]!)) this.createWallet(cells[WALLET]!);
         insertTx.run(params);
         stats.added++;
@@ -253,9 +288,11 @@ export class LedgerWriter {
   }
 
   /**
-   * A bulk load's unique index. When it cannot be built, rows of the file repeat a transaction_id:
-   * every row after the first of each is deleted and rejected, then the index is built. Whether
-   * there were repeats.
+   * A bulk load's unique index. When it cannot be built, rows of the file meet a record that
+   * existed before, or repeat a transaction_id of the file: for each such transaction_id, the
+   * file's first row updates the record that existed before (or leaves it unchanged) and is
+   * deleted, or stays if there was none; every later row is deleted and rejected. Then the index is
+   * built. Whether rows were deleted.
    */
   private buildIdIndex(index: IndexDef): boolean {
     try {
@@ -274,10 +311,24 @@ export class LedgerWriter {
     const remove = this.sqlite.prepare('DELETE FROM transactions WHERE rowid = ?');
     let firstId: string | undefined;
     let firstRow = 0;
+    /** The record that existed before, of the transaction_id at hand: the file's first row is compared with it. */
+    let before: number | undefined;
     for (const [rowid, id] of rows) {
       if (id !== firstId) {
         firstId = id;
+        firstRow = 0;
+        before = undefined;
+      }
+      if (rowid <= this.base) {
+        before = rowid;
+        continue;
+      }
+      if (firstRow === 0) {
         firstRow = rowid - this.base;
+        if (before === undefined) continue;
+        this.merge(before, rowid, id);
+        remove.run(rowid);
+        this.stats.added--;
         continue;
       }
       remove.run(rowid);
@@ -291,6 +342,32 @@ export class LedgerWriter {
     }
     this.sqlite.exec(index.sql);
     return true;
+  }
+
+  /** A row of a bulk load (rowid) that meets a record that existed before: unchanged, or the record updated from it (see compare). */
+  private merge(record: number, rowid: number, id: string): void {
+    const read = this.sqlite.prepare(`SELECT ${RECORD_COLUMNS} FROM transactions WHERE rowid = ?`).raw(true);
+    const existing = read.get(record) as (string | number | null)[];
+    const row = read.get(rowid) as (string | number | null)[];
+    const changed: string[] = [];
+    for (let i = 1; i < N; i++) {
+      if (i === N - 1 && this.movementMissing) continue;
+      if (existing[i] !== row[i]) changed.push(STORED_FIELDS[i]!);
+    }
+    if (changed.length === 0) {
+      this.stats.unchanged++;
+      return;
+    }
+    const stats = this.stats;
+    stats.updated++;
+    stats.updates.push({ row_number: rowid - this.base, transaction_id: id, fields: changed });
+    if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
+    const fields = STORED_FIELDS.slice(1, this.movementMissing ? N - 1 : N);
+    this.sqlite
+      .prepare(
+        `UPDATE transactions SET (${fields.map(q).join(', ')}, import_id, updated_at) = (SELECT ${fields.map(q).join(', ')}, import_id, updated_at FROM transactions WHERE rowid = ?) WHERE rowid = ?`,
+      )
+      .run(rowid, record);
   }
 
   /** A wallet is created by its first row that is kept: one whose only rows were repeats is not. */
