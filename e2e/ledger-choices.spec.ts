@@ -37,7 +37,7 @@ test('an Etherscan transactions export asks for its chain, shows its rows as rea
   await expect(questions).toContainText('Which chain was this file exported from?');
   await expect(questions).toContainText("The file's values are in ETH");
   const chain = page.getByLabel('Chain of the file');
-  const offered = await chain.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  const offered = await chain.locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
   expect(offered).toEqual(expect.arrayContaining(['ETH', 'ARBITRUM_ETH', 'OPT_ETH', 'BASE_ETH']));
   await expect(preview(page)).toBeDisabled();
   await expect(page.getByTestId('blocked-reason')).toContainText('Answer the questions above');

@@ -506,7 +506,14 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
 describe('presets', () => {
   it('lists the three presets with their mappings', async () => {
     const presets = await svc.invoke('ledger-presets-list', {}, meta);
-    expect(presets.map((p) => p.name)).toEqual(['native', 'etherscan-internal', 'etherscan-tokens', 'etherscan', 'etherscan-list', 'tronscan']);
+    expect(presets.map((p) => p.name)).toEqual([
+      'native',
+      'etherscan-internal',
+      'etherscan-tokens',
+      'etherscan',
+      'etherscan-list',
+      'tronscan',
+    ]);
     expect(presets[3]!.mapping.columns).toMatchObject({
       hash: 'Transaction Hash',
       amount_in: 'Value_IN(ETH)',
