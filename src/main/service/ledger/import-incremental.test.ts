@@ -2,30 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LEDGER_FIELDS, type ImportChoices, type ImportReport } from '../../../shared/ledger';
 import { tempService } from '../test-support';
 import { runImport } from './import';
+import { good, id, text } from './native-rows.test-support';
 
 /*
  * Importing the same file again (issue 14): when nothing can have changed, the report comes from
  * the earlier import without reading a row; it must be the report reading every row gives.
  */
-
-const HEADER = LEDGER_FIELDS.join(',');
-const W = '11111111-2222-4333-8444-555555555555';
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const row = (fields: Partial<Record<(typeof LEDGER_FIELDS)[number], string>>) => LEDGER_FIELDS.map((f) => fields[f] ?? '').join(',');
-const good = (n: number, extra: Partial<Record<(typeof LEDGER_FIELDS)[number], string>> = {}) =>
-  row({
-    transaction_id: id(n),
-    wallet_id: W,
-    type: 'Deposit',
-    status: 'Completed',
-    amount: `${n}.5`,
-    chain_id: 'ETH',
-    token_id: 'ETH_USDT',
-    hash: `0x${String(n).padStart(64, 'a')}`,
-    created_at: String(1767225600000 + n * 1000),
-    ...extra,
-  });
-const text = (lines: string[], name = 'ledger.csv') => ({ name, text: [HEADER, ...lines].join('\n') + '\n' });
 
 /** 60 rows: row 7 has a bad amount, row 30 repeats row 2's transaction_id, row 41 names an unknown chain. */
 const LINES = Array.from({ length: 60 }, (_, k) => {

@@ -6,6 +6,7 @@ import { LEDGER_FIELDS, type ImportReport, type TransactionRecord } from '../../
 import type { CallMeta } from '../context';
 import { failure, tempService } from '../test-support';
 import { runImport } from './import';
+import { evmHash, good, HEADER, id, text, W } from './native-rows.test-support';
 
 const SAMPLES = join(__dirname, '../../../../resources/samples');
 const sample = (name: string) => ({ path: join(SAMPLES, name) });
@@ -15,27 +16,6 @@ const TREASURY = '3f6c1d2e-8a4b-4c7d-9e2f-1a2b3c4d5e6f';
 const CUSTOMERS = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
 const ETHERSCAN_WALLET = 'c1a2b3c4-d5e6-4f70-8a91-b2c3d4e5f607';
 const TRONSCAN_WALLET = 'd4e5f607-1a2b-4c3d-9e4f-5a6b7c8d9e0f';
-
-const HEADER = LEDGER_FIELDS.join(',');
-const W = '11111111-2222-4333-8444-555555555555';
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const evmHash = (n: number) => `0x${String(n).padStart(64, 'a')}`;
-/** A native CSV row; fields not given are empty. */
-const row = (fields: Partial<Record<(typeof LEDGER_FIELDS)[number], string>>) => LEDGER_FIELDS.map((f) => fields[f] ?? '').join(',');
-const good = (n: number, extra: Partial<Record<(typeof LEDGER_FIELDS)[number], string>> = {}) =>
-  row({
-    transaction_id: id(n),
-    wallet_id: W,
-    type: 'Deposit',
-    status: 'Completed',
-    amount: `${n}.5`,
-    chain_id: 'ETH',
-    token_id: 'ETH_USDT',
-    hash: evmHash(n),
-    created_at: String(1767225600000 + n * 1000),
-    ...extra,
-  });
-const text = (lines: string[], name = 'ledger.csv') => ({ name, text: [HEADER, ...lines].join('\n') + '\n' });
 
 const TRANSACTION_INDEXES = [
   'transactions_chain_token_idx',
