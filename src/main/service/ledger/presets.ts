@@ -47,11 +47,11 @@ const hashOf = (headers: readonly string[]) => HASH_NAMES.map((n) => findHeader(
 /** The coin named by a column like Value_IN(ETH) or TxnFee(BNB). */
 const unitOf = (header: string | undefined): string | null => (header ? (/\((\w+)\)/.exec(header)?.[1]?.toUpperCase() ?? null) : null);
 
+/** The columns every Etherscan-family export starts with. */
+const ETHERSCAN_HEAD = ['Transaction Hash', 'Blockno', 'UnixTimestamp', 'DateTime (UTC)'];
+
 const ETHERSCAN_EXAMPLE = [
-  'Transaction Hash',
-  'Blockno',
-  'UnixTimestamp',
-  'DateTime (UTC)',
+  ...ETHERSCAN_HEAD,
   'From',
   'To',
   'ContractAddress',
@@ -67,10 +67,7 @@ const ETHERSCAN_EXAMPLE = [
 ];
 
 const ETHERSCAN_INTERNAL_EXAMPLE = [
-  'Transaction Hash',
-  'Blockno',
-  'UnixTimestamp',
-  'DateTime (UTC)',
+  ...ETHERSCAN_HEAD,
   'ParentTxFrom',
   'ParentTxTo',
   'ParentTxETH_Value',
@@ -87,10 +84,7 @@ const ETHERSCAN_INTERNAL_EXAMPLE = [
 ];
 
 const ETHERSCAN_TOKENS_EXAMPLE = [
-  'Transaction Hash',
-  'Blockno',
-  'UnixTimestamp',
-  'DateTime (UTC)',
+  ...ETHERSCAN_HEAD,
   'From',
   'To',
   'TokenValue',
