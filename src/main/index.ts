@@ -9,6 +9,7 @@ import { callForWindow, throttleProgress } from './service/app/call';
 import { ServiceError } from './service/errors';
 import { CONTENT_SECURITY_POLICY } from './service/http/app-door';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './service/http/server';
+import { otherServiceOn } from './cli/running';
 import { openService, type Service } from './service/index';
 import type { Logger } from 'pino';
 import { openLog, silentLog, type LogLevel } from './service/log';
@@ -136,6 +137,14 @@ if (!app.requestSingleInstanceLock()) {
   app.whenReady().then(async () => {
     lockDown();
     const dataDir = app.getPath('userData');
+    // One data folder, one writer: a `serve` already on it keeps it; this window would fight it over the store.
+    const other = otherServiceOn(dataDir);
+    if (other) {
+      log(other);
+      dialog.showErrorBox('NPS Reconcile cannot start', `${other[0]!.toUpperCase()}${other.slice(1)}.`);
+      app.exit(1);
+      return;
+    }
     let service: Service;
     // The log lives in the data folder (logs/); without one, the app still runs and says so.
     const logger = await openLog(dataDir, (process.env.NPS_LOG_LEVEL as LogLevel | undefined) ?? 'info').catch((err: unknown) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nps } from './nps.test-support';
+import { otherServiceOn } from './running';
 import { startServe, type ServingProcess } from './serve.test-support';
 
 /*
@@ -56,12 +57,14 @@ describe('while serve runs on the data folder', () => {
     secret = /API secret: ([0-9a-f]{64})/.exec(keys.out)![1]!;
   }, 90_000);
 
-  it('a second serve on the same folder says in one line that one runs, and where', async () => {
+  it('a second serve (or the desktop app) on the same folder says in one line that one runs, and where', async () => {
+    const line = `a service already runs on ${dataDir}: ${url}/nps (process ${child.pid}); stop it first, or use --data-dir for another folder`;
     const second = await nps(['serve', '--port', '0', '--data-dir', dataDir]);
     expect(second.code).toBe(1);
-    expect(second.err.trim()).toBe(
-      `a service already runs on ${dataDir}: ${url}/nps (process ${child.pid}); stop it first, or use --data-dir for another folder`,
-    );
+    expect(second.err.trim()).toBe(line);
+    // The desktop app asks the same before it opens the store, and shows this line instead of starting.
+    expect(otherServiceOn(dataDir)).toBe(line);
+    expect(otherServiceOn(mkdtempSync(join(tmpdir(), 'nps-none-')))).toBeUndefined();
   }, 60_000);
 
   it('the log (written on close) has a line per request, the import through the service, and no secret', async () => {

@@ -45,6 +45,18 @@ export function runningService(dataDir: string): RunningService | undefined {
   return { origin: base.replace(/\/nps\/?$/, ''), pid, token };
 }
 
+/**
+ * One line saying that a service already runs on the folder, and where, when one does: a second
+ * service (a `serve`, or the desktop app) on it would fight the first over the store.
+ */
+export function otherServiceOn(dataDir: string): string | undefined {
+  const other = runningService(dataDir);
+  return (
+    other &&
+    `a service already runs on ${dataDir}: ${other.origin}/nps (process ${other.pid}); stop it first, or use --data-dir for another folder`
+  );
+}
+
 /** The calls a command makes: the same whether the store is opened here or a running service answers. */
 export interface Invoker {
   invoke<N extends HandlerName>(name: N, input: unknown, meta: Pick<CallMeta, 'actor' | 'onProgress'>): Promise<HandlerResult<N>>;

@@ -6,7 +6,7 @@ import { defaultDataDir } from '../service/paths';
 import { dataDirOption, parseFlags, sayUpgrade } from './common';
 import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
-import { runningService } from './running';
+import { otherServiceOn } from './running';
 import { SERVING_BUSY_TIMEOUT_MS } from '../service/db/open';
 import { flushLog, LOG_LEVELS, openLog, type LogLevel } from '../service/log';
 
@@ -51,11 +51,8 @@ export async function serveCommand(args: string[]): Promise<void> {
   const ui = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
   // One data folder, one writer: a second service on it would fight the first over the store.
-  const other = runningService(dataDir);
-  if (other)
-    throw new UsageError(
-      `a service already runs on ${dataDir}: ${other.origin}/nps (process ${other.pid}); stop it first, or use --data-dir for another folder`,
-    );
+  const other = otherServiceOn(dataDir);
+  if (other) throw new UsageError(other);
   const level = values['log-level'] ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(level))
     throw new UsageError(`--log-level: must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
