@@ -568,8 +568,6 @@ function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): st
   if (r.rows_total === 0) parts.push('The file has no data rows; nothing was imported.');
   else if (r.added + r.updated + r.unchanged === 0) {
     parts.push(`Nothing was imported: all ${r.rows_total} rows were rejected.`);
-    const top = mostCommonReason(r.rejections);
-    if (top) parts.push(`Most often: ${top}.`);
   } else {
     const would = r.dry_run ? 'would be ' : '';
     parts.push(
@@ -577,6 +575,9 @@ function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): st
     );
     if (r.dry_run) parts.push('Preview only: nothing was written.');
   }
+  // Many rejections read as one: the reason most of them share.
+  const top = r.rejected > 1 ? mostCommonReason(r.rejections) : undefined;
+  if (top) parts.push(`Most often: ${top}.`);
   if (r.unknown_tokens.length) {
     const rows = r.unknown_tokens.reduce((n, t) => n + t.rows, 0);
     const named = r.unknown_tokens.slice(0, 5).map((t) => `${t.symbol || '?'} ${t.contract_address}`);
