@@ -343,7 +343,7 @@ describe('files saved in other locales and edited in Excel', () => {
 });
 
 describe('exchange histories, through a mapping', () => {
-  it('Binance: deposits land with exact amounts (6.0E-7 moved into place); trades and fees are rejected with the reason, not booked', async () => {
+  it('Binance: deposits land with exact amounts (0.00004300 is 0.000043, 1.00000000 is 1); trades, fees and coins the catalogue lacks are rejected with the reason, not booked', async () => {
     const name = 'binance-transaction-history.csv';
     const mapping = {
       columns: { created_at: 'UTC_Time', amount: 'Change', type: 'Operation', token_symbol: 'Coin' },
