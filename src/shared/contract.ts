@@ -7,6 +7,7 @@ import { reconcileContract } from './reconcile';
 import { retentionContract } from './retention';
 import { ticketsContract } from './tickets';
 import { ledgerContract } from './ledger';
+import { walletsContract } from './wallets';
 
 export interface HandlerSpec {
   input: z.ZodType;
@@ -46,6 +47,7 @@ export const contract = mergeUnique(
   retentionContract,
   ticketsContract,
   ledgerContract,
+  walletsContract,
 );
 
 export type Contract = typeof contract;

@@ -304,6 +304,8 @@ const LedgerImportRequest = ImportChoices.extend({
   mapping: Mapping.optional(),
   /** Wallet of every row (required for foreign exports, which have no wallet_id column). */
   wallet_id: Uuid.optional(),
+  /** The wallet by its name instead (wallets.ts): a wallet of that name, else one created with it. */
+  wallet_name: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
   /** The address the export was made for (decides Deposit/Withdrawal for Tronscan-like files). */
   wallet_address: z.string().min(1).optional(),
 }).strict();
@@ -402,9 +404,6 @@ export const TransactionListQuery = z.object({
 export type TransactionListQuery = z.output<typeof TransactionListQuery>;
 const TransactionPage = pageOf(LedgerRecord);
 
-export const WalletSummary = z.object({ wallet_id: z.string(), name: z.string(), transactions: z.number().int() });
-export type WalletSummary = z.infer<typeof WalletSummary>;
-
 export const ImportSummary = z.object({
   import_id: z.string(),
   file_name: z.string(),
@@ -450,7 +449,6 @@ export const ledgerContract = {
   'ledger-import': { input: LedgerImportRequest, output: ImportReport },
   'transactions-list': { readOnly: true, input: TransactionListQuery, output: TransactionPage },
   'transaction-get': { readOnly: true, input: z.object({ transaction_id: z.string().min(1) }).strict(), output: LedgerRecord },
-  'wallets-list': { readOnly: true, input: z.object({}).strict(), output: z.array(WalletSummary) },
   'imports-list': {
     readOnly: true,
     input: z.object({

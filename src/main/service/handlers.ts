@@ -9,6 +9,7 @@ import { ticketsHandlers } from './tickets/handlers';
 import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
 import { ledgerHandlers } from './ledger/handlers';
+import { walletsHandlers } from './ledger/wallets';
 
 export type Handlers = HandlersOf<Contract>;
 
@@ -23,6 +24,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     retentionHandlers(ctx),
     ticketsHandlers(ctx),
     ledgerHandlers(ctx),
+    walletsHandlers(ctx),
   );
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);

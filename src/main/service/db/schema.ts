@@ -54,11 +54,44 @@ export const tokens = sqliteTable(
   (t) => [index('tokens_chain_idx').on(t.chain_id, t.token_id)],
 );
 
-export const wallets = sqliteTable('wallets', {
-  wallet_id: text('wallet_id').primaryKey(),
-  name: text('name').notNull().default(''),
-  ...timestamps,
-});
+/** A wallet: its UUID, and the name and notes the user gives it ('' until named; names are unique ignoring case). */
+export const wallets = sqliteTable(
+  'wallets',
+  {
+    wallet_id: text('wallet_id').primaryKey(),
+    name: text('name').notNull().default(''),
+    notes: text('notes').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('wallets_name_idx')
+      .on(sql`lower(${t.name})`)
+      .where(sql`${t.name} <> ''`),
+  ],
+);
+
+/**
+ * The wallet's own addresses, per chain (EVM addresses stored lower-case): an address belongs to
+ * one wallet on a chain. The one on a file's chain tells deposits from withdrawals (ledger/import.ts).
+ */
+export const walletAddresses = sqliteTable(
+  'wallet_addresses',
+  {
+    wallet_id: text('wallet_id')
+      .notNull()
+      .references(() => wallets.wallet_id, { onDelete: 'cascade' }),
+    chain_id: text('chain_id')
+      .notNull()
+      .references(() => chains.chain_id),
+    address: text('address').notNull(),
+    label: text('label').notNull().default(''),
+    created_at: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.wallet_id, t.chain_id, t.address] }),
+    uniqueIndex('wallet_addresses_chain_address_idx').on(t.chain_id, t.address),
+  ],
+);
 
 export const imports = sqliteTable('imports', {
   import_id: text('import_id').primaryKey(),

@@ -4,27 +4,46 @@ import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { detectLedger, runImport, type ImportOptions } from './import';
 import { listPresets } from './presets';
-import { exportPage, getImport, getTransaction, listImports, listTransactions, listWallets } from './repository';
+import { exportPage, getImport, getTransaction, listImports, listTransactions } from './repository';
+import { walletForImport } from './wallets';
+import { updateWallet } from './wallets-repository';
 
-/** The import's options from its request (detect, preview and import take the same). */
-const importOptions = (input: LedgerImportRequest, dryRun: boolean, onProgress?: CallMeta['onProgress']): ImportOptions => ({
-  source: input.source,
-  preset: input.preset,
-  mapping: input.mapping,
-  walletId: input.wallet_id,
-  walletAddress: input.wallet_address,
-  choices: { chain_id: input.chain_id, token_id: input.token_id, decimal_separator: input.decimal_separator, date_order: input.date_order },
-  dryRun,
-  onProgress,
-});
+/** The import's options from its request (detect, preview and import take the same), and the name of a wallet it creates. */
+function importOptions(
+  ctx: ServiceContext,
+  input: LedgerImportRequest,
+  dryRun: boolean,
+  onProgress?: CallMeta['onProgress'],
+): ImportOptions & { newName?: string } {
+  const wallet = walletForImport(ctx, input.wallet_id, input.wallet_name);
+  return {
+    source: input.source,
+    preset: input.preset,
+    mapping: input.mapping,
+    walletId: wallet.walletId,
+    newName: wallet.newName,
+    walletAddress: input.wallet_address,
+    choices: {
+      chain_id: input.chain_id,
+      token_id: input.token_id,
+      decimal_separator: input.decimal_separator,
+      date_order: input.date_order,
+    },
+    dryRun,
+    onProgress,
+  };
+}
 
 export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerContract> {
   return {
-    'ledger-detect': (input) => detectLedger(ctx, importOptions(input, true)),
+    'ledger-detect': (input) => detectLedger(ctx, importOptions(ctx, input, true)),
     'ledger-presets-list': () => listPresets(),
-    'ledger-preview': (input, meta) => runImport(ctx, importOptions(input, true, meta.onProgress)),
+    'ledger-preview': (input, meta) => runImport(ctx, importOptions(ctx, input, true, meta.onProgress)),
     'ledger-import': async (input, meta) => {
-      const report = await runImport(ctx, importOptions(input, false, meta.onProgress));
+      const opts = importOptions(ctx, input, false, meta.onProgress);
+      const report = await runImport(ctx, opts);
+      // A wallet named by the request that did not exist: the import created it with its rows.
+      if (opts.newName !== undefined && report.import_id !== null) updateWallet(ctx.db, opts.walletId!, { name: opts.newName }, ctx.now());
       ctx.log.info({
         event: 'import',
         by: meta.actor,
@@ -46,7 +65,6 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
       if (!record) throw new ServiceError(ErrorCodes.INVALID_PARAM, `transaction_id: no record ${JSON.stringify(transaction_id)}`);
       return record;
     },
-    'wallets-list': () => listWallets(ctx.db),
     'ledger-export': (query) => exportPage(ctx.db, query),
     'imports-list': ({ page, page_size }) => listImports(ctx.db, page, page_size),
     'import-get': ({ import_id }) => {

@@ -1,12 +1,4 @@
-import type {
-  ImportDetail,
-  ImportSummary,
-  LedgerExportPage,
-  LedgerRecord,
-  Rejection,
-  TransactionListQuery,
-  WalletSummary,
-} from '../../../shared/ledger';
+import type { ImportDetail, ImportSummary, LedgerExportPage, LedgerRecord, Rejection, TransactionListQuery } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
@@ -157,13 +149,4 @@ export function exportPage(
     return record;
   });
   return { records, next: rows.length === query.limit ? (rows[rows.length - 1]![0] as number) : null };
-}
-
-export function listWallets(db: Db): WalletSummary[] {
-  return db.$client
-    .prepare(
-      `SELECT w.wallet_id AS wallet_id, w.name AS name, (SELECT count(*) FROM transactions t WHERE t.wallet_id = w.wallet_id) AS transactions
-       FROM wallets w ORDER BY w.name, w.wallet_id`,
-    )
-    .all() as WalletSummary[];
 }

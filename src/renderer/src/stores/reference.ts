@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { AppInfo } from '../../../shared/app';
 import type { Chain } from '../../../shared/catalogue';
-import type { WalletSummary } from '../../../shared/ledger';
+import type { WalletSummary } from '../../../shared/wallets';
 import { call, errorText } from '../api';
 
 interface Loadable<T> {
