@@ -20,6 +20,7 @@ import { detectDateOrder } from './dates';
 import { detectDecimalSeparator } from './numbers';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS, type PresetDef } from './presets';
 import { loadCatalogue } from './repository';
+import { walletAddressOn } from './wallets-repository';
 import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type CatalogueView, type RowReader, type UnknownTokens } from './rows';
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
@@ -305,8 +306,10 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   }
   if (order !== null) mapping.date.order = order;
 
-  // The wallet's address.
-  const walletAddress = opts.walletAddress ?? inferWalletAddress(mapping, headers, rows);
+  // The wallet's address: given, else the wallet's own on the file's chain, else the one on every first row.
+  const statesType = mapping.constants.wallet_address || mapping.columns.type || mapping.constants.type;
+  const ownAddress = opts.walletId && chainId !== null && !statesType ? walletAddressOn(ctx.db, opts.walletId, chainId) : undefined;
+  const walletAddress = opts.walletAddress ?? ownAddress ?? inferWalletAddress(mapping, headers, rows);
   if (needsWalletAddress(mapping) && walletAddress === undefined)
     needs.push({
       field: 'wallet_address',
