@@ -9,6 +9,7 @@ import {
   serveUsage,
   startUsage,
   tokensUsage,
+  walletsUsage,
 } from './cli/usage';
 
 /*
@@ -30,6 +31,7 @@ const commands: Record<string, Command> = {
   ledger: { usage: ledgerUsage, load: async () => (await import('./cli/ledger')).ledgerCommand },
   chains: { usage: chainsUsage, load: async () => (await import('./cli/catalogue')).chainsCommand },
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
+  wallets: { usage: walletsUsage, load: async () => (await import('./cli/wallets')).walletsCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
 };
 

@@ -72,6 +72,7 @@ export async function importCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseFlags(args, {
     ...dataDirOption,
     'wallet-id': { type: 'string' },
+    wallet: { type: 'string' },
     'wallet-address': { type: 'string' },
     preset: { type: 'string' },
     map: { type: 'string' },
@@ -90,6 +91,7 @@ export async function importCommand(args: string[]): Promise<void> {
     ...(values.preset !== undefined ? { preset: values.preset } : {}),
     ...(mapping !== undefined ? { mapping } : {}),
     ...(values['wallet-id'] !== undefined ? { wallet_id: values['wallet-id'] } : {}),
+    ...(values.wallet !== undefined ? { wallet_name: values.wallet } : {}),
     ...(values['wallet-address'] !== undefined ? { wallet_address: values['wallet-address'] } : {}),
     ...(values.chain !== undefined ? { chain_id: values.chain } : {}),
     ...(values.token !== undefined ? { token_id: values.token } : {}),

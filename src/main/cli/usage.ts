@@ -32,7 +32,7 @@ npm run nps -- tokens add CHAIN_ID --contract ADDRESS --symbol S --decimal N [--
   its id defaults to CHAIN_SYMBOL.
   FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.`;
 
-export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json]
+export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet NAME | --wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json]
     [--chain C] [--token T] [--decimal-separator .|,] [--date-order day_first|month_first] [--dry-run] [--json]
   Import a ledger file: CSV or JSON in the native format, an explorer export (presets etherscan, etherscan-internal,
   etherscan-tokens for Etherscan, BscScan, PolygonScan, Arbiscan, Basescan, Optimism, Snowtrace, Mantlescan;
@@ -40,13 +40,25 @@ export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet-
   What the file does not say is given, never guessed: --chain (an Etherscan-family file in ETH: ETH, ARBITRUM_ETH,
   OPT_ETH or BASE_ETH; token exports always), --token (a file of one token that names none), --decimal-separator
   (when amounts like 1,234 could be either), --date-order (when dates like 03/04/2024 could be either),
-  --wallet-address (the address the export was made for, when no address is on every row).
+  --wallet-address (the address the export was made for, when no address is on every row, and the wallet has none
+  on the file's chain). --wallet NAME imports into the wallet of that name, created when none has it.
   --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.`;
 
 export const ledgerUsage = `npm run nps -- ledger export [--wallet-id W] [--chain C] [--token T] [--json] [--out FILE] [--data-dir D]
   The ledger's records in the native format: CSV (the record's fields as columns, times in Unix
   milliseconds, empty = not recorded) or, with --json, a JSON array of records under the wire names.
   Written to FILE, or to standard output. Importing the file again changes nothing.`;
+
+export const walletsUsage = `npm run nps -- wallets list [--json] [--data-dir D]
+npm run nps -- wallets create NAME [--notes T] [--data-dir D]
+npm run nps -- wallets rename WALLET NAME [--data-dir D]
+npm run nps -- wallets notes WALLET TEXT [--data-dir D]
+npm run nps -- wallets address add WALLET CHAIN_ID ADDRESS [--label L] [--data-dir D]
+npm run nps -- wallets address remove WALLET CHAIN_ID ADDRESS [--data-dir D]
+  Name wallets and give them their addresses. WALLET is a wallet's ID or its name. Names are unique,
+  ignoring case. An address belongs to one wallet per chain, and is checked for the chain's family
+  (EVM addresses are kept lower-case). An import into a wallet with an address on the file's chain
+  reads deposits and withdrawals by it when no --wallet-address is given.`;
 
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
   Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
