@@ -16,7 +16,7 @@ describe('npm run nps -- wallets', () => {
   it('creates, renames and gives addresses to a wallet, imports into it by name; refusals name the field', async () => {
     const created = await nps(['wallets', 'create', 'Treasury', '--notes', 'cold', ...dir]);
     expect(created.code).toBe(0);
-    expect(created.out).toMatch(/^Created:\nTreasury +[0-9a-f-]{36} {2}0 records\n  notes: cold\n$/);
+    expect(created.out).toMatch(/^Created:\nTreasury +[0-9a-f-]{36} {2}0 records\n {2}notes: cold\n$/);
     const dup = await nps(['wallets', 'create', 'treasury', ...dir]);
     expect(dup.code).toBe(1);
     expect(dup.err).toMatch(/^error 1002: name: a wallet is already named "treasury"/);
