@@ -7,6 +7,7 @@ import { LedgerScreen } from './screens/ledger';
 import { ReconcileScreen } from './screens/reconcile';
 import { SettingsScreen } from './screens/settings';
 import { TicketsScreen } from './screens/tickets';
+import { WalletsScreen } from './screens/wallets';
 import { useReference } from './stores/reference';
 import { SCREENS, useRoute, type Screen } from './stores/route';
 
@@ -14,6 +15,7 @@ const NAV: Record<Screen, { label: string; icon: IconName; view: () => ReactElem
   ledger: { label: 'Ledger', icon: 'ledger', view: () => <LedgerScreen /> },
   reconcile: { label: 'Reconcile', icon: 'reconcile', view: () => <ReconcileScreen /> },
   tickets: { label: 'Tickets', icon: 'tickets', view: () => <TicketsScreen /> },
+  wallets: { label: 'Wallets', icon: 'wallets', view: () => <WalletsScreen /> },
   catalogue: { label: 'Catalogue', icon: 'catalogue', view: () => <CatalogueScreen /> },
   address: { label: 'Address check', icon: 'address', view: () => <AddressScreen /> },
   settings: { label: 'Settings', icon: 'settings', view: () => <SettingsScreen /> },
@@ -50,7 +52,7 @@ export function App() {
     return () => window.clearInterval(timer);
   }, [loadChains, loadApp]);
 
-  // Alt+1..6 switches screens from anywhere, as the nav's shortcuts say.
+  // Alt+1..7 switches screens from anywhere, as the nav's shortcuts say.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;

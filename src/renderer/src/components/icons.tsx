@@ -30,6 +30,12 @@ const paths: Record<string, ReactElement> = {
       <path d="M8.5 12.5l2.5 2.5 4.5-5" />
     </>
   ),
+  wallets: (
+    <>
+      <rect x="3" y="6" width="18" height="13" rx="2" />
+      <path d="M3 10h18M16 14.5h2M6 6l9-3 1 3" />
+    </>
+  ),
   settings: (
     <>
       <circle cx="12" cy="12" r="3" />

@@ -6,7 +6,7 @@
  */
 const LABELS: Record<string, string> = {
   // transaction record (the source's sixteen, then the additions)
-  wallet_id: 'Wallet ID',
+  wallet_id: 'Wallet',
   type: 'Type',
   status: 'Status',
   amount: 'Amount',

@@ -4,6 +4,7 @@ import { DEFAULT_RETENTION, RETENTION_LIMITS, type RetentionApplied } from '../.
 import { call, errorText, transportKind, type Progress } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { Badge, CopyButton, Dialog, Empty, ErrorBox, Field, FormDialog, Loading, PageHeader, ProgressBar, Stat } from '../components/ui';
+import { WalletName, walletLabel } from '../components/wallet-name';
 import { formatBytes, formatCount, formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
@@ -44,7 +45,7 @@ function ScopeEditor({ value, onChange }: { value: Scope; onChange: (s: Scope) =
                   onChange({ all: false, wallets: e.target.checked ? [...chosen, w.wallet_id] : chosen.filter((x) => x !== w.wallet_id) })
                 }
               />
-              <span>{w.name || 'Wallet'}</span> <span className="mono muted">{w.wallet_id}</span>{' '}
+              <span title={w.wallet_id}>{w.name || 'Unnamed wallet'}</span> <span className="mono muted">{shorten(w.wallet_id, 8, 4)}</span>{' '}
               <span className="muted">· {w.transactions} tx</span>
             </label>
           ))}
@@ -62,6 +63,13 @@ function ScopeEditor({ value, onChange }: { value: Scope; onChange: (s: Scope) =
       )}
     </fieldset>
   );
+}
+
+/** A key's wallets: one by its name, several by their count, every name and ID on hover. */
+function WalletList({ ids }: { ids: string[] }) {
+  const wallets = useReference((s) => s.wallets.data);
+  if (ids.length === 1) return <WalletName id={ids[0]!} />;
+  return <span title={ids.map((id) => `${walletLabel(wallets, id)} ${id}`).join('\n')}>{ids.length} wallets</span>;
 }
 
 function scopeError(scope: Scope): string | undefined {
@@ -113,7 +121,7 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
             <CopyButton text={created.api_secret} label="Copy secret" />
           </dd>
           <dt>Wallets</dt>
-          <dd>{created.wallets === null ? 'All wallets' : created.wallets.join(', ')}</dd>
+          <dd>{created.wallets === null ? 'All wallets' : <WalletList ids={created.wallets} />}</dd>
         </dl>
       </Dialog>
     );
@@ -263,12 +271,7 @@ function KeysSection() {
     {
       key: 'wallets',
       header: 'Wallets',
-      render: (k) =>
-        k.wallets === null ? (
-          'All wallets'
-        ) : (
-          <span title={k.wallets.join('\n')}>{k.wallets.length === 1 ? shorten(k.wallets[0], 8, 4) : `${k.wallets.length} wallets`}</span>
-        ),
+      render: (k) => (k.wallets === null ? 'All wallets' : <WalletList ids={k.wallets} />),
     },
     { key: 'created', header: 'Created (UTC)', render: (k) => <span className="num">{formatTime(k.created_at)}</span> },
     {

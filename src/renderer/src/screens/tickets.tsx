@@ -5,6 +5,7 @@ import type { TicketDetail, TicketStatus, TicketSummary } from '../../../shared/
 import { call, errorText } from '../api';
 import { ExplorerLink } from '../components/links';
 import { Amount, Badge, Empty, ErrorBox, FieldName, Loading, NoValue, PageHeader, Pager, Segmented } from '../components/ui';
+import { WalletName } from '../components/wallet-name';
 import { formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
@@ -180,8 +181,7 @@ function Detail({ ticketId, onChanged }: { ticketId: string; onChanged: () => vo
             Ticket <span className="mono">{shorten(d.ticket_id, 8, 0)}</span> <Badge>{d.status}</Badge>
           </h2>
           <p className="muted small">
-            opened {formatTime(d.created_at)} UTC · updated {formatTime(d.updated_at)} UTC · wallet{' '}
-            <span className="mono">{shorten(d.wallet_id, 8, 4)}</span>
+            opened {formatTime(d.created_at)} UTC · updated {formatTime(d.updated_at)} UTC · wallet <WalletName id={d.wallet_id} />
             {d.run_id && (
               <>
                 {' '}

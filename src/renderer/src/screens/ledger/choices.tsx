@@ -71,29 +71,69 @@ function useChainName(): (id: string) => string {
   };
 }
 
-/** The wallet every row goes to, for files without a wallet_id column. */
+/** The wallet every row goes to, for files without a wallet_id column: one by its name, a new named one, or a new unnamed one. */
 export function WalletSelect({ id, disabled }: { id: string; disabled?: boolean }) {
   const wallets = useReference((s) => s.wallets.data);
   const loadWallets = useReference((s) => s.loadWallets);
   const walletId = useImportWizard((s) => s.walletId);
+  const walletName = useImportWizard((s) => s.walletName);
   const setWallet = useImportWizard((s) => s.setWallet);
   useEffect(() => loadWallets(), [loadWallets]);
+  const existing = walletName?.trim()
+    ? wallets?.find((w) => w.name !== '' && w.name.toLowerCase() === walletName.trim().toLowerCase())
+    : undefined;
   return (
-    <select
-      id={id}
-      value={walletId}
-      onChange={(e) => setWallet({ walletId: e.target.value === 'new' ? crypto.randomUUID() : e.target.value })}
-      disabled={disabled}
-    >
-      <option value="">From the file</option>
-      {(wallets ?? []).map((x) => (
-        <option key={x.wallet_id} value={x.wallet_id}>
-          {x.name || x.wallet_id}
-        </option>
-      ))}
-      {walletId && !(wallets ?? []).some((x) => x.wallet_id === walletId) && <option value={walletId}>New wallet {walletId}</option>}
-      <option value="new">New wallet…</option>
-    </select>
+    <>
+      <select
+        id={id}
+        value={walletId || (walletName !== null ? 'named' : '')}
+        onChange={(e) => {
+          const v = e.target.value;
+          setWallet(
+            v === 'new'
+              ? { walletId: crypto.randomUUID(), walletName: null }
+              : v === 'named'
+                ? { walletId: '', walletName: '' }
+                : { walletId: v, walletName: null },
+          );
+        }}
+        disabled={disabled}
+      >
+        <option value="">From the file</option>
+        {(wallets ?? []).map((x) => (
+          <option key={x.wallet_id} value={x.wallet_id} title={x.wallet_id}>
+            {x.name || `Unnamed ${shorten(x.wallet_id, 8, 4)}`}
+          </option>
+        ))}
+        {walletId && !(wallets ?? []).some((x) => x.wallet_id === walletId) && (
+          <option value={walletId} title={walletId}>
+            New unnamed wallet {shorten(walletId, 8, 4)}
+          </option>
+        )}
+        <option value="named">New wallet named…</option>
+        <option value="new">New unnamed wallet</option>
+      </select>
+      {walletName !== null && (
+        <span className="wallet-name-input">
+          <input
+            id={`${id}-name`}
+            aria-label="Name of the new wallet"
+            placeholder="Name of the new wallet"
+            value={walletName}
+            maxLength={100}
+            autoFocus
+            disabled={disabled}
+            onChange={(e) => setWallet({ walletName: e.target.value })}
+          />
+          {existing && (
+            <span className="muted small" title={existing.wallet_id}>
+              {' '}
+              A wallet has this name: its rows go there.
+            </span>
+          )}
+        </span>
+      )}
+    </>
   );
 }
 

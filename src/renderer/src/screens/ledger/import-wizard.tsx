@@ -102,7 +102,8 @@ function MapStep() {
   const unused = detect.headers.filter((h) => !usedHeaders.has(h));
   const busy = w.busy === 'preview';
   const description = w.presets?.find((p) => p.name === w.preset)?.description;
-  const walletMissing = !w.walletId && !columns.wallet_id && !constants.wallet_id;
+  const walletMissing = !w.walletId && w.walletName === null && !columns.wallet_id && !constants.wallet_id;
+  const nameMissing = !w.walletId && w.walletName !== null && w.walletName.trim() === '';
   // Asked once the chain is known: a preset of the chain's coin then gives the token itself.
   const tokenMissing =
     detect.needs.length === 0 &&
@@ -113,7 +114,9 @@ function MapStep() {
     !columns.token_symbol;
   // The service names a missing wallet or token as a problem; the questions above ask for them already.
   const asked = (walletMissing ? ['wallet_id'] : []).concat(tokenMissing ? ['token_id'] : []);
-  const problem = detect.problem !== null && !asked.some((f) => detect.problem!.includes(`gives ${f}`)) ? detect.problem : null;
+  // A wallet named (or its name still to type) answers the wallet's problem, also while the file is read again with it.
+  const answered = w.walletName !== null ? [...asked, 'wallet_id'] : asked;
+  const problem = detect.problem !== null && !answered.some((f) => detect.problem!.includes(`gives ${f}`)) ? detect.problem : null;
   const open = detect.needs.length + asked.length;
   const blocked = w.checking
     ? 'Reading the file with your choices…'
@@ -123,7 +126,9 @@ function MapStep() {
         ? 'The file cannot be imported as it is read now: see the problem above.'
         : open
           ? `Answer the question${open > 1 ? 's' : ''} above to continue.`
-          : null;
+          : nameMissing
+            ? 'Name the new wallet to continue.'
+            : null;
   return (
     <div className="wizard-body">
       <div className="file-summary">
@@ -387,7 +392,12 @@ function PreviewStep() {
       <ImportCounts report={p} />
       {p.wallets_created.length > 0 && (
         <p className="muted">
-          New wallet{p.wallets_created.length > 1 ? 's' : ''}: <span className="mono">{p.wallets_created.join(', ')}</span>
+          New wallet{p.wallets_created.length > 1 ? 's' : ''}:{' '}
+          {!w.walletId && w.walletName?.trim() ? (
+            <strong title={p.wallets_created.join('\n')}>{w.walletName.trim()}</strong>
+          ) : (
+            <span className="mono">{p.wallets_created.join(', ')}</span>
+          )}
         </p>
       )}
       <ReadAsSummary readAs={p.read_as} />

@@ -5,6 +5,7 @@ import type { ImportReport, Rejection } from '../../../../shared/ledger';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { Icon } from '../../components/icons';
 import { NoValue, Stat } from '../../components/ui';
+import { WalletName } from '../../components/wallet-name';
 import { downloadText, toCsv } from '../../lib/csv';
 import { formatCount } from '../../lib/format';
 import { DATE_ORDER_LABEL, SEPARATOR_LABEL } from './choices';
@@ -139,7 +140,13 @@ export function ImportReportView({
       <ImportCounts report={report} />
       {report.wallets_created.length > 0 && (
         <p className="muted">
-          New wallet{report.wallets_created.length > 1 ? 's' : ''}: <span className="mono">{report.wallets_created.join(', ')}</span>
+          New wallet{report.wallets_created.length > 1 ? 's' : ''}:{' '}
+          {report.wallets_created.map((id, i) => (
+            <span key={id}>
+              {i > 0 && ', '}
+              <WalletName id={id} />
+            </span>
+          ))}
         </p>
       )}
       <ReadAsSummary readAs={report.read_as} />

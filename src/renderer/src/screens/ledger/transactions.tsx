@@ -13,6 +13,7 @@ import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
 import { Amount, Badge, Empty, ErrorBox, FieldName, Loading, NoValue } from '../../components/ui';
 import { VirtualTable, type Column } from '../../components/virtual-table';
+import { WalletName } from '../../components/wallet-name';
 import { dayToMs, formatCount, formatTime, shorten } from '../../lib/format';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useQuery } from '../../lib/use-query';
@@ -58,7 +59,7 @@ type Field = keyof LedgerRecord;
 
 const AMOUNT_FIELDS = new Set<Field>(['amount', 'fee_ratio', 'fee_fixed', 'fee', 'er', 'amount_actual']);
 const TIME_FIELDS = new Set<Field>([...RECORD_TIME_FIELDS, 'updated_at']);
-const ID_FIELDS = new Set<Field>(['wallet_id', 'transaction_id', 'import_id']);
+const ID_FIELDS = new Set<Field>(['transaction_id', 'import_id']);
 
 /** One value of a record: amounts exact, times in UTC, hashes and addresses as explorer links, an empty value as a dash. */
 function RecordValue({ record, field, full = false }: { record: LedgerRecord; field: Field; full?: boolean }) {
@@ -70,6 +71,14 @@ function RecordValue({ record, field, full = false }: { record: LedgerRecord; fi
   if (TIME_FIELDS.has(field)) return <span className="num">{formatTime(v as number)}</span>;
   if (field === 'type') return <span className={v === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{v}</span>;
   if (field === 'status') return <Badge>{String(v)}</Badge>;
+  if (field === 'wallet_id')
+    return full ? (
+      <span>
+        <WalletName id={String(v)} /> <span className="mono break muted">{String(v)}</span>
+      </span>
+    ) : (
+      <WalletName id={String(v)} />
+    );
   if (ID_FIELDS.has(field) && !full) {
     return (
       <span className="mono" title={String(v)}>

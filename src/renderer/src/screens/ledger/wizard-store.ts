@@ -12,6 +12,7 @@ import type {
   MappingInputJson,
 } from '../../../../shared/ledger';
 import { call, errorText, fileSource, type Progress } from '../../api';
+import { useReference } from '../../stores/reference';
 
 export type WizardStep = 'choose' | 'map' | 'preview' | 'done';
 
@@ -28,6 +29,8 @@ interface Wizard {
   preset: string;
   mapping: MappingInputJson;
   walletId: string;
+  /** The name of the wallet every row goes to when no walletId is chosen: an existing wallet's, or a new one's; null: not naming one. */
+  walletName: string | null;
   walletAddress: string;
   /** What the user stated that the file does not say; sent as they are with detect, preview and import. */
   choices: ImportChoices;
@@ -53,7 +56,7 @@ interface WizardActions {
   setColumn: (field: MappingInput, header: string) => void;
   setConstant: (field: MappingConstant, value: string) => void;
   patchMapping: (patch: Partial<MappingInputJson>) => void;
-  setWallet: (patch: { walletId?: string; walletAddress?: string }) => void;
+  setWallet: (patch: { walletId?: string; walletName?: string | null; walletAddress?: string }) => void;
   /** Change choices; a key given as undefined is no longer stated. */
   setChoices: (patch: Partial<ImportChoices>) => void;
   /** Add a token the file names by contract to the catalogue (the user confirmed it), then read the file again. */
@@ -69,6 +72,7 @@ const START: Wizard = {
   preset: 'custom',
   mapping: {},
   walletId: '',
+  walletName: null,
   walletAddress: '',
   choices: {},
   chainOptions: [],
@@ -101,7 +105,7 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
     return {
       source: s.source!,
       ...(s.preset === 'custom' ? { mapping: s.mapping } : { preset: s.preset }),
-      ...(s.walletId ? { wallet_id: s.walletId } : {}),
+      ...(s.walletId ? { wallet_id: s.walletId } : s.walletName?.trim() ? { wallet_name: s.walletName.trim() } : {}),
       ...(s.walletAddress.trim() ? { wallet_address: s.walletAddress.trim() } : {}),
       ...choices,
     };
@@ -218,6 +222,8 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
       try {
         const report = await call('ledger-import', request(), { onProgress: (progress) => set({ progress }) });
         set({ report, step: 'done', busy: undefined, addedTokens: [] });
+        // The wallets the import created (and named) are shown by name from here on.
+        useReference.getState().loadWallets(true);
       } catch (err) {
         set({ busy: undefined, error: errorText(err) });
       }

@@ -3,6 +3,7 @@ import type { RunSummary } from '../../../../shared/reconcile';
 import { call } from '../../api';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { Empty, ErrorBox, Loading, Pager } from '../../components/ui';
+import { WalletName } from '../../components/wallet-name';
 import { formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useRoute } from '../../stores/route';
@@ -18,7 +19,7 @@ const columns: SimpleColumn<RunSummary>[] = [
   {
     key: 'wallet',
     header: 'Wallet',
-    render: (r) => (r.wallet_id ? <span className="mono">{shorten(r.wallet_id, 8, 4)}</span> : <span className="muted">all</span>),
+    render: (r) => (r.wallet_id ? <WalletName id={r.wallet_id} /> : <span className="muted">all</span>),
   },
   { key: 'items', header: 'Rows', align: 'right', render: (r) => <span className="num">{r.item_count}</span> },
   { key: 'matched', header: 'Matched', align: 'right', render: (r) => <span className="num text-good">{r.matched}</span> },

@@ -10,7 +10,7 @@ import {
 import { FileDrop } from '../../components/file-drop';
 import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
 import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
-import { formatBytes, formatCount } from '../../lib/format';
+import { formatBytes, formatCount, shorten } from '../../lib/format';
 import { useReference } from '../../stores/reference';
 import { useRoute } from '../../stores/route';
 import { useRunWizard } from './store';
@@ -197,8 +197,8 @@ export function NewRun() {
               <select id="rc-wallet" value={w.walletId} onChange={(e) => w.patch({ walletId: e.target.value })} disabled={running}>
                 <option value="">All wallets</option>
                 {(wallets ?? []).map((x) => (
-                  <option key={x.wallet_id} value={x.wallet_id}>
-                    {x.name || x.wallet_id}
+                  <option key={x.wallet_id} value={x.wallet_id} title={x.wallet_id}>
+                    {x.name || shorten(x.wallet_id, 8, 4)}
                   </option>
                 ))}
               </select>

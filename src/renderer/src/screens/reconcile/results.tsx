@@ -5,6 +5,7 @@ import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
 import { Badge, Empty, ErrorBox, FieldName, Loading, Pager, Stat } from '../../components/ui';
 import { downloadText, toCsv } from '../../lib/csv';
+import { WalletName } from '../../components/wallet-name';
 import { formatCount, formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useRoute } from '../../stores/route';
@@ -118,7 +119,15 @@ export function RunResults({ runId }: { runId: string }) {
               : r.source === 'api'
                 ? `the API${r.api_key ? ` (key ${shorten(r.api_key, 8, 4)})` : ''}`
                 : 'the command line'}
-            {r.wallet_id ? ` · wallet ${shorten(r.wallet_id, 8, 4)}` : ' · all wallets'} · {r.item_count} rows
+            {r.wallet_id ? (
+              <>
+                {' '}
+                · wallet <WalletName id={r.wallet_id} />
+              </>
+            ) : (
+              ' · all wallets'
+            )}{' '}
+            · {r.item_count} rows
           </p>
         </div>
         <div className="row-actions">
