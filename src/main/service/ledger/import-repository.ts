@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import type { ImportSummary, Rejection, RowUpdate } from '../../../shared/ledger';
 import { LEDGER_FIELDS, MAX_REPORTED_UPDATES } from '../../../shared/ledger';
 import { detach } from './values';
@@ -182,8 +183,20 @@ export class LedgerWriter {
     };
   }
 
+  /** Time in add (NPS_IMPORT_TIMINGS). */
+  private addMs = 0;
+
   /** Apply a batch of lines (see the top of this file); text ends with a line break. */
   add(text: string): void {
+    const t0 = TIMINGS ? performance.now() : 0;
+    try {
+      this.addRows(text);
+    } finally {
+      if (TIMINGS) this.addMs += performance.now() - t0;
+    }
+  }
+
+  private addRows(text: string): void {
     if (this.mayBulk) this.decideBulk(text);
     const { insertTx, selectTx } = this.statements;
     const params = this.params;
@@ -275,10 +288,13 @@ export class LedgerWriter {
 
   /** Every row is in: rebuild the dropped indexes and say what the import did. */
   finish(): WriterStats {
+    timing(`rows added in ${this.addMs.toFixed(0)} ms of the writer's thread`);
     let repeats = false;
     for (const index of this.rebuild) {
+      const t = performance.now();
       if (this.bulk && index.name === ID_INDEX) repeats = this.buildIdIndex(index);
       else this.sqlite.exec(index.sql);
+      timing(`${index.name} ${(performance.now() - t).toFixed(0)} ms`);
     }
     this.rebuild = [];
     if (repeats) this.dropWalletsOfRepeats();
@@ -394,6 +410,16 @@ export class LedgerWriter {
     // The temporary table was created inside the transaction: it goes with it.
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
+}
+
+/**
+ * NPS_IMPORT_TIMINGS=1: the writer's time in add and each index build, on stderr (bench:import
+ * prints them). Written synchronously: on the import thread, process.stderr is relayed through the
+ * main thread and a line can be lost when the process ends soon after the commit.
+ */
+const TIMINGS = process.env.NPS_IMPORT_TIMINGS === '1';
+function timing(what: string): void {
+  if (TIMINGS) writeSync(2, `import timing: ${what}\n`);
 }
 
 /** Rows arrive in file order, but the report lists the updates of the lowest row numbers whatever the order. */
