@@ -117,7 +117,7 @@ test('amounts like 1,234 only: the decimal separator is asked, and the first row
   await expect(page.getByTestId('read-as-summary')).toContainText('decimal comma');
 });
 
-test('an ERC-20 export with an unknown contract: listed, added with its decimals, then its rows import', async () => {
+test('an ERC-20 export with an unknown contract: listed, added with its decimal, then its rows import', async () => {
   const { page, dataDir } = session();
   // XNN (real row of the export, unknown to the catalogue) and a USDT transfer (known by its contract).
   const usdt = `"0x${'c3'.repeat(32)}","4500000","1510000000","2017-11-06 20:26:40","${WALLET}","0x${'11'.repeat(20)}","12.5","$12.50","0xdac17f958d2ee523a2206206994597c13d831ec7","Tether USD","USDT"`;
@@ -132,7 +132,7 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimals
   await expect(token).toContainText('XENON');
   await expect(token).toContainText('0xab95e915c123fded5bdfb6325e35ef5515f1ea69');
   await expect(token.getByLabel('Symbol')).toHaveValue('XNN');
-  await expect(token.getByLabel('Decimals')).toHaveValue('17');
+  await expect(token.getByLabel('Decimal')).toHaveValue('17');
   await expect(token).toContainText('17 is the most decimal places the file shows');
   // The row is rejected in place, with its column, value and reason.
   const rejected = firstRows(page).getByRole('row').nth(1);
@@ -140,10 +140,10 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimals
   await expect(firstRows(page).getByRole('row').nth(2)).toContainText('ETH_USDT');
   await shot(page, 'ledger-choices-unknown-token');
 
-  await token.getByLabel('Decimals').fill('18');
+  await token.getByLabel('Decimal').fill('18');
   await token.getByRole('button', { name: 'Add to catalogue' }).click();
   await expect(page.getByTestId('unknown-tokens-title')).toBeHidden();
-  await expect(page.getByText('Added to the catalogue:')).toContainText('ETH_XNN (18 decimals)');
+  await expect(page.getByText('Added to the catalogue:')).toContainText('ETH_XNN (decimal 18)');
   await expect(rejected).toContainText('319.22562200498686051');
   await expect(rejected).toContainText('ETH_XNN');
 

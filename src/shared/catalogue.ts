@@ -99,7 +99,7 @@ export type TokenUpdate = z.output<typeof TokenUpdate>;
 const identifier = z
   .string({ error: 'must be a string' })
   .regex(/^[A-Z][A-Z0-9_]{1,31}$/, { error: 'must be 2 to 32 capital letters, digits or _, starting with a letter (e.g. MANTLE)' });
-const decimals = z
+const tokenDecimal = z
   .number({ error: 'must be an integer from 0 to 36' })
   .int({ error: 'must be an integer from 0 to 36' })
   .min(0, { error: 'must be an integer from 0 to 36' })
@@ -113,13 +113,13 @@ export const ChainAdd = z.strictObject({
     .string({ error: 'must be a string' })
     .regex(/^[A-Z][A-Z0-9]{1,15}$/, { error: 'must be a family such as ETH, TRON, BTC or SOL' }),
   name,
-  /** The native coin's symbol and decimals (its token_id is the chain_id). */
+  /** The native coin's symbol and decimal (its token_id is the chain_id). */
   native_symbol: z
     .string({ error: 'must be a string' })
     .trim()
     .min(1, { error: 'must not be empty' })
     .max(16, { error: 'must be at most 16 characters' }),
-  native_decimal: decimals,
+  native_decimal: tokenDecimal,
   confirming_threshold: z.number({ error: 'must be an integer >= 0' }).int().min(0).default(12),
   explorer_tx_url: optionalTemplate('{hash}'),
   explorer_address_url: optionalTemplate('{address}'),
@@ -138,7 +138,7 @@ export const TokenAdd = z.strictObject({
     .min(1, { error: 'must not be empty' })
     .max(32, { error: 'must be at most 32 characters' }),
   contract_address: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }),
-  decimal: decimals,
+  decimal: tokenDecimal,
   /** Default: the symbol. */
   name: name.optional(),
   dust_threshold: DecimalString.refine((s) => !s.startsWith('-'), { error: 'must not be negative' }).default('0'),

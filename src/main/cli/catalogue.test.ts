@@ -47,7 +47,7 @@ describe('npm run nps -- chains / tokens', () => {
       'MNT',
       '--name',
       'Mantle',
-      '--tx-url',
+      '--explorer-tx-url',
       'https://mantlescan.xyz/tx/{hash}',
       ...dir,
     ]);

@@ -57,9 +57,9 @@ export async function chainsCommand(args: string[]): Promise<void> {
     name: { type: 'string' },
     symbol: { type: 'string' },
     decimal: { type: 'string' },
-    confirmations: { type: 'string' },
-    'tx-url': { type: 'string' },
-    'address-url': { type: 'string' },
+    'confirming-threshold': { type: 'string' },
+    'explorer-tx-url': { type: 'string' },
+    'explorer-address-url': { type: 'string' },
     testnet: { type: 'boolean' },
     ...dataDirOption,
   });
@@ -77,9 +77,11 @@ export async function chainsCommand(args: string[]): Promise<void> {
           name: values.name ?? id,
           native_symbol: required(values.symbol, '--symbol', chainsUsage),
           native_decimal: wholeNumber(values.decimal ?? '18', '--decimal'),
-          ...(values.confirmations !== undefined ? { confirming_threshold: wholeNumber(values.confirmations, '--confirmations') } : {}),
-          ...(values['tx-url'] !== undefined ? { explorer_tx_url: values['tx-url'] } : {}),
-          ...(values['address-url'] !== undefined ? { explorer_address_url: values['address-url'] } : {}),
+          ...(values['confirming-threshold'] !== undefined
+            ? { confirming_threshold: wholeNumber(values['confirming-threshold'], '--confirming-threshold') }
+            : {}),
+          ...(values['explorer-tx-url'] !== undefined ? { explorer_tx_url: values['explorer-tx-url'] } : {}),
+          ...(values['explorer-address-url'] !== undefined ? { explorer_address_url: values['explorer-address-url'] } : {}),
           ...(values.testnet ? { is_testnet: true } : {}),
         },
         cli,

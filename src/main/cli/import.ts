@@ -32,7 +32,7 @@ export function formatReport(r: ImportReport): string {
     lines.push('Unknown tokens (add with `nps tokens add CHAIN TOKEN_ID --contract C --symbol S --decimal N`):');
     for (const t of r.unknown_tokens)
       lines.push(
-        `  ${t.chain_id} ${t.contract_address} ${t.symbol || '(no symbol)'}${t.name ? ` "${t.name}"` : ''}: ${t.rows} rows, amounts with up to ${t.decimal_hint} decimals`,
+        `  ${t.chain_id} ${t.contract_address} ${t.symbol || '(no symbol)'}${t.name ? ` "${t.name}"` : ''}: ${t.rows} rows, amounts with up to ${t.decimal_hint} decimal places`,
       );
   }
   if (r.rejections.length) {

@@ -19,8 +19,8 @@ export const callUsage = `npm run nps -- call METHOD PATH [--query Q] [--body JS
 
 export const chainsUsage = `npm run nps -- chains list [--chain-identifier ETH] [--json] [--data-dir D]
 npm run nps -- chains set CHAIN_ID FIELD=VALUE... [--data-dir D]
-npm run nps -- chains add CHAIN_ID --symbol MNT [--decimal 18] [--family ETH] [--name N] [--confirmations N]
-    [--tx-url https://.../tx/{hash}] [--address-url https://.../address/{address}] [--testnet] [--data-dir D]
+npm run nps -- chains add CHAIN_ID --symbol MNT [--decimal 18] [--family ETH] [--name N] [--confirming-threshold N]
+    [--explorer-tx-url https://.../tx/{hash}] [--explorer-address-url https://.../address/{address}] [--testnet] [--data-dir D]
   Add a chain the catalogue lacks, with its native coin (token_id = CHAIN_ID).
   FIELD is one of ${CHAIN_FIELDS.join(', ')}, e.g. chains set SETH enabled=true confirming_threshold=6.
   A changed row keeps its values when the catalogue is seeded again.`;

@@ -115,7 +115,7 @@ describe('one wallet’s Etherscan exports: normal, internal and ERC-20 transfer
     sameRecords(await all({ wallet_id: WALLET }), after);
   });
 
-  it('an unknown token added to the catalogue (symbol, decimals, contract from the file) lets its rows in, amounts with thousands separators exact', async () => {
+  it('an unknown token added to the catalogue (symbol, decimal, contract from the file) lets its rows in, amounts with thousands separators exact', async () => {
     const first = await importFile({ source: file(erc20), ...opts });
     const dai = first.unknown_tokens.find((t) => t.symbol === 'DAI')!;
     await svc.invoke(

@@ -189,7 +189,7 @@ function MapStep() {
         {w.addedTokens.length > 0 && (
           <p className="text-good" role="status">
             Added to the catalogue:{' '}
-            <span className="mono">{w.addedTokens.map((t) => `${t.token_id} (${t.decimal} decimals)`).join(', ')}</span>; the rows below are
+            <span className="mono">{w.addedTokens.map((t) => `${t.token_id} (decimal ${t.decimal})`).join(', ')}</span>; the rows below are
             read with {w.addedTokens.length === 1 ? 'it' : 'them'}.
           </p>
         )}

@@ -14,12 +14,12 @@ const defaultTokenId = (chainId: string, symbol: string) => `${chainId}_${symbol
 function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: HandlerInput<'catalogue-token-add'>) => Promise<Token> }) {
   const key = `${token.chain_id}-${token.contract_address}`;
   const [symbol, setSymbol] = useState(token.symbol);
-  const [decimals, setDecimals] = useState(String(token.decimal_hint));
+  const [decimalText, setDecimalText] = useState(String(token.decimal_hint));
   const [tokenId, setTokenId] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [added, setAdded] = useState<Token>();
-  const decimal = /^\d{1,2}$/.test(decimals.trim()) ? Number(decimals.trim()) : NaN;
+  const decimal = /^\d{1,2}$/.test(decimalText.trim()) ? Number(decimalText.trim()) : NaN;
   const valid = symbol.trim() !== '' && Number.isInteger(decimal) && decimal <= 36;
   const add = async () => {
     setBusy(true);
@@ -54,7 +54,7 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
       </div>
       {added ? (
         <p className="text-good" role="status">
-          Added to the catalogue as <span className="mono">{added.token_id}</span> ({added.symbol}, {added.decimal} decimals).
+          Added to the catalogue as <span className="mono">{added.token_id}</span> ({added.symbol}, decimal {added.decimal}).
         </p>
       ) : (
         <div className="unknown-token-form">
@@ -69,15 +69,15 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
             />
           </label>
           <label className="inline-field">
-            <span>Decimals</span>
+            <span>Decimal</span>
             <input
-              id={`${key}-decimals`}
-              className="mono input-decimals"
+              id={`${key}-decimal`}
+              className="mono input-decimal"
               inputMode="numeric"
-              value={decimals}
-              onChange={(e) => setDecimals(e.target.value)}
+              value={decimalText}
+              onChange={(e) => setDecimalText(e.target.value)}
               disabled={busy}
-              aria-describedby={`${key}-decimals-hint`}
+              aria-describedby={`${key}-decimal-hint`}
             />
           </label>
           <label className="inline-field">
@@ -97,9 +97,9 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
         </div>
       )}
       {!added && (
-        <p id={`${key}-decimals-hint`} className="field-hint">
+        <p id={`${key}-decimal-hint`} className="field-hint">
           {formatCount(token.decimal_hint)} is the most decimal places the file shows for it: the token has at least that many, and may have
-          more. Check the contract&apos;s decimals before adding it.
+          more. Check the contract&apos;s decimal before adding it.
         </p>
       )}
       {error && (
@@ -113,7 +113,7 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
 
 /**
  * Tokens the rows name by contract that the catalogue lacks: listed together, each added only when
- * the user has checked its symbol and decimals and pressed its button.
+ * the user has checked its symbol and decimal and pressed its button.
  */
 export function UnknownTokens({
   tokens,
