@@ -1,4 +1,4 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import {
   Chain,
   Token,
@@ -135,9 +135,11 @@ export function insertToken(db: Db, t: Required<Omit<TokenAdd, 'name'>> & { name
 
 /** The token with this contract on the chain (contracts compared without case: EVM hex). */
 export function tokenByContract(db: Db, chainId: string, contract: string): Token | undefined {
-  return listTokens(db, { page: 1, page_size: 10_000, chain_id: chainId }).tokens.find(
-    (t) => t.contract_address !== '' && t.contract_address.toLowerCase() === contract.toLowerCase(),
-  );
+  return db
+    .select(tokenColumns)
+    .from(tokens)
+    .where(and(eq(tokens.chain_id, chainId), sql`lower(${tokens.contract_address}) = lower(${contract})`))
+    .get() as Token | undefined;
 }
 
 const SEED_HASH_KEY = 'catalogue_seed_sha256';

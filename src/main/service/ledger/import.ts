@@ -94,7 +94,7 @@ function resolveMapping(
  */
 function inferWalletAddress(mapping: Mapping, headers: string[], rows: string[][]): string | undefined {
   // In/out columns tell most rows' direction, but not a failed transfer's (no value either way): the address does.
-  if (mapping.constants.wallet_address || mapping.columns.type || mapping.constants.type) return undefined;
+  if (statesDirection(mapping)) return undefined;
   const fromCol = mapping.columns.from ? findHeader(headers, mapping.columns.from) : undefined;
   const toCol = mapping.columns.to ? findHeader(headers, mapping.columns.to) : undefined;
   if (fromCol === undefined || toCol === undefined || rows.length === 0) return undefined;
@@ -110,11 +110,12 @@ function inferWalletAddress(mapping: Mapping, headers: string[], rows: string[][
   return candidates?.size === 1 ? [...candidates.values()][0] : undefined;
 }
 
+/** Whether the mapping itself says each row's direction: a type (column or constant), or the wallet's address. */
+const statesDirection = (m: Mapping): boolean => Boolean(m.constants.wallet_address || m.columns.type || m.constants.type);
+
 /** Whether only the wallet's own address can tell a row's direction (no type, no in/out columns, no sign). */
 const needsWalletAddress = (m: Mapping): boolean =>
-  !m.constants.wallet_address &&
-  !m.columns.type &&
-  !m.constants.type &&
+  !statesDirection(m) &&
   !m.columns.amount_in &&
   !m.columns.amount_out &&
   !m.signed_amounts &&
@@ -307,8 +308,8 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   if (order !== null) mapping.date.order = order;
 
   // The wallet's address: given, else the wallet's own on the file's chain, else the one on every first row.
-  const statesType = mapping.constants.wallet_address || mapping.columns.type || mapping.constants.type;
-  const ownAddress = opts.walletId && chainId !== null && !statesType ? walletAddressOn(ctx.db, opts.walletId, chainId) : undefined;
+  const ownAddress =
+    opts.walletId && chainId !== null && !statesDirection(mapping) ? walletAddressOn(ctx.db, opts.walletId, chainId) : undefined;
   const walletAddress = opts.walletAddress ?? ownAddress ?? inferWalletAddress(mapping, headers, rows);
   if (needsWalletAddress(mapping) && walletAddress === undefined)
     needs.push({

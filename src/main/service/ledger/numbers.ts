@@ -143,7 +143,7 @@ export function compileDecimalReader(number: Mapping['number']): (cell: string) 
     return plain === undefined ? new CellError(`${JSON.stringify(cell)} is not a number`) : plain;
   };
 
-  const read1 = (cell: string): string | CellError => {
+  const readCell = (cell: string): string | CellError => {
     // Most cells are plain decimals with a point or none (what explorers write): no copy, no check more.
     if (PLAIN_DECIMAL.test(cell) && !cell.startsWith('-') && (decimal !== ',' || !cell.includes('.'))) {
       if (decimal === null && cell.includes('.')) {
@@ -169,11 +169,11 @@ export function compileDecimalReader(number: Mapping['number']): (cell: string) 
     return read(cell, decimal);
   };
   const unit = number.unit?.toUpperCase();
-  if (unit === undefined) return read1;
+  if (unit === undefined) return readCell;
   return (cell) => {
     const m = /^(.*\d)\s+([A-Za-z][\w.]*)$/.exec(cell);
-    if (m === null) return read1(cell);
+    if (m === null) return readCell(cell);
     if (m[2]!.toUpperCase() !== unit) return new CellError(`${JSON.stringify(cell)} is in ${m[2]}, not ${unit}`);
-    return read1(m[1]!);
+    return readCell(m[1]!);
   };
 }
