@@ -38,7 +38,19 @@ const ExplorerLink = z.object({
 });
 type ExplorerLink = z.infer<typeof ExplorerLink>;
 
+/** The named local user every ticket event of the desktop app and the CLI records; "" until set. */
+const AppUser = z.object({ name: z.string() });
+const AppUserInput = z.object({
+  name: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(80, { error: 'must be at most 80 characters' }),
+});
+
 export const appContract = {
+  'app-user-get': { readOnly: true, input: z.object({}).strict(), output: AppUser },
+  'app-user-set': { input: AppUserInput, output: AppUser },
   'app-info': { readOnly: true, input: z.object({}).strict(), output: AppInfo },
   'app-explorer-link': { readOnly: true, input: ExplorerLinkRequest, output: ExplorerLink },
 };

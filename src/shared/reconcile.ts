@@ -317,6 +317,16 @@ export const RunSummary = z.object({
   created_at: z.number().int(),
   /** Rows of a books file that could not become a claim (0 for the API and for files without one). */
   rejected_count: z.number().int(),
+  /**
+   * A two-way run (books): the ledger side was checked too. Its period, Unix ms, both ends
+   * inclusive (null: open), the ledger records in it no claim found, and the claims that repeat
+   * an earlier claim of the books (counted here only, not in matched / mismatched / not_found).
+   */
+  two_way: z.boolean(),
+  period_from: z.number().int().nullable(),
+  period_to: z.number().int().nullable(),
+  not_in_books: z.number().int(),
+  duplicates: z.number().int(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -325,7 +335,7 @@ export const BooksRejectedRow = z.object({ row: z.number().int(), field: z.strin
 export type BooksRejectedRow = z.infer<typeof BooksRejectedRow>;
 const RejectedRows = z.array(BooksRejectedRow).meta({ description: 'The first 1000 rows of the books file that could not be read' });
 
-const RunItemFilter = z.enum(['all', 'matched', 'mismatched', 'not_found']);
+const RunItemFilter = z.enum(['all', 'matched', 'mismatched', 'not_found', 'duplicates']);
 
 export const RunItem = z.strictObject({
   idx: z.number().int(),
@@ -337,8 +347,24 @@ export const RunItem = z.strictObject({
   /** The record was updated (an import) after the run started: the marks are the check's, the values today's. */
   record_changed: z.boolean(),
   ticket_id: z.string().nullable(),
+  /** A duplicate claim: the idx of the earlier claim it repeats (it found the same record, or looked up the same identifier). */
+  duplicate_of: z.number().int().nullable(),
 });
 export type RunItem = z.infer<typeof RunItem>;
+
+/** A ledger record of a two-way run's period and scope that no claim found, with its exception. */
+export const UnbookedItem = z.object({ record: LedgerRecord.nullable(), transaction_id: z.string(), ticket_id: z.string().nullable() });
+export type UnbookedItem = z.infer<typeof UnbookedItem>;
+
+/**
+ * A period as the user gives it: a date (YYYY-MM-DD: the whole day) or a moment (ISO 8601), read in
+ * time_zone when it carries no zone. `from` is the first moment in the period, `to` the last.
+ */
+export const PeriodInput = {
+  from: z.string().optional().meta({ description: 'First day (YYYY-MM-DD) or moment (ISO 8601) of the period' }),
+  to: z.string().optional().meta({ description: 'Last day (YYYY-MM-DD, the whole day) or moment of the period' }),
+  time_zone: z.string().default('UTC').meta({ description: 'IANA zone the dates are read in; default UTC' }),
+};
 
 const RunDetail = RunSummary.extend({
   rejected: RejectedRows,
@@ -394,6 +420,10 @@ export const BooksRunInput = z.object({
   time_type: oneOf(TIME_TYPES).optional(),
   time_delta: intField({ min: 0 }).optional(),
   label: z.string().optional(),
+  /** The ledger side: records of the wallet (or every wallet) in this period that no claim found are reported. */
+  ...PeriodInput,
+  /** false: one-way (claims only), as before two-way reconciliation. Default true. */
+  two_way: z.boolean().default(true),
 });
 export type BooksRunInput = z.output<typeof BooksRunInput>;
 
@@ -405,6 +435,11 @@ export const reconcileContract = {
   'reconcile-books-detect': { readOnly: true, input: BooksDetectInput, output: BooksDetected },
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
   'runs-list': { readOnly: true, input: z.object({ ...PageQuery }), output: pageOf(RunSummary) },
+  'run-unbooked': {
+    readOnly: true,
+    input: z.object({ run_id: z.string().min(1), ...PageQuery }),
+    output: pageOf(UnbookedItem),
+  },
   'run-get': {
     readOnly: true,
     input: z.object({ run_id: z.string().min(1), ...PageQuery, filter: RunItemFilter.default('all') }),

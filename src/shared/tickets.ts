@@ -1,18 +1,41 @@
 import { z } from 'zod';
 import { LedgerRecord } from './ledger';
-import { addition, PageQuery, UUID_RE, Uuid, pageOf, requiredString } from './primitives';
+import { addition, Amount, PageQuery, UUID_RE, Uuid, pageOf, requiredString } from './primitives';
 import { FlagField } from './reconcile';
 
 const TICKET_STATUSES = ['Pending', 'Resolved', 'Dismissed'] as const;
 export const TicketStatus = z.enum(TICKET_STATUSES, { error: `must be one of ${TICKET_STATUSES.join(', ')}` });
 export type TicketStatus = z.infer<typeof TicketStatus>;
 
+/**
+ * What an exception is about. `mismatch` is the API's ticket (a found record that disagrees with a
+ * claim); the others come from two-way reconciliation and balance checks and live in the same
+ * queue with the same lifecycle. GET /nps/ticket answers mismatches only.
+ */
+export const EXCEPTION_KINDS = ['mismatch', 'not_in_ledger', 'not_in_books', 'duplicate', 'balance'] as const;
+export const ExceptionKind = z.enum(EXCEPTION_KINDS, { error: `must be one of ${EXCEPTION_KINDS.join(', ')}` });
+export type ExceptionKind = z.infer<typeof ExceptionKind>;
+
+/** How the desktop app names each kind. */
+export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
+  mismatch: 'Mismatch',
+  not_in_ledger: 'Not in ledger',
+  not_in_books: 'Not in books',
+  duplicate: 'Duplicate claim',
+  balance: 'Balance difference',
+};
+
 /** A ticket as the desktop UI lists it. Times are Unix milliseconds. */
 export const TicketSummary = z.object({
   ticket_id: z.string(),
-  wallet_id: z.string(),
-  transaction_id: z.string(),
+  kind: ExceptionKind,
+  wallet_id: z.string().meta({ description: '"" when the exception belongs to no one wallet' }),
+  transaction_id: z.string().meta({ description: '"" when there is no record (not in ledger, balance)' }),
   status: TicketStatus,
+  chain_id: z.string(),
+  token_id: z.string(),
+  /** The record's amount (or the claim's, when there is no record); "" when unknown. */
+  amount: z.string(),
   abnormals: z
     .string()
     .meta({ description: 'False flags, comma-separated, in the order chain_id,token_id,to,status,type,amount,fee,amount_actual,time' }),
@@ -44,21 +67,56 @@ export const TicketDetail = TicketSummary.extend({
 });
 export type TicketDetail = z.infer<typeof TicketDetail>;
 
+export const TICKET_SORTS = ['updated_at', 'created_at', 'amount', 'kind', 'status'] as const;
+
 export const TicketListInput = z.object({
   ...PageQuery,
   status: TicketStatus.optional(),
+  kind: ExceptionKind.optional(),
   wallet_id: Uuid.optional(),
+  chain_id: z.string().optional(),
+  token_id: z.string().optional(),
+  /** A false flag the exception must have (mismatches), e.g. amount. */
+  field: FlagField.optional(),
+  /** Amount bounds, inclusive, compared as exact decimals. */
+  amount_min: Amount.optional(),
+  amount_max: Amount.optional(),
+  /** Only exceptions opened at least this many days ago. */
+  older_than_days: z.number().int().min(0).optional(),
+  /** Words found in the description, the hash, the ids or the claim (case-insensitive). */
+  search: z.string().max(200, { error: 'must be at most 200 characters' }).optional(),
+  sort: z.enum(TICKET_SORTS).default('updated_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
 });
 export type TicketListInput = z.output<typeof TicketListInput>;
 
 const TicketRef = z.object({ ticket_id: requiredString() });
 
-const TicketTransitionInput = z.object({
-  ticket_id: requiredString(),
-  to: TicketStatus,
-  note: z.string().max(2000, { error: 'must be at most 2000 characters' }).optional(),
-});
+const Note = z.string().max(2000, { error: 'must be at most 2000 characters' });
+
+/** Resolving or dismissing needs a reason; a reopen may say why. */
+const reasonRule = (v: { to: TicketStatus; note?: string }) => v.to === 'Pending' || (v.note ?? '').trim() !== '';
+const REASON = { error: 'is required when resolving or dismissing: say why', path: ['note'] };
+
+const TicketTransitionInput = z
+  .object({
+    ticket_id: requiredString(),
+    to: TicketStatus,
+    note: Note.optional(),
+  })
+  .refine(reasonRule, REASON);
 type TicketTransitionInput = z.output<typeof TicketTransitionInput>;
+
+/** Many tickets at once, all to the same status with the same reason; every one or none. */
+const TicketsTransitionInput = z
+  .object({
+    ticket_ids: z.array(requiredString()).min(1, { error: 'must name at least one ticket' }).max(10_000),
+    to: TicketStatus,
+    note: Note.optional(),
+  })
+  .refine(reasonRule, REASON);
+
+const TicketsTransitionResult = z.object({ changed: z.number().int() });
 
 const RequiredUuid = requiredString().regex(UUID_RE, { error: 'must be UUID-shaped (8-4-4-4-12 hex digits)' });
 
@@ -96,5 +154,6 @@ export const ticketsContract = {
   'tickets-list': { readOnly: true, input: TicketListInput, output: pageOf(TicketSummary) },
   'ticket-get': { readOnly: true, input: TicketRef, output: TicketDetail },
   'ticket-transition': { input: TicketTransitionInput, output: TicketDetail },
+  'tickets-transition': { input: TicketsTransitionInput, output: TicketsTransitionResult },
   'ticket-lookup': { readOnly: true, input: TicketLookupQuery, output: TicketPublic },
 };

@@ -2,6 +2,7 @@ import type { ApiServerState, AppMode, appContract } from '../../../shared/app';
 import type { HandlersOf, ServiceContext } from '../context';
 import { invalidParam } from '../errors';
 import { requireChain } from '../catalogue/handlers';
+import { setUserName, userName } from './user';
 
 /** What only the process that started the service knows: how the window talks to it, and its HTTP server. */
 export interface AppRuntime {
@@ -40,6 +41,11 @@ export function appHandlers(ctx: ServiceContext): HandlersOf<typeof appContract>
     'app-info': () => {
       const rt = currentRuntime(ctx);
       return { version: rt.version, mode: rt.mode, data_dir: ctx.dataDir, db_file: ctx.db.$client.name, api: rt.api };
+    },
+    'app-user-get': () => ({ name: userName(ctx.db) }),
+    'app-user-set': ({ name }) => {
+      setUserName(ctx.db, name, ctx.now());
+      return { name };
     },
     'app-explorer-link': ({ chain_id, kind, value }) => {
       const chain = requireChain(ctx, chain_id);

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { registerDecimalFunctions } from './decimal-sql';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { readFileSync } from 'node:fs';
@@ -68,6 +69,7 @@ export function openDb(opts: OpenDbOptions): Db {
     // reads a thousand records scattered over a large ledger, and the copies were a visible part of
     // its CPU time (bench:verify). Writes still go through the write-ahead log.
     sqlite.pragma('mmap_size = 2147483648');
+    registerDecimalFunctions(sqlite);
     const db = drizzle(sqlite, { schema }) as Db;
     if (opts.onUpgrade) {
       const pending = pendingMigrations(sqlite, journal);

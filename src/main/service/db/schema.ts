@@ -113,7 +113,29 @@ export const imports = sqliteTable('imports', {
    * NULL for imports recorded before it was kept.
    */
   read_fingerprint: text('read_fingerprint'),
+  /** Set when the import was rolled back as a whole (ledger/undo.ts): when, and by whom. */
+  undone_at: integer('undone_at'),
+  undone_by: text('undone_by'),
 });
+
+/**
+ * What an import replaced: each record it updated, as it stood before (the record's row as JSON),
+ * and the import that had written that version. Undoing the import puts these back.
+ */
+export const importReplaced = sqliteTable(
+  'import_replaced',
+  {
+    import_id: text('import_id')
+      .notNull()
+      .references(() => imports.import_id, { onDelete: 'cascade' }),
+    transaction_id: text('transaction_id').notNull(),
+    /** The record's row before the import, JSON with the `transactions` columns. */
+    previous: text('previous').notNull(),
+    /** The import that had written the previous version (null: none recorded). */
+    previous_import_id: text('previous_import_id'),
+  },
+  (t) => [primaryKey({ columns: [t.import_id, t.transaction_id] }), index('import_replaced_previous_idx').on(t.previous_import_id)],
+);
 
 export const importRejections = sqliteTable(
   'import_rejections',
@@ -237,8 +259,30 @@ export const verificationRuns = sqliteTable(
     /** A books run: rows of the file that could not become a claim, how many, and the first 1000 (JSON [{row, field, reason}]). */
     rejected_count: integer('rejected_count').notNull().default(0),
     rejected: text('rejected').notNull().default('[]'),
+    /**
+     * A two-way run (a books run): the period its ledger side covers, Unix ms, both ends inclusive
+     * (null: open), and the counts of the groups beyond matched / mismatched / not found.
+     */
+    two_way: integer('two_way', { mode: 'boolean' }).notNull().default(false),
+    period_from: integer('period_from'),
+    period_to: integer('period_to'),
+    not_in_books: integer('not_in_books').notNull().default(0),
+    duplicates: integer('duplicates').notNull().default(0),
   },
   (t) => [index('verification_runs_created_idx').on(t.created_at)],
+);
+
+/** A two-way run's ledger records in its period and scope that no claim of the books found, with their exception. */
+export const runUnbooked = sqliteTable(
+  'run_unbooked',
+  {
+    run_id: text('run_id')
+      .notNull()
+      .references(() => verificationRuns.run_id, { onDelete: 'cascade' }),
+    transaction_id: text('transaction_id').notNull(),
+    ticket_id: text('ticket_id'),
+  },
+  (t) => [primaryKey({ columns: [t.run_id, t.transaction_id] })],
 );
 
 /**
@@ -257,6 +301,8 @@ export const verificationChunks = sqliteTable(
     matched: integer('matched').notNull(),
     mismatched: integer('mismatched').notNull(),
     not_found: integer('not_found').notNull(),
+    /** Duplicate claims of a two-way run (counted here only). */
+    duplicates: integer('duplicates').notNull().default(0),
     /** JSON array: each item as the caller sent it. */
     claims: text('claims').notNull(),
     /** JSON array, one per item: [transaction_id or null, result 0/1, [false flags], ticket_id or null]. */
@@ -270,8 +316,20 @@ export const tickets = sqliteTable(
   {
     ticket_id: text('ticket_id').primaryKey(),
     wallet_id: text('wallet_id').notNull(),
+    /** '' for an exception with no record (a claim not in the ledger, a balance difference). */
     transaction_id: text('transaction_id').notNull(),
     status: text('status', { enum: ['Pending', 'Resolved', 'Dismissed'] }).notNull(),
+    /**
+     * mismatch (the API's tickets), not_in_ledger, not_in_books, duplicate, balance
+     * (shared/tickets.ts). GET /nps/ticket answers mismatches only.
+     */
+    kind: text('kind').notNull().default('mismatch'),
+    /** What the exception is about, so one Pending exception of a kind stands per subject (tickets/exceptions.ts). */
+    subject: text('subject').notNull().default(''),
+    /** The record's (or the claim's) chain, token and amount, for the queue's filters. */
+    chain_id: text('chain_id').notNull().default(''),
+    token_id: text('token_id').notNull().default(''),
+    amount: text('amount').notNull().default(''),
     abnormals: text('abnormals').notNull(),
     desc: text('desc').notNull(),
     /** The claim that last opened or updated the ticket (JSON), shown beside the record. */
@@ -282,6 +340,8 @@ export const tickets = sqliteTable(
   (t) => [
     index('tickets_wallet_status_idx').on(t.wallet_id, t.status, t.updated_at),
     index('tickets_tx_status_idx').on(t.transaction_id, t.status),
+    index('tickets_kind_subject_idx').on(t.kind, t.subject, t.status),
+    index('tickets_status_updated_idx').on(t.status, t.updated_at),
   ],
 );
 

@@ -19,7 +19,17 @@ import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, sourceName } from './books';
-import { flagsOf, getRun, insertRun, listRunItems, listRuns, recordRunRejections, runRejections, storedItemCount } from './repository';
+import {
+  flagsOf,
+  getRun,
+  insertRun,
+  listRunItems,
+  listUnbooked,
+  listRuns,
+  recordRunRejections,
+  runRejections,
+  storedItemCount,
+} from './repository';
 import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
 import { newRunId, verifyChunk, type Claim, type RunScope } from './verify';
@@ -62,7 +72,7 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
   });
   const runId = newRunId();
   const label = meta.apiKey ? (getKey(ctx.db, meta.apiKey)?.label ?? '') : '';
-  const outcomes = await verifyChunk(ctx, { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(meta) }, 0, claims, {
+  const outcomes = await verifyChunk(ctx, { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(ctx, meta) }, 0, claims, {
     run_id: runId,
     source: meta.actor,
     api_key: meta.apiKey ?? null,
@@ -102,7 +112,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const readRow = compileBooksRow(detectBooks(input.source).headers, input);
   const total = estimateRows(input.source);
   const runId = newRunId();
-  const runScope: RunScope = { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(meta) };
+  const runScope: RunScope = { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(ctx, meta) };
   const options = { amount_delta: input.amount_delta, time_type: input.time_type, time_delta: input.time_delta, mapping: input.mapping };
   insertRun(ctx.db, {
     run_id: runId,
@@ -157,6 +167,10 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
     'reconcile-books-detect': ({ source }) => detectBooks(source),
     'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
     'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
+    'run-unbooked': ({ run_id, page, page_size }) => {
+      if (!getRun(ctx.db, run_id)) throw new ServiceError(ErrorCodes.INVALID_PARAM, `run_id: no run ${run_id}`);
+      return listUnbooked(ctx.db, run_id, page, page_size);
+    },
     'run-get': ({ run_id, page, page_size, filter }) => {
       const run: RunSummary | undefined = getRun(ctx.db, run_id);
       if (!run) throw new ServiceError(ErrorCodes.INVALID_PARAM, `run_id: no run ${run_id}`);
@@ -175,6 +189,7 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
             record: r.record,
             record_changed: r.record !== null && r.record.updated_at > run.created_at,
             ticket_id: r.ticket_id,
+            duplicate_of: r.duplicate_of,
           })),
         },
       };

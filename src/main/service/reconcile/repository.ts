@@ -8,6 +8,7 @@ import {
   type MatchFlags,
   type RunSummary,
   type Shape,
+  type UnbookedItem,
 } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
@@ -61,6 +62,8 @@ export interface ChunkRow {
   matched: number;
   mismatched: number;
   not_found: number;
+  /** Duplicate claims of a two-way run: counted here only, not in matched / mismatched / not_found. */
+  duplicates: number;
   /** JSON array of the claims as sent. */
   claims: string;
   /** JSON array of [transaction_id | null, result 0/1, [false flags], ticket_id | null], see outcomeJson. */
@@ -71,21 +74,66 @@ export interface ChunkRow {
 export function insertChunk(db: Db, runId: string, c: ChunkRow): void {
   stmt(
     db,
-    `INSERT INTO verification_chunks (run_id, first_idx, item_count, matched, mismatched, not_found, claims, outcomes)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(runId, c.first_idx, c.item_count, c.matched, c.mismatched, c.not_found, c.claims, c.outcomes);
+    `INSERT INTO verification_chunks (run_id, first_idx, item_count, matched, mismatched, not_found, duplicates, claims, outcomes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(runId, c.first_idx, c.item_count, c.matched, c.mismatched, c.not_found, c.duplicates, c.claims, c.outcomes);
   stmt(
     db,
-    `UPDATE verification_runs SET item_count = item_count + ?, matched = matched + ?, mismatched = mismatched + ?, not_found = not_found + ?
-     WHERE run_id = ?`,
-  ).run(c.item_count, c.matched, c.mismatched, c.not_found, runId);
+    `UPDATE verification_runs SET item_count = item_count + ?, matched = matched + ?, mismatched = mismatched + ?, not_found = not_found + ?,
+       duplicates = duplicates + ? WHERE run_id = ?`,
+  ).run(c.item_count, c.matched, c.mismatched, c.not_found, c.duplicates, runId);
 }
 
 const RUN_COLUMNS =
-  'run_id, source, label, api_key, wallet_id, shape, item_count, matched, mismatched, not_found, created_at, rejected_count';
+  'run_id, source, label, api_key, wallet_id, shape, item_count, matched, mismatched, not_found, created_at, rejected_count, two_way, period_from, period_to, not_in_books, duplicates';
+
+type RunRowStored = Omit<RunSummary, 'two_way'> & { two_way: number };
+const runOf = (r: RunRowStored): RunSummary => ({ ...r, two_way: r.two_way === 1 });
 
 export function getRun(db: Db, runId: string): RunSummary | undefined {
-  return stmt<[string], RunSummary>(db, `SELECT ${RUN_COLUMNS} FROM verification_runs WHERE run_id = ?`).get(runId);
+  const row = stmt<[string], RunRowStored>(db, `SELECT ${RUN_COLUMNS} FROM verification_runs WHERE run_id = ?`).get(runId);
+  return row && runOf(row);
+}
+
+/** A two-way run's ledger side: its period, and the counts of the groups found after its claims. */
+export function setRunTwoWay(db: Db, runId: string, periodFrom: number | null, periodTo: number | null): void {
+  stmt(db, 'UPDATE verification_runs SET two_way = 1, period_from = ?, period_to = ? WHERE run_id = ?').run(periodFrom, periodTo, runId);
+}
+
+export function addRunGroupCounts(db: Db, runId: string, notInBooks: number, duplicates: number): void {
+  stmt(db, 'UPDATE verification_runs SET not_in_books = not_in_books + ?, duplicates = duplicates + ? WHERE run_id = ?').run(
+    notInBooks,
+    duplicates,
+    runId,
+  );
+}
+
+/** Ledger records no claim of the run found, each with its exception; the caller holds the transaction. */
+export function insertUnbooked(db: Db, runId: string, rows: readonly { transaction_id: string; ticket_id: string | null }[]): void {
+  const insert = stmt(db, 'INSERT OR IGNORE INTO run_unbooked (run_id, transaction_id, ticket_id) VALUES (?, ?, ?)');
+  for (const r of rows) insert.run(runId, r.transaction_id, r.ticket_id);
+}
+
+/** A page of a run's ledger records that no claim found, in ledger order, each with the record as it stands now. */
+export function listUnbooked(db: Db, runId: string, page: number, pageSize: number): Page<UnbookedItem> {
+  const total = stmt<[string], number>(db, 'SELECT count(*) FROM run_unbooked WHERE run_id = ?').pluck().get(runId)!;
+  const rows = stmt<[string, number, number], { transaction_id: string; ticket_id: string | null }>(
+    db,
+    'SELECT transaction_id, ticket_id FROM run_unbooked WHERE run_id = ? ORDER BY transaction_id LIMIT ? OFFSET ?',
+  ).all(runId, pageSize, (page - 1) * pageSize);
+  const records = new Map(
+    recordsWhereIn(
+      db,
+      'transaction_id',
+      rows.map((r) => r.transaction_id),
+    ).map((r) => [r.transaction_id, r]),
+  );
+  const list = rows.map((r) => ({
+    record: records.get(r.transaction_id) ?? null,
+    transaction_id: r.transaction_id,
+    ticket_id: r.ticket_id,
+  }));
+  return { list, total, page, page_size: pageSize };
 }
 
 /** A books run's rows that could not become claims: how many, and the first of them. */
@@ -105,17 +153,28 @@ export function runRejections(db: Db, runId: string): BooksRejectedRow[] {
 
 export function listRuns(db: Db, page: number, pageSize: number): Page<RunSummary> {
   const total = stmt<[], { n: number }>(db, 'SELECT count(*) AS n FROM verification_runs').get()!.n;
-  const list = stmt<[number, number], RunSummary>(
+  const list = stmt<[number, number], RunRowStored>(
     db,
     `SELECT ${RUN_COLUMNS} FROM verification_runs ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-  ).all(pageSize, (page - 1) * pageSize);
+  )
+    .all(pageSize, (page - 1) * pageSize)
+    .map(runOf);
   return { list, total, page, page_size: pageSize };
 }
 
-export type RunItemFilter = 'all' | 'matched' | 'mismatched' | 'not_found';
+export type RunItemFilter = 'all' | 'matched' | 'mismatched' | 'not_found' | 'duplicates';
 
-/** One item's outcome as stored in a chunk's `outcomes`. */
-export type StoredOutcome = [transactionId: string | null, result: 0 | 1, falseFlags: FlagField[], ticketId: string | null];
+/**
+ * One item's outcome as stored in a chunk's `outcomes`; a duplicate claim of a two-way run adds
+ * the idx of the claim it repeats (and counts in the chunk's `duplicates` only).
+ */
+export type StoredOutcome = [
+  transactionId: string | null,
+  result: 0 | 1,
+  falseFlags: FlagField[],
+  ticketId: string | null,
+  duplicateOf?: number,
+];
 
 export interface RunItemRow {
   idx: number;
@@ -124,12 +183,25 @@ export interface RunItemRow {
   result: boolean;
   ticket_id: string | null;
   record: LedgerRecord | null;
+  duplicate_of: number | null;
 }
 
-const inFilter = (filter: RunItemFilter, o: StoredOutcome): boolean =>
-  filter === 'all' || (filter === 'matched' ? o[1] === 1 : filter === 'not_found' ? o[0] === null : o[1] === 0 && o[0] !== null);
+function inFilter(filter: RunItemFilter, o: StoredOutcome): boolean {
+  if (filter === 'all') return true;
+  if (o[4] !== undefined) return filter === 'duplicates';
+  switch (filter) {
+    case 'matched':
+      return o[1] === 1;
+    case 'not_found':
+      return o[0] === null;
+    case 'mismatched':
+      return o[1] === 0 && o[0] !== null;
+    case 'duplicates':
+      return false;
+  }
+}
 
-type ChunkCounts = Pick<ChunkRow, 'first_idx' | 'item_count' | 'matched' | 'mismatched' | 'not_found'>;
+type ChunkCounts = Pick<ChunkRow, 'first_idx' | 'item_count' | 'matched' | 'mismatched' | 'not_found' | 'duplicates'>;
 const countIn = (filter: RunItemFilter, c: ChunkCounts): number => (filter === 'all' ? c.item_count : c[filter]);
 
 /**
@@ -147,7 +219,7 @@ export function listRunItems(
 ): Page<RunItemRow> {
   const chunks = stmt<[string], ChunkCounts>(
     db,
-    'SELECT first_idx, item_count, matched, mismatched, not_found FROM verification_chunks WHERE run_id = ? ORDER BY first_idx',
+    'SELECT first_idx, item_count, matched, mismatched, not_found, duplicates FROM verification_chunks WHERE run_id = ? ORDER BY first_idx',
   ).all(runId);
   const total = chunks.reduce((n, c) => n + countIn(filter, c), 0);
   const list: RunItemRow[] = [];
@@ -174,7 +246,15 @@ export function listRunItems(
         skip--;
         continue;
       }
-      list.push({ idx: c.first_idx + i, claimed: claims[i], falseFlags: o[2], result: o[1] === 1, ticket_id: o[3], record: null });
+      list.push({
+        idx: c.first_idx + i,
+        claimed: claims[i],
+        falseFlags: o[2],
+        result: o[1] === 1,
+        ticket_id: o[3],
+        record: null,
+        duplicate_of: o[4] ?? null,
+      });
       ids.push(o[0]);
     }
   }
@@ -195,13 +275,20 @@ const ALL_FALSE_JSON = JSON.stringify(FLAG_FIELDS);
  * One item's outcome as a chunk stores it: [transaction_id or null, result 0/1, the false flags'
  * fields (a few bytes for a match), ticket_id or null].
  */
-export function outcomeJson(transactionId: string | null, result: boolean, flags: MatchFlags, ticketId: string | null): string {
+export function outcomeJson(
+  transactionId: string | null,
+  result: boolean,
+  flags: MatchFlags,
+  ticketId: string | null,
+  duplicateOf?: number,
+): string {
   const falseFlags = result
     ? '[]'
     : transactionId === null
       ? ALL_FALSE_JSON
       : JSON.stringify(FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]));
-  return `[${transactionId === null ? 'null' : JSON.stringify(transactionId)},${result ? 1 : 0},${falseFlags},${ticketId === null ? 'null' : JSON.stringify(ticketId)}]`;
+  const dup = duplicateOf === undefined ? '' : `,${duplicateOf}`;
+  return `[${transactionId === null ? 'null' : JSON.stringify(transactionId)},${result ? 1 : 0},${falseFlags},${ticketId === null ? 'null' : JSON.stringify(ticketId)}${dup}]`;
 }
 
 /** Flags from the stored list of the false ones' fields. */

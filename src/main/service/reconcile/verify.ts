@@ -130,7 +130,15 @@ export async function verifyChunk(
         updates.push([ticketId, claim]);
       } else {
         ticketId = uuidv7();
-        opened.push({ ...claim, ticket_id: ticketId, wallet_id: m.record.wallet_id, transaction_id: m.record.transaction_id });
+        opened.push({
+          ...claim,
+          ticket_id: ticketId,
+          wallet_id: m.record.wallet_id,
+          transaction_id: m.record.transaction_id,
+          chain_id: m.record.chain_id,
+          token_id: m.record.token_id,
+          amount: m.record.amount,
+        });
         pending.set(m.record.transaction_id, ticketId);
       }
       return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId };
@@ -155,6 +163,7 @@ export async function verifyChunk(
       matched,
       mismatched: outcomes.length - matched - notFound,
       not_found: notFound,
+      duplicates: 0,
       claims: `[${claimsDoc}]`,
       outcomes: `[${outcomesDoc}]`,
     });

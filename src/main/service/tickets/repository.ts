@@ -7,15 +7,16 @@ export interface TicketRow extends TicketSummary {
   claimed: string;
 }
 
-const TICKET_COLUMNS = 'ticket_id, wallet_id, transaction_id, status, abnormals, "desc", run_id, created_at, updated_at';
+const TICKET_COLUMNS =
+  'ticket_id, kind, wallet_id, transaction_id, status, chain_id, token_id, amount, abnormals, "desc", run_id, created_at, updated_at';
 
-/** The Pending ticket of each of these transactions, if any. */
+/** The Pending mismatch ticket of each of these transactions, if any. */
 export function pendingTicketIds(db: Db, transactionIds: Iterable<string>): Map<string, string> {
   const list = [...new Set(transactionIds)];
   if (list.length === 0) return new Map();
   const rows = stmt<[string], { ticket_id: string; transaction_id: string }>(
     db,
-    "SELECT ticket_id, transaction_id FROM tickets WHERE transaction_id IN (SELECT value FROM json_each(?)) AND status = 'Pending'",
+    "SELECT ticket_id, transaction_id FROM tickets WHERE transaction_id IN (SELECT value FROM json_each(?)) AND status = 'Pending' AND kind = 'mismatch'",
   ).all(JSON.stringify(list));
   return new Map(rows.map((r) => [r.transaction_id, r.ticket_id]));
 }
@@ -45,7 +46,14 @@ function addEvent(
   );
 }
 
-export type NewTicket = TicketClaim & { ticket_id: string; wallet_id: string; transaction_id: string };
+export type NewTicket = TicketClaim & {
+  ticket_id: string;
+  wallet_id: string;
+  transaction_id: string;
+  chain_id: string;
+  token_id: string;
+  amount: string;
+};
 
 /**
  * New Pending tickets, each with its first event keeping what the claim said. One prepared INSERT
@@ -57,10 +65,26 @@ export function openTickets(db: Db, list: readonly NewTicket[]): void {
   if (list.length === 0) return;
   const ticket = stmt(
     db,
-    `INSERT INTO tickets (ticket_id, wallet_id, transaction_id, status, abnormals, "desc", claimed, run_id, created_at, updated_at)
-     VALUES (?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tickets (ticket_id, kind, subject, wallet_id, transaction_id, status, chain_id, token_id, amount, abnormals, "desc", claimed, run_id, created_at, updated_at)
+     VALUES (?, 'mismatch', ?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  for (const t of list) ticket.run(t.ticket_id, t.wallet_id, t.transaction_id, t.abnormals, t.desc, t.claimed, t.run_id, t.at, t.at);
+  for (const t of list) {
+    ticket.run(
+      t.ticket_id,
+      t.transaction_id,
+      t.wallet_id,
+      t.transaction_id,
+      t.chain_id,
+      t.token_id,
+      t.amount,
+      t.abnormals,
+      t.desc,
+      t.claimed,
+      t.run_id,
+      t.at,
+      t.at,
+    );
+  }
   const opened = stmt(
     db,
     "INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at) VALUES (?, 'opened', NULL, 'Pending', ?, ?, ?)",
@@ -107,23 +131,80 @@ export function ticketEvents(db: Db, ticketId: string): TicketEvent[] {
   ).all(ticketId);
 }
 
-/** Newest first; filters are exact (wallet IDs are stored lower-cased, as the ledger keeps them). */
-export function listTickets(db: Db, q: TicketListInput): Page<TicketSummary> {
+const SORT_SQL: Record<TicketListInput['sort'], string> = {
+  updated_at: 'updated_at',
+  created_at: 'created_at',
+  amount: 'decimal_key(amount)',
+  kind: 'kind',
+  status: 'status',
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The queue: filters are exact (wallet IDs are stored lower-cased, as the ledger keeps them),
+ * amounts are bounded as exact decimals, `search` finds words in the description, the ids, the
+ * claim and the record's hash. `now` dates the age filter.
+ */
+export function listTickets(db: Db, q: TicketListInput, now: number): Page<TicketSummary> {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (q.status !== undefined) {
-    where.push('status = ?');
-    params.push(q.status);
-  }
-  if (q.wallet_id !== undefined) {
-    where.push('wallet_id = ?');
-    params.push(q.wallet_id.toLowerCase());
+  const add = (sql: string, ...values: unknown[]) => {
+    where.push(sql);
+    params.push(...values);
+  };
+  if (q.status !== undefined) add('status = ?', q.status);
+  if (q.kind !== undefined) add('kind = ?', q.kind);
+  if (q.wallet_id !== undefined) add('wallet_id = ?', q.wallet_id.toLowerCase());
+  if (q.chain_id !== undefined && q.chain_id !== '') add('chain_id = ?', q.chain_id);
+  if (q.token_id !== undefined && q.token_id !== '') add('token_id = ?', q.token_id);
+  if (q.field !== undefined) add("instr(',' || abnormals || ',', ?) > 0", `,${q.field},`);
+  if (q.amount_min !== undefined) add("amount <> '' AND decimal_key(amount) >= decimal_key(?)", q.amount_min);
+  if (q.amount_max !== undefined) add("amount <> '' AND decimal_key(amount) <= decimal_key(?)", q.amount_max);
+  if (q.older_than_days !== undefined) add('created_at <= ?', now - q.older_than_days * DAY_MS);
+  const words = (q.search ?? '').trim().toLowerCase();
+  if (words !== '') {
+    add(
+      `(instr(lower("desc" || ' ' || ticket_id || ' ' || transaction_id || ' ' || wallet_id || ' ' || claimed), ?) > 0
+        OR transaction_id IN (SELECT transaction_id FROM transactions WHERE hash = ? OR hash = ?))`,
+      words,
+      words,
+      words.startsWith('0x') ? words.slice(2) : `0x${words}`,
+    );
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const total = stmt<unknown[], { n: number }>(db, `SELECT count(*) AS n FROM tickets ${filter}`).get(...params)!.n;
+  const order = q.order === 'asc' ? 'ASC' : 'DESC';
   const list = stmt<unknown[], TicketSummary>(
     db,
-    `SELECT ${TICKET_COLUMNS} FROM tickets ${filter} ORDER BY updated_at DESC, ticket_id LIMIT ? OFFSET ?`,
+    `SELECT ${TICKET_COLUMNS} FROM tickets ${filter} ORDER BY ${SORT_SQL[q.sort]} ${order}, ticket_id ${order} LIMIT ? OFFSET ?`,
   ).all(...params, q.page_size, (q.page - 1) * q.page_size);
   return { list, total, page: q.page, page_size: q.page_size };
+}
+
+/** Change many tickets' status with one reason, in one transaction: each gets its own event. */
+export function setTicketsStatus(
+  db: Db,
+  changes: readonly { ticket_id: string; from: TicketStatus }[],
+  to: TicketStatus,
+  note: string,
+  actor: string,
+  at: number,
+): void {
+  db.$client.transaction(() => {
+    const update = stmt(db, 'UPDATE tickets SET status = ?, updated_at = ? WHERE ticket_id = ?');
+    for (const c of changes) {
+      update.run(to, at, c.ticket_id);
+      addEvent(db, c.ticket_id, { kind: 'status', from: c.from, to, note, actor, at });
+    }
+  })();
+}
+
+/** The status of each of these tickets that exists. */
+export function ticketStatuses(db: Db, ticketIds: readonly string[]): Map<string, TicketStatus> {
+  const rows = stmt<[string], { ticket_id: string; status: TicketStatus }>(
+    db,
+    'SELECT ticket_id, status FROM tickets WHERE ticket_id IN (SELECT value FROM json_each(?))',
+  ).all(JSON.stringify(ticketIds));
+  return new Map(rows.map((r) => [r.ticket_id, r.status]));
 }

@@ -1,3 +1,5 @@
+import type { ServiceContext } from '../context';
+import { userName } from '../app/user';
 import type { TicketStatus } from '../../../shared/tickets';
 
 /** Pending goes to Resolved or Dismissed; either comes back to Pending (a reopen). */
@@ -14,5 +16,12 @@ export function transitionError(from: TicketStatus, to: TicketStatus): string | 
   return null;
 }
 
-/** Who acted, as events record it: the door, and for a signed request the key. */
-export const actorOf = (meta: { actor: string; apiKey?: string }): string => (meta.apiKey ? `${meta.actor}:${meta.apiKey}` : meta.actor);
+/**
+ * Who acted, as events record it: for a signed request the door and the key (`api:<key>`); in the
+ * desktop app and the CLI the named local user (Settings), or the door until one is named.
+ */
+export function actorOf(ctx: ServiceContext, meta: { actor: string; apiKey?: string }): string {
+  if (meta.apiKey) return `${meta.actor}:${meta.apiKey}`;
+  if (meta.actor === 'api') return meta.actor;
+  return userName(ctx.db) || meta.actor;
+}

@@ -93,8 +93,12 @@ describe('ticket lifecycle', () => {
     expect(t.status).toBe('Resolved');
 
     // Resolved cannot be dismissed; Resolved cannot be resolved again.
-    await expect(svc.invoke('ticket-transition', { ticket_id: ticketId, to: 'Dismissed' }, ui)).rejects.toMatchObject({ code: 1002 });
-    await expect(svc.invoke('ticket-transition', { ticket_id: ticketId, to: 'Resolved' }, ui)).rejects.toMatchObject({ code: 1002 });
+    await expect(svc.invoke('ticket-transition', { ticket_id: ticketId, to: 'Dismissed', note: 'x' }, ui)).rejects.toMatchObject({
+      code: 1002,
+    });
+    await expect(svc.invoke('ticket-transition', { ticket_id: ticketId, to: 'Resolved', note: 'x' }, ui)).rejects.toMatchObject({
+      code: 1002,
+    });
 
     // A full match changes nothing on any ticket.
     clock += 1000;
@@ -105,7 +109,12 @@ describe('ticket lifecycle', () => {
     clock += 1000;
     const [third] = await verify([{ transaction_id: TX1, amount: 1 }]);
     expect(third!.ticket_id).not.toBe(ticketId);
-    await svc.invoke('ticket-transition', { ticket_id: third!.ticket_id!, to: 'Dismissed' }, ui);
+    // Dismissing needs a reason, and nothing changes without one.
+    await expect(svc.invoke('ticket-transition', { ticket_id: third!.ticket_id!, to: 'Dismissed' }, ui)).rejects.toMatchObject({
+      code: 1002,
+      message: expect.stringContaining('note: is required when resolving or dismissing'),
+    });
+    await svc.invoke('ticket-transition', { ticket_id: third!.ticket_id!, to: 'Dismissed', note: 'test transfer' }, ui);
 
     // Reopen the first.
     clock += 1000;
