@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReconcileReport } from './reports';
 import { LEDGER_STATUSES, LEDGER_TYPES, LedgerRecord, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
 import { addition, Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
@@ -435,6 +436,11 @@ export const reconcileContract = {
   'reconcile-books-detect': { readOnly: true, input: BooksDetectInput, output: BooksDetected },
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
   'runs-list': { readOnly: true, input: z.object({ ...PageQuery }), output: pageOf(RunSummary) },
+  'run-report': {
+    readOnly: true,
+    input: z.object({ run_id: z.string().min(1), limit: z.number().int().min(1).max(100_000).optional() }),
+    output: ReconcileReport,
+  },
   'run-unbooked': {
     readOnly: true,
     input: z.object({ run_id: z.string().min(1), ...PageQuery }),

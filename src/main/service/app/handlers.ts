@@ -2,6 +2,7 @@ import type { ApiServerState, AppMode, appContract } from '../../../shared/app';
 import type { HandlersOf, ServiceContext } from '../context';
 import { invalidParam } from '../errors';
 import { requireChain } from '../catalogue/handlers';
+import { explorerUrl } from '../catalogue/explorer';
 import { setUserName, userName } from '../db/user';
 
 /** What only the process that started the service knows: how the window talks to it, and its HTTP server. */
@@ -22,18 +23,6 @@ export function reportRuntime(ctx: ServiceContext, runtime: Partial<AppRuntime>)
 
 function currentRuntime(ctx: ServiceContext): AppRuntime {
   return runtimes.get(ctx) ?? { mode: 'headless', version: '0.0.0', api: STOPPED };
-}
-
-/** A catalogue template with its placeholder filled; only https: links leave the app. */
-function explorerUrl(template: string, placeholder: '{hash}' | '{address}', value: string): string | undefined {
-  if (!template.includes(placeholder)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(template.replace(placeholder, encodeURIComponent(value)));
-  } catch {
-    return undefined;
-  }
-  return url.protocol === 'https:' ? url.toString() : undefined;
 }
 
 export function appHandlers(ctx: ServiceContext): HandlersOf<typeof appContract> {

@@ -35,6 +35,7 @@ import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
 import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } from './verify';
 import { findUnbooked } from './unbooked';
+import { buildReport } from './report';
 import { readPeriod } from '../ledger/period';
 
 const BOOKS_CHUNK = 1000;
@@ -130,6 +131,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     time_delta: input.time_delta,
     mapping: input.mapping,
     ...(input.two_way ? { from: input.from, to: input.to, time_zone: input.time_zone } : {}),
+    run_by: runScope.actor,
   };
   insertRun(ctx.db, {
     run_id: runId,
@@ -191,19 +193,25 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   return { ...summary, rejected };
 }
 
+function requireRun(ctx: ServiceContext, runId: string): RunSummary {
+  const run = getRun(ctx.db, runId);
+  if (!run) throw new ServiceError(ErrorCodes.INVALID_PARAM, `run_id: no run ${runId}`);
+  return run;
+}
+
 export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconcileContract> {
   return {
     'reconcile-verify-txs': (input, meta) => verifyTxs(ctx, input, meta),
     'reconcile-books-detect': ({ source }) => detectBooks(source),
     'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
     'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
+    'run-report': ({ run_id, limit }, meta) => buildReport(ctx, requireRun(ctx, run_id), actorOf(ctx, meta), limit),
     'run-unbooked': ({ run_id, page, page_size }) => {
-      if (!getRun(ctx.db, run_id)) throw new ServiceError(ErrorCodes.INVALID_PARAM, `run_id: no run ${run_id}`);
+      requireRun(ctx, run_id);
       return listUnbooked(ctx.db, run_id, page, page_size);
     },
     'run-get': ({ run_id, page, page_size, filter }) => {
-      const run: RunSummary | undefined = getRun(ctx.db, run_id);
-      if (!run) throw new ServiceError(ErrorCodes.INVALID_PARAM, `run_id: no run ${run_id}`);
+      const run = requireRun(ctx, run_id);
       const items = listRunItems(ctx.db, run_id, filter, page, page_size, (text) => parseClaimed(text) as unknown as unknown[]);
       return {
         ...run,

@@ -99,6 +99,31 @@ describe('two-way reconciliation of a period', () => {
     expect(queue.list.find((t) => t.kind === 'duplicate')!.desc).toContain('books row 5 repeats books row 3');
   });
 
+  test('the report holds the summary and every group, rows in books order, with explorer links', async () => {
+    const run = (await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).list[0]!;
+    const report = await svc.invoke('run-report', { run_id: run.run_id }, ui);
+    expect(report).toMatchObject({
+      books: 'october.csv',
+      period_from: FROM,
+      period_to: TO,
+      wallets: [{ wallet_id: W }],
+      summary: { matched: 2, mismatched: 1, not_in_ledger: 1, not_in_books: 2, duplicates: 1 },
+      claims: 5,
+      open_exceptions: 5,
+      run_by: 'ui',
+    });
+    expect(report.groups.matched.map((i) => i.books_row)).toEqual([1, 3]);
+    expect(report.groups.mismatched[0]).toMatchObject({ books_row: 2, note: 'differs: amount', record: { transaction_id: id(2) } });
+    expect(report.groups.mismatched[0]!.explorer_url).toBe(`https://etherscan.io/tx/${hash(2)}`);
+    expect(report.groups.not_in_ledger[0]).toMatchObject({ books_row: 4, record: null, note: 'no record found' });
+    expect(report.groups.duplicates[0]).toMatchObject({ books_row: 5, note: 'repeats books row 3' });
+    expect(report.groups.not_in_books.map((i) => i.record?.transaction_id).sort()).toEqual([id(4), id(5)]);
+    // A cut report keeps whole counts.
+    const cut = await svc.invoke('run-report', { run_id: run.run_id, limit: 1 }, ui);
+    expect(cut.groups.matched).toHaveLength(1);
+    expect(cut.summary.matched).toBe(2);
+  });
+
   test('the same books again update the Pending exceptions instead of opening more', async () => {
     const before = (await svc.invoke('tickets-list', { page: 1, page_size: 1 }, ui)).total;
     const run = await svc.invoke('reconcile-books-run', input(), ui);
