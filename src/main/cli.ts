@@ -5,6 +5,7 @@ import {
   importUsage,
   keysUsage,
   ledgerUsage,
+  reconcileUsage,
   retentionUsage,
   serveUsage,
   startUsage,
@@ -31,6 +32,7 @@ const commands: Record<string, Command> = {
   ledger: { usage: ledgerUsage, load: async () => (await import('./cli/ledger')).ledgerCommand },
   chains: { usage: chainsUsage, load: async () => (await import('./cli/catalogue')).chainsCommand },
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
+  reconcile: { usage: reconcileUsage, load: async () => (await import('./cli/reconcile')).reconcileCommand },
   wallets: { usage: walletsUsage, load: async () => (await import('./cli/wallets')).walletsCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
 };

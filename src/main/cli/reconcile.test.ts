@@ -1,0 +1,63 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ReconcileReport } from '../../shared/reports';
+import { tempService } from '../service/test-support';
+import { nps } from './nps.test-support';
+
+const SAMPLES = join(import.meta.dirname, '../../../resources/samples');
+
+describe('npm run nps -- reconcile', () => {
+  const svc = tempService();
+  svc.close();
+  afterAll(() => svc.dispose());
+  const dir = ['--data-dir', svc.dataDir];
+
+  it('reconciles the sample books both ways for a period, prints the groups, exits 1 with work to do', async () => {
+    expect((await nps(['import', join(SAMPLES, 'native-ledger.csv'), ...dir])).code).toBe(0);
+    const books = join(SAMPLES, 'books/books-2026-01.csv');
+    const run = await nps(['reconcile', books, '--from', '2026-01-01', '--to', '2026-01-31', '--json', ...dir]);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(1);
+    const report = ReconcileReport.parse(JSON.parse(run.out));
+    // books/README.md: 11 matched, 5 mismatched, 1 not found. The ledger's 30 records, all in
+    // January: the 16 the claims found, and 14 nobody booked.
+    expect(report.summary).toEqual({ matched: 11, mismatched: 5, not_in_ledger: 1, not_in_books: 14, duplicates: 0 });
+    expect(report.groups.not_in_books).toHaveLength(14);
+    expect(report.groups.not_in_ledger[0]!.claimed).toMatchObject({ request_id: 'WD-2026-09999' });
+    expect(report.period_from).toBe(Date.UTC(2026, 0, 1));
+    expect(report.period_to).toBe(Date.UTC(2026, 1, 1) - 1);
+
+    // The same books with one row twice, for one wallet, human output.
+    const lines = (await import('node:fs')).readFileSync(books, 'utf8').trimEnd().split(/\r?\n/);
+    const twice = join(svc.dataDir, 'twice.csv');
+    writeFileSync(twice, [...lines, lines[1]].join('\n'));
+    const wallet = await nps([
+      'reconcile',
+      twice,
+      '--wallet-id',
+      '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b',
+      '--from',
+      '2026-01-01',
+      '--to',
+      '2026-01-31',
+      ...dir,
+    ]);
+    expect(wallet.code).toBe(1);
+    expect(wallet.out).toMatch(
+      /^Reconciled twice\.csv against wallet 7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b, 2026-01-01T00:00:00Z to 2026-01-31T23:59:59\.999Z\n/,
+    );
+    expect(wallet.out).toMatch(/\n {2}duplicates {6}1\n/);
+    expect(wallet.out).toMatch(/exceptions to work/);
+  }, 90_000);
+
+  it('refuses what it cannot read, naming the flag, and runs nothing', async () => {
+    const books = join(SAMPLES, 'books/books-2026-01.csv');
+    const bad = await nps(['reconcile', books, '--from', '2026-02-30', ...dir]);
+    expect(bad).toMatchObject({ code: 1, err: expect.stringMatching(/^error 1002: from: "2026-02-30" is not a calendar date/) });
+    const nobody = await nps(['reconcile', books, '--wallet', 'Nobody', ...dir]);
+    expect(nobody.err).toMatch(/^WALLET: no wallet is named "Nobody"/);
+    const two = await nps(['reconcile', ...dir]);
+    expect(two.err).toMatch(/reconcile: give exactly one BOOKS file/);
+  }, 90_000);
+});

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BooksMapping, type BooksRunResult } from '../../shared/reconcile';
+import type { ReconcileReport } from '../../shared/reports';
+import { parseInput } from '../service/errors';
+import { dataDirOption, parseFlags, withService } from './common';
+import { UsageError } from './errors';
+import { reconcileUsage } from './usage';
+import { walletId } from './wallets';
+
+/*
+ * `nps reconcile BOOKS`: the books against the ledger, both ways, for a wallet (or all) and a
+ * period, through the same service call as the desktop app. Exit status: 0 when every claim
+ * matched and the ledger holds nothing the books miss, 1 when there are exceptions to work.
+ */
+
+const cli = { actor: 'cli' as const };
+
+function readBooksMapping(path: string): BooksMapping {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--map: cannot read ${path} as JSON: ${(err as Error).message}`);
+  }
+  return parseInput(BooksMapping, json, 'map');
+}
+
+const day = (ms: number | null): string => (ms === null ? 'open' : new Date(ms).toISOString().replace('.000Z', 'Z'));
+
+function describe(run: BooksRunResult, report: ReconcileReport): string {
+  const wallet = report.wallets[0];
+  const scope = wallet ? `wallet ${wallet.name ? `${wallet.name} (${wallet.wallet_id})` : wallet.wallet_id}` : 'every wallet';
+  const period = run.two_way ? `, ${day(run.period_from)} to ${day(run.period_to)}` : ' (one way: claims only)';
+  const s = report.summary;
+  const lines = [
+    `Reconciled ${report.books} against ${scope}${period}`,
+    `  matched         ${s.matched}`,
+    `  mismatched      ${s.mismatched}`,
+    `  not in ledger   ${s.not_in_ledger}`,
+    ...(run.two_way ? [`  not in books    ${s.not_in_books}`, `  duplicates      ${s.duplicates}`] : []),
+    ...(run.rejected_count > 0 ? [`  unreadable rows ${run.rejected_count}`] : []),
+  ];
+  for (const r of run.rejected.slice(0, 5)) lines.push(`    row ${r.row}: ${r.field}: ${r.reason}`);
+  if (run.rejected_count > 5) lines.push(`    … ${run.rejected_count - 5} more (see the run in the app)`);
+  lines.push(
+    report.open_exceptions > 0
+      ? `${report.open_exceptions} exceptions to work (the app's Tickets screen). Run ${run.run_id}.`
+      : `Nothing to work. Run ${run.run_id}.`,
+  );
+  return lines.join('\n');
+}
+
+export async function reconcileCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, {
+    ...dataDirOption,
+    'wallet-id': { type: 'string' },
+    wallet: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    'time-zone': { type: 'string' },
+    map: { type: 'string' },
+    'amount-delta': { type: 'string' },
+    'time-delta': { type: 'string' },
+    'one-way': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  });
+  if (positionals.length !== 1) throw new UsageError(`reconcile: give exactly one BOOKS file\n${reconcileUsage}`);
+  if (values.wallet !== undefined && values['wallet-id'] !== undefined)
+    throw new UsageError('reconcile: give --wallet or --wallet-id, not both');
+  const timeDelta = values['time-delta'] === undefined ? undefined : Number(values['time-delta']);
+  if (timeDelta !== undefined && !(Number.isSafeInteger(timeDelta) && timeDelta >= 0)) {
+    throw new UsageError(`--time-delta: ${JSON.stringify(values['time-delta'])} is not a whole number of seconds >= 0`);
+  }
+  const source = { path: resolve(positionals[0]!) };
+  const { run, report } = await withService(values['data-dir'], async (service) => {
+    const wallet = values.wallet !== undefined ? await walletId(service, values.wallet) : values['wallet-id'];
+    const mapping =
+      values.map !== undefined ? readBooksMapping(values.map) : (await service.invoke('reconcile-books-detect', { source }, cli)).suggested;
+    const run = await service.invoke(
+      'reconcile-books-run',
+      {
+        source,
+        mapping,
+        two_way: !values['one-way'],
+        ...(wallet !== undefined ? { wallet_id: wallet } : {}),
+        ...(values.from !== undefined ? { from: values.from } : {}),
+        ...(values.to !== undefined ? { to: values.to } : {}),
+        ...(values['time-zone'] !== undefined ? { time_zone: values['time-zone'] } : {}),
+        ...(values['amount-delta'] !== undefined ? { amount_delta: values['amount-delta'] } : {}),
+        ...(timeDelta !== undefined ? { time_delta: timeDelta } : {}),
+      },
+      cli,
+    );
+    const report = await service.invoke('run-report', { run_id: run.run_id }, cli);
+    return { run, report };
+  });
+  process.stdout.write((values.json ? JSON.stringify(report, null, 2) : describe(run, report)) + '\n');
+  const s = report.summary;
+  if (s.mismatched + s.not_in_ledger + s.not_in_books + s.duplicates + run.rejected_count > 0) process.exitCode = 1;
+}
