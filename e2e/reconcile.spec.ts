@@ -62,7 +62,7 @@ test('run it: counts of matched, mismatched and not found, a mark per field', as
   await expect(stats.getByRole('button', { name: /all rows/ })).toContainText('17');
   await expect(stats.getByRole('button', { name: /^\d+ matched/ })).toContainText('11');
   await expect(stats.getByRole('button', { name: /mismatched/ })).toContainText('5');
-  await expect(stats.getByRole('button', { name: /not found/ })).toContainText('1');
+  await expect(stats.getByRole('button', { name: /not in ledger/ })).toContainText('1');
   await expect(grid.getByRole('row')).toHaveCount(17 + 2);
   await shot(page, 'reconcile-results');
 

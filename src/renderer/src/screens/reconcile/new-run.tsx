@@ -14,6 +14,7 @@ import { formatBytes, formatCount, shorten } from '../../lib/format';
 import { useReference } from '../../stores/reference';
 import { useRoute } from '../../stores/route';
 import { useRunWizard } from './store';
+import { PeriodFields } from './period';
 
 const FIELDS: VerifyField[] = [...IDENTIFIER_FIELDS, ...FLAG_FIELDS];
 
@@ -203,6 +204,7 @@ export function NewRun() {
                 ))}
               </select>
             </Field>
+            <PeriodFields disabled={running} />
             <Field label="Run label" htmlFor="rc-label">
               <input id="rc-label" value={w.label} onChange={(e) => w.patch({ label: e.target.value })} disabled={running} />
             </Field>

@@ -11,7 +11,9 @@ import { useQuery } from '../../lib/use-query';
 import { useRoute } from '../../stores/route';
 import { claimedDisplay, claimText, given, identifierOf, outcomeOf, recordedText } from './claims';
 
-type Filter = 'all' | 'matched' | 'mismatched' | 'not_found';
+type ItemFilter = 'all' | 'matched' | 'mismatched' | 'not_found' | 'duplicates';
+/** The run's claims by group, or (two-way runs) the ledger records no claim found. */
+type Filter = ItemFilter | 'not_in_books';
 const PAGE = 50;
 const AMOUNTS = new Set<FlagField>(['amount', 'fee', 'amount_actual']);
 
@@ -75,6 +77,84 @@ async function exportRun(runId: string, label: string, onProgress: (n: number, t
   downloadText(`reconciliation-${label.replace(/[^\w.-]+/g, '_') || runId}.csv`, toCsv(header, rows));
 }
 
+/** A claim's group as the results show it: a duplicate first, whatever its record says. */
+const outcomeLabel = (it: RunItem, twoWay: boolean): string =>
+  it.duplicate_of !== null ? 'duplicate' : twoWay && !it.record ? 'not in ledger' : outcomeOf(it);
+
+const dayText = (ms: number | null): string => (ms === null ? '…' : formatTime(ms));
+
+/** The ledger side of a two-way run: records of its period no claim found, each with its exception. */
+function Unbooked({ runId }: { runId: string }) {
+  const go = useRoute((s) => s.go);
+  const [page, setPage] = useState(1);
+  const rows = useQuery(`unbooked:${runId}:${page}`, () => call('run-unbooked', { run_id: runId, page, page_size: PAGE }));
+  if (rows.error && !rows.data) return <ErrorBox message={rows.error} onRetry={rows.reload} title="Could not load the records" />;
+  if (!rows.data) return <Loading what="the records" />;
+  if (rows.data.list.length === 0) return <Empty title="Every ledger record of the period is in the books" />;
+  return (
+    <>
+      <div className={rows.loading ? 'grid-wrap is-loading' : 'grid-wrap'}>
+        <table className="table" aria-label="In the ledger, not in the books">
+          <thead>
+            <tr>
+              <th scope="col">Exception</th>
+              <th scope="col">created_at (UTC)</th>
+              <th scope="col">type</th>
+              <th scope="col">status</th>
+              <th scope="col" className="al-right">
+                amount
+              </th>
+              <th scope="col">token_id</th>
+              <th scope="col">wallet</th>
+              <th scope="col">hash</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.data.list.map((u) => (
+              <tr key={u.transaction_id}>
+                <td>
+                  {u.ticket_id ? (
+                    <a
+                      className="badge-link"
+                      href={`#/tickets/ticket/${u.ticket_id}`}
+                      aria-label={`not in books: open exception ${u.ticket_id.slice(0, 8)}`}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        go({ screen: 'tickets', sub: 'ticket', id: u.ticket_id! });
+                      }}
+                    >
+                      <Badge>not in books</Badge>
+                      <span className="small">exception ›</span>
+                    </a>
+                  ) : (
+                    <Badge>not in books</Badge>
+                  )}
+                </td>
+                <td className="num">{u.record ? formatTime(u.record.created_at) : '—'}</td>
+                <td>{u.record?.type ?? ''}</td>
+                <td>{u.record?.status ?? ''}</td>
+                <td className="al-right num">{u.record?.amount ?? ''}</td>
+                <td>{u.record?.token_id ?? ''}</td>
+                <td>{u.record ? <WalletName id={u.record.wallet_id} /> : ''}</td>
+                <td>
+                  {u.record?.hash ? (
+                    <ExplorerLink chainId={u.record.chain_id} kind="tx" value={u.record.hash} head={8} tail={6} />
+                  ) : (
+                    <span className="mono" title={u.transaction_id}>
+                      {shorten(u.transaction_id, 8, 4)}
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager page={page} pageSize={PAGE} total={rows.data.total} onPage={setPage} busy={rows.loading} />
+    </>
+  );
+}
+
 /** Unreadable books rows listed on the run's page (the run keeps the first 1000). */
 const SHOWN_REJECTED = 200;
 
@@ -83,7 +163,11 @@ export function RunResults({ runId }: { runId: string }) {
   const [filter, setFilter] = useState<Filter>('all');
   const [page, setPage] = useState(1);
   const [exporting, setExporting] = useState<string>();
-  const run = useQuery(`${runId}:${filter}:${page}`, () => call('run-get', { run_id: runId, page, page_size: PAGE, filter }));
+  // The not-in-books list is its own call; the run's header and counts still come from run-get.
+  const itemFilter: ItemFilter = filter === 'not_in_books' ? 'all' : filter;
+  const run = useQuery(`${runId}:${itemFilter}:${page}`, () =>
+    call('run-get', { run_id: runId, page: filter === 'not_in_books' ? 1 : page, page_size: PAGE, filter: itemFilter }),
+  );
   const pick = (f: Filter) => {
     setFilter(f);
     setPage(1);
@@ -128,6 +212,12 @@ export function RunResults({ runId }: { runId: string }) {
               ' · all wallets'
             )}{' '}
             · {r.item_count} rows
+            {r.two_way && (
+              <>
+                {' '}
+                · two-way, period {dayText(r.period_from)} to {dayText(r.period_to)} UTC
+              </>
+            )}
           </p>
         </div>
         <div className="row-actions">
@@ -141,7 +231,25 @@ export function RunResults({ runId }: { runId: string }) {
         <Stat label="all rows" value={r.item_count} onClick={() => pick('all')} active={filter === 'all'} />
         <Stat label="matched" value={r.matched} tone="good" onClick={() => pick('matched')} active={filter === 'matched'} />
         <Stat label="mismatched" value={r.mismatched} tone="bad" onClick={() => pick('mismatched')} active={filter === 'mismatched'} />
-        <Stat label="not found" value={r.not_found} tone="muted" onClick={() => pick('not_found')} active={filter === 'not_found'} />
+        <Stat
+          label={r.two_way ? 'not in ledger' : 'not found'}
+          value={r.not_found}
+          tone={r.two_way ? 'bad' : 'muted'}
+          onClick={() => pick('not_found')}
+          active={filter === 'not_found'}
+        />
+        {r.two_way && (
+          <>
+            <Stat
+              label="not in books"
+              value={r.not_in_books}
+              tone="bad"
+              onClick={() => pick('not_in_books')}
+              active={filter === 'not_in_books'}
+            />
+            <Stat label="duplicates" value={r.duplicates} tone="warn" onClick={() => pick('duplicates')} active={filter === 'duplicates'} />
+          </>
+        )}
         {r.rejected_count > 0 && <Stat label="books rows unreadable" value={r.rejected_count} tone="warn" />}
       </div>
       {r.rejected_count > 0 && (
@@ -165,7 +273,9 @@ export function RunResults({ runId }: { runId: string }) {
           {formatCount(r.item_count)} that opened or touched a ticket. The counts above are the run's as it was checked.
         </p>
       )}
-      {r.items.list.length === 0 ? (
+      {filter === 'not_in_books' ? (
+        <Unbooked runId={runId} />
+      ) : r.items.list.length === 0 ? (
         <Empty title={filter === 'all' ? 'This run has no rows' : `No ${filter.replace('_', ' ')} rows in this run`} />
       ) : (
         <div className={run.loading ? 'grid-wrap is-loading' : 'grid-wrap'}>
@@ -194,9 +304,9 @@ export function RunResults({ runId }: { runId: string }) {
             <tbody>
               {r.items.list.map((it) => {
                 const id = identifierOf(it.claimed);
-                const outcome = outcomeOf(it);
+                const outcome = outcomeLabel(it, r.two_way);
                 return (
-                  <tr key={it.idx} className={`outcome-${outcome.replace(' ', '-')}`}>
+                  <tr key={it.idx} className={`outcome-${outcome.replace(/ /g, '-')}`}>
                     <td className="al-right num">{rowOf(it)}</td>
                     <td className="ident">
                       <div>
@@ -218,6 +328,7 @@ export function RunResults({ runId }: { runId: string }) {
                           <Badge>{outcome}</Badge>
                         )}
                         {id.kind !== 'hash' && <span className="muted small">{id.kind.replace('_id', ' ID')}</span>}
+                        {it.duplicate_of !== null && <span className="muted small">repeats claim {it.duplicate_of + 1}</span>}
                       </div>
                       {id.kind === 'hash' && it.record ? (
                         <ExplorerLink chainId={it.record.chain_id} kind="tx" value={id.value} head={8} tail={6} />
@@ -247,7 +358,7 @@ export function RunResults({ runId }: { runId: string }) {
           </table>
         </div>
       )}
-      <Pager page={page} pageSize={PAGE} total={r.items.total} onPage={setPage} busy={run.loading} />
+      {filter !== 'not_in_books' && <Pager page={page} pageSize={PAGE} total={r.items.total} onPage={setPage} busy={run.loading} />}
     </div>
   );
 }

@@ -25,6 +25,10 @@ interface RunWizard {
   timeDelta: string;
   walletId: string;
   label: string;
+  /** Two-way: the ledger side of the period is checked too (YYYY-MM-DD, UTC, both days included; empty: open). */
+  twoWay: boolean;
+  periodFrom: string;
+  periodTo: string;
   busy?: 'detect' | 'run';
   progress?: Progress;
   error?: string;
@@ -37,9 +41,18 @@ interface RunActions {
   chooseFile: (f: File) => Promise<void>;
   setColumn: (field: VerifyField, header: string) => void;
   setConstant: (field: VerifyField, value: string) => void;
-  patch: (p: Partial<Pick<RunWizard, 'amountDelta' | 'timeType' | 'timeDelta' | 'walletId' | 'label'>>) => void;
+  patch: (
+    p: Partial<Pick<RunWizard, 'amountDelta' | 'timeType' | 'timeDelta' | 'walletId' | 'label' | 'twoWay' | 'periodFrom' | 'periodTo'>>,
+  ) => void;
   patchMapping: (p: Partial<MappingIn>) => void;
   run: () => Promise<BooksRunResult | undefined>;
+}
+
+/** The previous calendar month, as YYYY-MM-DD: the period a month-end close usually covers. */
+function lastMonth(now = new Date()): { from: string; to: string } {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
 }
 
 const START: RunWizard = {
@@ -50,6 +63,9 @@ const START: RunWizard = {
   timeDelta: String(DEFAULT_TIME_DELTA),
   walletId: '',
   label: '',
+  twoWay: true,
+  periodFrom: lastMonth().from,
+  periodTo: lastMonth().to,
 };
 
 export const useRunWizard = create<RunWizard & RunActions>((set, get) => ({
@@ -94,6 +110,9 @@ export const useRunWizard = create<RunWizard & RunActions>((set, get) => ({
           time_type: s.timeType,
           time_delta: s.timeDelta.trim() === '' ? DEFAULT_TIME_DELTA : Number(s.timeDelta),
           ...(s.label.trim() ? { label: s.label.trim() } : {}),
+          two_way: s.twoWay,
+          ...(s.twoWay && s.periodFrom ? { from: s.periodFrom } : {}),
+          ...(s.twoWay && s.periodTo ? { to: s.periodTo } : {}),
         },
         { onProgress: (progress) => set({ progress }) },
       );
