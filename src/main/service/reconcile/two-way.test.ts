@@ -97,6 +97,15 @@ describe('two-way reconciliation of a period', () => {
     expect(notInLedger).toMatchObject({ wallet_id: W, amount: '42' });
     expect(notInLedger.desc).toContain('books row 4');
     expect(queue.list.find((t) => t.kind === 'duplicate')!.desc).toContain('books row 5 repeats books row 3');
+
+    // The API's tickets are the mismatches: the other exceptions answer as a missing ticket does.
+    const api = { actor: 'api' as const };
+    const mismatch = queue.list.find((t) => t.kind === 'mismatch')!;
+    await expect(svc.invoke('ticket-lookup', { wallet_id: W, ticket_id: mismatch.ticket_id }, api)).resolves.toMatchObject({
+      transaction_id: id(2),
+    });
+    const notInBooks = queue.list.find((t) => t.kind === 'not_in_books')!;
+    await expect(svc.invoke('ticket-lookup', { wallet_id: W, ticket_id: notInBooks.ticket_id }, api)).rejects.toMatchObject({ code: 3003 });
   });
 
   test('the report holds the summary and every group, rows in books order, with explorer links', async () => {
