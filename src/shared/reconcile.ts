@@ -397,9 +397,9 @@ export const BooksTranslatedField = z.enum(BOOKS_TRANSLATED_FIELDS);
 export type BooksTranslatedField = z.infer<typeof BooksTranslatedField>;
 /** How a signed amount column gives the type: positive_deposit: +5 is a Deposit of 5, -5 a Withdrawal of 5. */
 export const BOOKS_AMOUNT_SIGNS = ['positive_deposit', 'positive_withdrawal'] as const;
-export const BOOKS_DATE_ORDERS = ['auto', 'day_first', 'month_first'] as const;
-export const BOOKS_DECIMAL_SEPARATORS = ['auto', '.', ','] as const;
-export const BOOKS_THOUSANDS_SEPARATORS = ['auto', '', ',', '.', ' ', "'", '_'] as const;
+const BOOKS_DATE_ORDERS = ['auto', 'day_first', 'month_first'] as const;
+const BOOKS_DECIMAL_SEPARATORS = ['auto', '.', ','] as const;
+const BOOKS_THOUSANDS_SEPARATORS = ['auto', '', ',', '.', ' ', "'", '_'] as const;
 
 /**
  * How a books CSV becomes claims, read like the ledger's Mapping: each field names the source
@@ -419,12 +419,9 @@ export const BooksMapping = z.object({
     .default({})
     .meta({ description: 'verification field (or amount_in / amount_out) -> source column header' }),
   constants: z.partialRecord(VerifyField, z.string()).default({}),
-  amount_sign: z
-    .enum(BOOKS_AMOUNT_SIGNS)
-    .optional()
-    .meta({
-      description: 'The amount column is signed: positive_deposit (+ Deposit, - Withdrawal) or positive_withdrawal; absent: not signed',
-    }),
+  amount_sign: z.enum(BOOKS_AMOUNT_SIGNS).optional().meta({
+    description: 'The amount column is signed: positive_deposit (+ Deposit, - Withdrawal) or positive_withdrawal; absent: not signed',
+  }),
   translations: z
     .partialRecord(BooksTranslatedField, z.record(z.string(), z.string()))
     .optional()
@@ -488,8 +485,7 @@ export const BooksPreviewInput = z.object({ source: BooksSource, mapping: BooksM
 export type BooksPreviewInput = z.output<typeof BooksPreviewInput>;
 
 /** Why a books row cannot be a claim: the column (or columns, or a field) at fault, why, and the cell as written. */
-export const BooksRowError = z.object({ column: z.string(), reason: z.string(), value: z.string() });
-export type BooksRowError = z.infer<typeof BooksRowError>;
+const BooksRowError = z.object({ column: z.string(), reason: z.string(), value: z.string() });
 
 export const BooksPreviewRow = z.object({
   /** Data rows count from 1 (the header row is not counted), as in a run's rejected rows. */

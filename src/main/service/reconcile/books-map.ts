@@ -59,7 +59,7 @@ const q = (s: string) => JSON.stringify(s);
 const isZero = (plain: string) => plain === '0';
 const key = (value: string) => value.trim().toLowerCase();
 
-export interface Problem {
+interface Problem {
   field: string;
   reason: string;
 }
@@ -214,7 +214,7 @@ const GUESSES: Record<'type' | 'status', readonly [RegExp, string][]> = {
   ],
 };
 
-export function guessWord(field: 'type' | 'status', value: string): string | undefined {
+function guessWord(field: 'type' | 'status', value: string): string | undefined {
   const k = key(value);
   return GUESSES[field].find(([re]) => re.test(k))?.[1];
 }
