@@ -386,23 +386,81 @@ export type BooksSource = z.infer<typeof BooksSource>;
 export const VerifyField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS]);
 export type VerifyField = z.infer<typeof VerifyField>;
 
+/** Columns of a pair: the amount received (Deposit) and the amount sent (Withdrawal); debit and credit are such a pair. */
+export const BOOKS_PAIR_FIELDS = ['amount_in', 'amount_out'] as const;
+/** Where a books column goes: a claim field, or one side of an In/Out pair. */
+export const BooksColumnField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS, ...BOOKS_PAIR_FIELDS]);
+export type BooksColumnField = z.infer<typeof BooksColumnField>;
+/** Fields whose books values may be translated ("Receive" -> Deposit, "Ethereum" -> ETH). */
+export const BOOKS_TRANSLATED_FIELDS = ['type', 'status', 'chain_id', 'token_id'] as const;
+export const BooksTranslatedField = z.enum(BOOKS_TRANSLATED_FIELDS);
+export type BooksTranslatedField = z.infer<typeof BooksTranslatedField>;
+/** How a signed amount column gives the type: positive_deposit: +5 is a Deposit of 5, -5 a Withdrawal of 5. */
+export const BOOKS_AMOUNT_SIGNS = ['positive_deposit', 'positive_withdrawal'] as const;
+const BOOKS_DATE_ORDERS = ['auto', 'day_first', 'month_first'] as const;
+const BOOKS_DECIMAL_SEPARATORS = ['auto', '.', ','] as const;
+const BOOKS_THOUSANDS_SEPARATORS = ['auto', '', ',', '.', ' ', "'", '_'] as const;
+
 /**
  * How a books CSV becomes claims, read like the ledger's Mapping: each field names the source
  * column it is read from; constants fill fields no column gives (e.g. chain_id "ETH" for a
- * one-chain file), and a non-empty cell beats a constant. Time cells may be Unix seconds, Unix
- * milliseconds (integers from 100,000,000,000) or ISO 8601 / "YYYY-MM-DD HH:mm:ss" (read in
- * utc_offset when they carry no zone). Amount cells may use the thousands separator given.
+ * one-chain file), and a non-empty cell beats a constant. Every key added after the first version
+ * is optional and its absence means what the first version did, so a saved mapping keeps working.
+ *  - amount_in / amount_out (columns): an In/Out (debit/credit) pair; the non-zero one is the amount
+ *    and says the type. amount_sign: the amount column is signed and its sign says the type.
+ *  - translations: per field, a books value -> the value the claim takes (case-insensitive, trimmed).
+ *  - decimal_separator: absent is '.', 'auto' decides from the file's first rows.
+ *  - date_order (dates with the year last, 11/06/2021): absent or 'auto' decides from the file.
+ *  - time_zone (IANA) beats utc_offset for times without a zone.
  */
 export const BooksMapping = z.object({
-  columns: z.partialRecord(VerifyField, z.string().min(1)).default({}).meta({ description: 'verification field -> source column header' }),
+  columns: z
+    .partialRecord(BooksColumnField, z.string().min(1))
+    .default({})
+    .meta({ description: 'verification field (or amount_in / amount_out) -> source column header' }),
   constants: z.partialRecord(VerifyField, z.string()).default({}),
-  thousands_separator: z.enum(['', ',', ' ', "'", '_']).default(''),
+  amount_sign: z.enum(BOOKS_AMOUNT_SIGNS).optional().meta({
+    description: 'The amount column is signed: positive_deposit (+ Deposit, - Withdrawal) or positive_withdrawal; absent: not signed',
+  }),
+  translations: z
+    .partialRecord(BooksTranslatedField, z.record(z.string(), z.string()))
+    .optional()
+    .meta({ description: 'field -> { books value -> claim value }, e.g. { "type": { "Receive": "Deposit", "Send": "Withdrawal" } }' }),
+  decimal_separator: z
+    .enum(BOOKS_DECIMAL_SEPARATORS)
+    .optional()
+    .meta({ description: "Decimal separator of amounts; 'auto' decides from the file's first rows; absent: '.'" }),
+  thousands_separator: z.enum(BOOKS_THOUSANDS_SEPARATORS).default(''),
+  date_order: z
+    .enum(BOOKS_DATE_ORDERS)
+    .optional()
+    .meta({ description: "Day and month order of dates with the year last (11/06/2021); absent or 'auto': from the file" }),
   utc_offset: z
     .string()
     .regex(/^[+-](0\d|1[0-4]):[0-5]\d$/, { error: 'must look like +08:00 or -05:30' })
     .default('+00:00'),
+  time_zone: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'IANA zone of times without one (daylight saving included); beats utc_offset' }),
 });
 export type BooksMapping = z.output<typeof BooksMapping>;
+
+/** What a books file leaves to be chosen (the mapping says 'auto' and its first rows cannot tell). */
+export const BooksNeed = z.object({
+  field: z.enum(['mapping.decimal_separator', 'mapping.date_order']),
+  options: z.array(z.string()),
+  reason: z.string(),
+});
+export type BooksNeed = z.infer<typeof BooksNeed>;
+
+/** How the file's amounts and dates are read: the mapping's choice, or what its first rows decided (null: nothing to decide yet). */
+export const BooksReadAs = z.object({
+  decimal_separator: z.enum(['.', ',']).nullable(),
+  date_order: z.enum(['day_first', 'month_first']).nullable(),
+});
+export type BooksReadAs = z.infer<typeof BooksReadAs>;
 
 const BooksDetectInput = z.object({ source: BooksSource });
 export const BooksDetected = z.object({
@@ -410,8 +468,43 @@ export const BooksDetected = z.object({
   sample: z.array(z.record(z.string(), z.string())).meta({ description: 'The first rows, keyed by header' }),
   rows_estimate: z.number().int().nullable(),
   suggested: BooksMapping,
+  /** How the suggested mapping reads this file, and what it leaves to be chosen. */
+  read_as: BooksReadAs,
+  needs: z.array(BooksNeed),
 });
 export type BooksDetected = z.infer<typeof BooksDetected>;
+
+/** Options of a books run that shape its claims (a preview takes them too). */
+const BooksClaimOptions = {
+  amount_delta: NonNegativeAmount.optional(),
+  time_type: oneOf(TIME_TYPES).optional(),
+  time_delta: intField({ min: 0 }).optional(),
+};
+
+export const BooksPreviewInput = z.object({ source: BooksSource, mapping: BooksMapping, ...BooksClaimOptions });
+export type BooksPreviewInput = z.output<typeof BooksPreviewInput>;
+
+/** Why a books row cannot be a claim: the column (or columns, or a field) at fault, why, and the cell as written. */
+const BooksRowError = z.object({ column: z.string(), reason: z.string(), value: z.string() });
+
+export const BooksPreviewRow = z.object({
+  /** Data rows count from 1 (the header row is not counted), as in a run's rejected rows. */
+  row: z.number().int(),
+  /** The row's cells, keyed by header. */
+  cells: z.record(z.string(), z.string()),
+  /** The claim as read: amounts as exact decimal strings, time as ISO 8601 UTC; null when the row has an error. */
+  claim: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
+  error: BooksRowError.nullable(),
+});
+export type BooksPreviewRow = z.infer<typeof BooksPreviewRow>;
+
+export const BooksPreview = z.object({
+  read_as: BooksReadAs,
+  /** Errors of the whole file under this mapping (a run would refuse with 1002 naming the field); empty when it can run. */
+  problems: z.array(z.object({ field: z.string(), reason: z.string() })),
+  rows: z.array(BooksPreviewRow).meta({ description: 'The first 20 rows' }),
+});
+export type BooksPreview = z.infer<typeof BooksPreview>;
 
 export const BooksRunInput = z.object({
   source: BooksSource,
@@ -435,6 +528,7 @@ export const reconcileContract = {
   'reconcile-verify-txs': { input: VerifyInput, output: VerifyResults },
   'reconcile-books-detect': { readOnly: true, input: BooksDetectInput, output: BooksDetected },
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
+  'reconcile-books-preview': { readOnly: true, input: BooksPreviewInput, output: BooksPreview },
   'runs-list': { readOnly: true, input: z.object({ ...PageQuery }), output: pageOf(RunSummary) },
   'run-report': {
     readOnly: true,

@@ -107,8 +107,9 @@ const FLAG_HINT = 'give --decimal-separator . or , (in the import dialog: "Decim
  * A reader of amount cells for a mapping's number format. With decimal_separator 'auto' and no
  * decision from the file's first rows, the first cell that shows the separator decides it for the
  * rest of the file; a cell that could be read either way before then is refused, not guessed.
+ * `hint` says how the caller's user chooses the separator (the ledger import's flag by default).
  */
-export function compileDecimalReader(number: Mapping['number']): (cell: string) => string | CellError {
+export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT): (cell: string) => string | CellError {
   let decimal: Separator | null = number.decimal_separator === 'auto' ? null : number.decimal_separator;
   const thousands = number.thousands_separator;
 
@@ -133,7 +134,7 @@ export function compileDecimalReader(number: Mapping['number']): (cell: string) 
       if (!allowed || !grouped(int, other)) {
         const name = sep === '.' ? 'a decimal point' : 'a decimal comma';
         return new CellError(
-          `${JSON.stringify(cell)} does not fit this file's numbers (${name}; "${other}" only between groups of three digits); if the file uses ${sep === '.' ? 'decimal commas' : 'decimal points'}, ${FLAG_HINT}`,
+          `${JSON.stringify(cell)} does not fit this file's numbers (${name}; "${other}" only between groups of three digits); if the file uses ${sep === '.' ? 'decimal commas' : 'decimal points'}, ${hint}`,
         );
       }
       s = s.split(other).join('');
@@ -148,8 +149,7 @@ export function compileDecimalReader(number: Mapping['number']): (cell: string) 
     if (PLAIN_DECIMAL.test(cell) && !cell.startsWith('-') && (decimal !== ',' || !cell.includes('.'))) {
       if (decimal === null && cell.includes('.')) {
         const e = evidenceOf(cell);
-        if (e === 'ambiguous')
-          return new CellError(`${JSON.stringify(cell)} can be read as ${cell} or ${cell.replace('.', '')}; ${FLAG_HINT}`);
+        if (e === 'ambiguous') return new CellError(`${JSON.stringify(cell)} can be read as ${cell} or ${cell.replace('.', '')}; ${hint}`);
         decimal = '.';
       }
       return cell;
@@ -161,7 +161,7 @@ export function compileDecimalReader(number: Mapping['number']): (cell: string) 
         const sep = cell.includes(',') ? ',' : '.';
         const asDecimal = cell.replace(sep, '.').trim();
         const asThousands = cell.replace(sep, '').trim();
-        return new CellError(`${JSON.stringify(cell)} can be read as ${asDecimal} or ${asThousands}; ${FLAG_HINT}`);
+        return new CellError(`${JSON.stringify(cell)} can be read as ${asDecimal} or ${asThousands}; ${hint}`);
       }
       if (e === 'none') return read(cell, '.');
       decimal = e;

@@ -1,20 +1,36 @@
+import { LEDGER_STATUSES, LEDGER_TYPES, type LedgerType } from '../../../shared/ledger';
 import {
+  BOOKS_PAIR_FIELDS,
+  BOOKS_TRANSLATED_FIELDS,
   FLAG_FIELDS,
   IDENTIFIER_FIELDS,
   isItemIssue,
   readVerifyItem,
+  type BooksColumnField,
   type BooksMapping,
+  type BooksNeed,
+  type BooksReadAs,
+  type BooksSource,
+  type BooksTranslatedField,
   type VerifyItem,
   type TimeType,
   type VerifyField,
 } from '../../../shared/reconcile';
-import { offsetMinutes, readTime } from '../ledger/dates';
-import { CellError, readDecimal } from '../ledger/values';
+import { compileTimeReader, detectDateOrder } from '../ledger/dates';
+import { compileDecimalReader, detectDecimalSeparator } from '../ledger/numbers';
+import { readZone } from '../ledger/period';
+import { CellError } from '../ledger/values';
 import { invalidParam } from '../errors';
+import { readHead } from './books-head';
 
 /*
- * The accountant's books, row by row, into claims: pure functions, so the mapping rules are
- * tested without files or a store.
+ * The accountant's books, row by row, into claims: pure functions (but for reading the head of a
+ * run's file), so the mapping rules are tested without a store. Books come in many shapes: one
+ * amount and a type column; an In/Out (debit/credit) pair whose non-zero side is the amount and
+ * says the type; a signed amount whose sign says it; words of their own ("Receive") translated to
+ * the claim's; dates day-first or month-first; decimal commas. What the mapping leaves to the file
+ * (decimal separator, date order) is decided from its first rows, as the ledger import decides it
+ * (ledger/numbers.ts, ledger/dates.ts), and a file that cannot tell must be told.
  */
 
 export interface BooksOptions {
@@ -22,66 +38,366 @@ export interface BooksOptions {
   amount_delta?: string;
   time_type?: TimeType;
   time_delta?: number;
+  /** The file a run reads: its first rows decide what the mapping leaves to the file. */
+  source?: BooksSource;
 }
 
-export type BooksRowOutcome = { item: VerifyItem; claimed: Record<string, unknown> } | { field: string; reason: string };
+/** A claim, or why the row cannot be one: the column(s) or field at fault, the reason, the cell as written. */
+export type BooksRowOutcome = { item: VerifyItem; claimed: Record<string, unknown> } | { field: string; reason: string; value: string };
+
+/** The rows that decide the decimal separator and the date order (all of them when the file is shorter). */
+export const DECIDING_ROWS = 1000;
 
 const FIELDS: readonly VerifyField[] = [...IDENTIFIER_FIELDS, ...FLAG_FIELDS];
 const AMOUNT_FIELDS = new Set<VerifyField>(['amount', 'fee', 'amount_actual']);
+const AMOUNT_COLUMNS: readonly BooksColumnField[] = ['amount', 'fee', 'amount_actual', ...BOOKS_PAIR_FIELDS];
+const TRANSLATED = new Set<string>(BOOKS_TRANSLATED_FIELDS);
+const WORDS: Partial<Record<VerifyField, readonly string[]>> = { type: LEDGER_TYPES, status: LEDGER_STATUSES };
+const DECIMAL_HINT = 'choose the decimal separator (mapping.decimal_separator "." or ",")';
+
+const q = (s: string) => JSON.stringify(s);
+const isZero = (plain: string) => plain === '0';
+const key = (value: string) => value.trim().toLowerCase();
+
+interface Problem {
+  field: string;
+  reason: string;
+}
+
+/** How a mapping reads a file: what the file decided, what it leaves to be chosen, and what cannot be read at all. */
+export interface BooksPlan {
+  read_as: BooksReadAs;
+  needs: BooksNeed[];
+  problems: Problem[];
+}
+
+/** The mapping's own checks against the file's header: each a whole-file problem naming the mapping's field. */
+function mappingProblems(headers: readonly string[], mapping: BooksMapping): Problem[] {
+  const problems: Problem[] = [];
+  const known = new Set(headers);
+  for (const [field, column] of Object.entries(mapping.columns)) {
+    if (column !== undefined && !known.has(column)) {
+      problems.push({
+        field: `mapping.columns.${field}`,
+        reason: `no column ${q(column)} in the file (it has ${headers.map(q).join(', ')})`,
+      });
+    }
+  }
+  const { amount_in, amount_out, amount } = mapping.columns;
+  if ((amount_in === undefined) !== (amount_out === undefined)) {
+    const missing = amount_in === undefined ? 'amount_in' : 'amount_out';
+    problems.push({
+      field: `mapping.columns.${missing}`,
+      reason: 'an In/Out pair needs both columns: amount_in (Deposit) and amount_out (Withdrawal)',
+    });
+  }
+  if (amount_in !== undefined && amount_in === amount_out)
+    problems.push({ field: 'mapping.columns.amount_out', reason: `is the same column as amount_in (${q(amount_in)})` });
+  if (amount_in !== undefined && amount !== undefined)
+    problems.push({
+      field: 'mapping.columns.amount',
+      reason: 'the In/Out pair gives the amount: map either amount or amount_in and amount_out',
+    });
+  if (mapping.amount_sign !== undefined && amount === undefined)
+    problems.push({ field: 'mapping.amount_sign', reason: 'a signed amount needs the amount column (mapping.columns.amount)' });
+  if (mapping.time_zone !== undefined) {
+    try {
+      readZone(mapping.time_zone, 'mapping.time_zone');
+    } catch (err) {
+      problems.push({ field: 'mapping.time_zone', reason: (err as Error).message.replace(/^mapping\.time_zone: /, '') });
+    }
+  }
+  const decimal = mapping.decimal_separator ?? '.';
+  if (decimal !== 'auto' && decimal === mapping.thousands_separator)
+    problems.push({ field: 'mapping.thousands_separator', reason: `is the decimal separator too (${q(decimal)}): they must differ` });
+  for (const [field, table] of Object.entries(mapping.translations ?? {})) {
+    const words = WORDS[field as VerifyField];
+    for (const [from, to] of Object.entries(table ?? {})) {
+      if (words !== undefined && !words.some((w) => w.toLowerCase() === key(to)))
+        problems.push({
+          field: `mapping.translations.${field}`,
+          reason: `${q(from)} -> ${q(to)}: ${q(to)} is not a ${field} (${words.join(', ')})`,
+        });
+    }
+  }
+  return problems;
+}
+
+/** Cells of the mapped columns in the rows. */
+function* cellsOf(rows: readonly Record<string, string>[], columns: readonly (string | undefined)[]): Generator<string> {
+  for (const row of rows) for (const c of columns) if (c !== undefined && row[c]) yield row[c]!;
+}
 
 /**
- * A reader of one books row (cells keyed by header). A mapped column missing from the file is an
- * error of the whole run (1002 naming it); a row that cannot become a claim is reported with the
- * column (or field) at fault.
+ * How the mapping reads this file: its decimal separator and date order, from the mapping when it
+ * states them, else from the file's first rows (`rows`); what those rows cannot tell is a need,
+ * rows that disagree are a problem, as are the mapping's own faults.
+ */
+export function planBooks(headers: readonly string[], mapping: BooksMapping, rows: readonly Record<string, string>[]): BooksPlan {
+  const problems = mappingProblems(headers, mapping);
+  const needs: BooksNeed[] = [];
+  const read_as: BooksReadAs = { decimal_separator: null, date_order: null };
+
+  const decimal = mapping.decimal_separator ?? '.';
+  if (decimal !== 'auto') read_as.decimal_separator = decimal;
+  else {
+    const found = detectDecimalSeparator(
+      cellsOf(
+        rows,
+        AMOUNT_COLUMNS.map((f) => mapping.columns[f]),
+      ),
+    );
+    if (found.conflict)
+      problems.push({
+        field: 'mapping.decimal_separator',
+        reason: `the amounts disagree on the decimal separator (${q(found.examples[0]!)} has a point, ${q(found.examples[1]!)} a comma)`,
+      });
+    else if (found.separator !== null) read_as.decimal_separator = found.separator;
+    else if (found.examples.length)
+      needs.push({
+        field: 'mapping.decimal_separator',
+        options: ['.', ','],
+        reason: `amounts like ${found.examples.map(q).join(', ')} can be read with a decimal point or a decimal comma, and no amount in the first rows tells which: choose the decimal separator`,
+      });
+  }
+
+  const order = mapping.date_order ?? 'auto';
+  if (order !== 'auto') read_as.date_order = order;
+  else {
+    const found = detectDateOrder(cellsOf(rows, [mapping.columns.time]));
+    if (found.conflict)
+      problems.push({
+        field: 'mapping.date_order',
+        reason: `the dates disagree on the order of day and month (${found.examples.map(q).join(', ')})`,
+      });
+    else if (found.order !== null) read_as.date_order = found.order;
+    else if (found.examples.length)
+      needs.push({
+        field: 'mapping.date_order',
+        options: ['day_first', 'month_first'],
+        reason: `dates like ${found.examples.map(q).join(', ')} can be day first or month first, and no date in the first rows tells which: choose the date order`,
+      });
+  }
+  return { read_as, needs, problems };
+}
+
+/**
+ * A reader of one books row (cells keyed by header) for a run. The mapping's faults, and what the
+ * file leaves to be chosen, refuse the whole run before anything is stored (1002 naming the
+ * mapping's field); a row that cannot become a claim is reported with the column at fault.
  */
 export function compileBooksRow(
   headers: readonly string[],
   opts: BooksOptions,
 ): (row: Record<string, string | undefined>) => BooksRowOutcome {
-  const { mapping } = opts;
-  const known = new Set(headers);
-  for (const [field, column] of Object.entries(mapping.columns)) {
-    if (column !== undefined && !known.has(column)) {
-      throw invalidParam(
-        `mapping.columns.${field}`,
-        `no column ${JSON.stringify(column)} in the file (it has ${headers.map((h) => JSON.stringify(h)).join(', ')})`,
-      );
-    }
+  const rows = opts.source !== undefined ? readHead(opts.source, DECIDING_ROWS).rows : [];
+  const plan = planBooks(headers, opts.mapping, rows);
+  const first = plan.problems[0] ?? plan.needs[0];
+  if (first !== undefined) throw invalidParam(first.field, first.reason);
+  return readBooksRow(headers, opts, plan.read_as);
+}
+
+/** A guess at what a books word means, for the hint of an error: "Receive" is probably a Deposit. */
+const GUESSES: Record<'type' | 'status', readonly [RegExp, string][]> = {
+  type: [
+    [/^(in|incoming|inbound|receive[ds]?|receiving|deposit(s|ed)?|credit(ed)?|top.?up|buy|bought|inflow|transfer.?in)$/, 'Deposit'],
+    [
+      /^(out|outgoing|outbound|sen[dt]|sending|withdraw(al|n|als)?|debit(ed)?|payout|pay|paid|sell|sold|outflow|transfer.?out)$/,
+      'Withdrawal',
+    ],
+  ],
+  status: [
+    [/^(success(ful)?|succeeded|ok|done|complete|confirmed|settled|finished|final)$/, 'Completed'],
+    [/^(fail|error|errored|reverted|dropped)$/, 'Failed'],
+    [/^(processing|in.?progress|submitted|queued|waiting|new|created|unconfirmed)$/, 'Pending'],
+    [/^(cancell?ed|declined|refused|rejection)$/, 'Rejected'],
+  ],
+};
+
+function guessWord(field: 'type' | 'status', value: string): string | undefined {
+  const k = key(value);
+  return GUESSES[field].find(([re]) => re.test(k))?.[1];
+}
+
+type Translator = (text: string) => string;
+
+function translatorsOf(mapping: BooksMapping): Partial<Record<BooksTranslatedField, Translator>> {
+  const out: Partial<Record<BooksTranslatedField, Translator>> = {};
+  for (const [field, table] of Object.entries(mapping.translations ?? {})) {
+    const byKey = new Map(Object.entries(table ?? {}).map(([from, to]) => [key(from), to.trim()]));
+    if (byKey.size) out[field as BooksTranslatedField] = (text) => byKey.get(key(text)) ?? text;
   }
-  const offset = offsetMinutes(mapping.utc_offset);
-  const numberFormat = { decimal_separator: '.' as const, thousands_separator: mapping.thousands_separator };
-  const labelOf = (field: VerifyField) => mapping.columns[field] ?? `constants.${field}`;
+  return out;
+}
+
+/** Why a word cell is not one of its field's words, with the translation that would read it. */
+function wordReason(field: 'type' | 'status', value: string, column: string): string {
+  const words = WORDS[field]!;
+  const guess = guessWord(field, value);
+  const fix = guess
+    ? `add the translation ${q(value)} -> ${guess} (mapping.translations.${field})`
+    : `add a translation of ${q(value)} to one of them (mapping.translations.${field})`;
+  return `${q(value)} in ${column} is not a ${field} (${words.join(', ')}): ${fix}`;
+}
+
+/** The reader of a planned mapping: the plan's decisions are taken as made (nothing is checked against the header). */
+export function readBooksRow(
+  headers: readonly string[],
+  opts: BooksOptions,
+  readAs: BooksReadAs,
+): (row: Record<string, string | undefined>) => BooksRowOutcome {
+  const { mapping } = opts;
+  const columns = mapping.columns;
+  const readTime = compileTimeReader({
+    format: 'auto',
+    order: readAs.date_order ?? 'auto',
+    utc_offset: mapping.utc_offset,
+    ...(mapping.time_zone !== undefined ? { time_zone: readZone(mapping.time_zone, 'mapping.time_zone') } : {}),
+  });
+  const thousands = mapping.thousands_separator;
+  const readNumber = compileDecimalReader(
+    { decimal_separator: readAs.decimal_separator ?? 'auto', thousands_separator: thousands === '_' ? '' : thousands },
+    DECIMAL_HINT,
+  );
+  // The number reader knows no underscore: one between groups of three digits goes before it reads.
+  const readAmount = thousands === '_' ? (cell: string) => readNumber(cell.replace(/(?<=\d)_(?=\d{3}(?:\D|$))/g, '')) : readNumber;
+  const translate = translatorsOf(mapping);
+  const wordOf = Object.fromEntries(
+    Object.entries(WORDS).map(([f, words]) => [f, new Map(words.map((w) => [w.toLowerCase(), w]))]),
+  ) as Record<'type' | 'status', Map<string, string>>;
+  const pair =
+    columns.amount_in !== undefined && columns.amount_out !== undefined ? { in: columns.amount_in, out: columns.amount_out } : null;
+  const sign = mapping.amount_sign;
 
   return (row) => {
     const claimed: Record<string, unknown> = {};
+    const label: Partial<Record<VerifyField, string>> = {};
+    const raw: Partial<Record<VerifyField, string>> = {};
+    /** The type the amount's layout says (pair or sign), and where it says it. */
+    let direction: { type: LedgerType; column: string; why: string } | undefined;
     for (const field of FIELDS) {
-      const column = mapping.columns[field];
+      const column = columns[field];
       const cell = column === undefined ? '' : (row[column] ?? '').trim();
-      const text = cell !== '' ? cell : (mapping.constants[field] ?? '').trim();
-      if (text === '') continue;
+      const fromCell = cell !== '';
+      const written = fromCell ? cell : (mapping.constants[field] ?? '').trim();
+      if (written === '') continue;
+      const where = fromCell ? `column ${q(column!)}` : `constants.${field}`;
+      label[field] = fromCell ? column! : `constants.${field}`;
+      raw[field] = written;
+      const fail = (reason: string) => ({ field: label[field]!, reason, value: written });
+      const text = TRANSLATED.has(field) ? (translate[field as BooksTranslatedField]?.(written) ?? written) : written;
       if (AMOUNT_FIELDS.has(field)) {
-        const plain = readDecimal(text, numberFormat);
-        if (plain instanceof CellError) return { field: labelOf(field), reason: plain.reason };
-        claimed[field] = plain;
+        const plain = readAmount(text);
+        if (plain instanceof CellError) return fail(plain.reason);
+        if (field === 'amount' && sign !== undefined) {
+          if (isZero(plain)) return fail(`${q(written)} is zero: a signed amount's sign says the type, and zero has none`);
+          const negative = plain.startsWith('-');
+          const deposit = negative !== (sign === 'positive_deposit');
+          direction = {
+            type: deposit ? 'Deposit' : 'Withdrawal',
+            column: label[field]!,
+            why: `${q(written)} in ${where} is ${negative ? 'negative' : 'positive'} (a ${deposit ? 'Deposit' : 'Withdrawal'})`,
+          };
+          claimed.amount = negative ? plain.slice(1) : plain;
+        } else claimed[field] = plain;
       } else if (field === 'time') {
-        const ms = readTime(text, 'auto', offset);
-        if (ms instanceof CellError) return { field: labelOf(field), reason: ms.reason };
-        claimed.time = Math.floor(ms / 1000);
+        const ms = readTime(text);
+        if (ms instanceof CellError) return fail(ms.reason);
+        claimed.time = Math.floor(Number(ms) / 1000);
+      } else if (field === 'type' || field === 'status') {
+        const word = wordOf[field].get(key(text));
+        if (word === undefined) return fail(wordReason(field, written, where));
+        claimed[field] = word;
       } else {
         claimed[field] = text;
       }
+    }
+    if (pair !== null) {
+      const read = readPair(row, pair, readAmount);
+      if ('reason' in read) return read;
+      claimed.amount = read.amount;
+      direction = read.direction;
+    }
+    if (direction !== undefined) {
+      if (claimed.type !== undefined && claimed.type !== direction.type) {
+        return {
+          field: label.type!,
+          reason: `says ${claimed.type as string}, but ${direction.why}`,
+          value: raw.type!,
+        };
+      }
+      claimed.type = direction.type;
+      label.type = direction.column;
     }
     if (opts.amount_delta !== undefined) claimed.amount_delta = opts.amount_delta;
     if (opts.time_type !== undefined) claimed.time_type = opts.time_type;
     if (opts.time_delta !== undefined) claimed.time_delta = opts.time_delta;
     const item = readVerifyItem(claimed);
     if (!isItemIssue(item)) return { item, claimed };
-    const field = item.path[0];
+    const field = item.path[0] as VerifyField | undefined;
     return {
-      field: field !== undefined && (FIELDS as readonly string[]).includes(field) ? labelOf(field as VerifyField) : '(row)',
+      field: field !== undefined ? (label[field] ?? columns[field] ?? `constants.${field}`) : '(row)',
       reason: item.message,
+      value: field !== undefined ? (raw[field] ?? '') : '',
     };
   };
+}
+
+/**
+ * An In/Out pair: the non-zero side is the amount, In a Deposit, Out a Withdrawal. A minus sign is
+ * taken in the Out column (banks write money out as -50.00) and refused in the In column, where it
+ * would mean money out written as money in.
+ */
+function readPair(
+  row: Record<string, string | undefined>,
+  pair: { in: string; out: string },
+  readAmount: (cell: string) => string | CellError,
+): { amount: string; direction: { type: LedgerType; column: string; why: string } } | { field: string; reason: string; value: string } {
+  const both = `${pair.in} / ${pair.out}`;
+  const sides: { column: string; written: string; plain: string }[] = [];
+  for (const column of [pair.in, pair.out]) {
+    const written = (row[column] ?? '').trim();
+    if (written === '') continue;
+    const plain = readAmount(written);
+    if (plain instanceof CellError) return { field: column, reason: plain.reason, value: written };
+    if (plain.startsWith('-') && column === pair.in)
+      return {
+        field: column,
+        reason: `${q(written)} is negative: the In column holds money received; money out goes in ${q(pair.out)}`,
+        value: written,
+      };
+    if (!isZero(plain)) sides.push({ column, written, plain: plain.replace(/^-/, '') });
+  }
+  const cells = `${q((row[pair.in] ?? '').trim())} / ${q((row[pair.out] ?? '').trim())}`;
+  if (sides.length === 2)
+    return {
+      field: both,
+      reason: `both ${q(pair.in)} and ${q(pair.out)} have an amount: a row is money in or money out, not both`,
+      value: cells,
+    };
+  if (sides.length === 0)
+    return { field: both, reason: `neither ${q(pair.in)} nor ${q(pair.out)} has an amount other than zero`, value: cells };
+  const side = sides[0]!;
+  const deposit = side.column === pair.in;
+  return {
+    amount: side.plain,
+    direction: {
+      type: deposit ? 'Deposit' : 'Withdrawal',
+      column: side.column,
+      why: `the amount is in ${q(side.column)} (${deposit ? 'In: a Deposit' : 'Out: a Withdrawal'})`,
+    },
+  };
+}
+
+/** A claim as the preview shows it: the compared fields as read, the time as ISO 8601 UTC. */
+export function claimOf(item: VerifyItem): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const f of FIELDS) {
+    const v = item[f];
+    if (v === undefined) continue;
+    out[f] = f === 'time' ? new Date((v as number) * 1000).toISOString().replace('.000Z', 'Z') : v;
+  }
+  return out;
 }
 
 /** Common names of books columns, normalised (lower case, letters and digits only). */
@@ -92,7 +408,7 @@ const SYNONYMS: Record<VerifyField, readonly string[]> = {
   chain_id: ['chainid', 'chain', 'network', 'blockchain'],
   token_id: ['tokenid', 'token', 'asset', 'currency', 'coin', 'symbol'],
   to: ['to', 'toaddress', 'recipient', 'destination', 'address', 'receiver'],
-  type: ['type', 'direction', 'kind', 'side'],
+  type: ['type', 'direction', 'kind', 'side', 'transactiontype', 'txtype'],
   status: ['status', 'state'],
   amount: ['amount', 'value', 'quantity', 'grossamount', 'gross'],
   fee: ['fee', 'fees', 'txnfee', 'networkfee', 'gasfee'],
@@ -100,16 +416,66 @@ const SYNONYMS: Record<VerifyField, readonly string[]> = {
   time: ['time', 'timestamp', 'date', 'datetime', 'createdat', 'created', 'dateutc', 'datetimeutc', 'time(utc)'],
 };
 
+/**
+ * In/Out pairs as books name them: [money in, money out]. In an accountant's books the wallet is an
+ * asset account, so a debit is money in and a credit money out (a bank's own statement says it the
+ * other way: swap the columns in the mapping).
+ */
+const PAIRS: readonly [string, string][] = [
+  ['in', 'out'],
+  ['amountin', 'amountout'],
+  ['moneyin', 'moneyout'],
+  ['paidin', 'paidout'],
+  ['received', 'sent'],
+  ['receive', 'send'],
+  ['amountreceived', 'amountsent'],
+  ['incoming', 'outgoing'],
+  ['inflow', 'outflow'],
+  ['deposit', 'withdrawal'],
+  ['deposits', 'withdrawals'],
+  ['debit', 'credit'],
+  ['debitamount', 'creditamount'],
+  ['dr', 'cr'],
+];
+
+/** Amount columns that carry their sign as the direction. */
+const SIGNED = ['amountsigned', 'signedamount', 'netchange', 'change', 'amountchange', 'balancechange'];
+
 const normal = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** A first guess at a mapping: each field takes the first column named like it. */
-export function suggestBooksMapping(headers: readonly string[]): BooksMapping {
-  const columns: Partial<Record<VerifyField, string>> = {};
+/**
+ * A first guess at a mapping: an In/Out pair when the file has one, a signed amount column when
+ * it is named so, then each field takes the first column named like it; translations for the type
+ * and status words of the first rows that are not the claim's own; the decimal separator and date
+ * order left to the file.
+ */
+export function suggestBooksMapping(headers: readonly string[], rows: readonly Record<string, string>[] = []): BooksMapping {
+  const columns: Partial<Record<BooksColumnField, string>> = {};
   const taken = new Set<string>();
+  const find = (name: string) => headers.find((h) => !taken.has(h) && normal(h) === name);
+  for (const [inName, outName] of PAIRS) {
+    const a = find(inName);
+    const b = find(outName);
+    if (a !== undefined && b !== undefined) {
+      columns.amount_in = a;
+      columns.amount_out = b;
+      taken.add(a).add(b);
+      break;
+    }
+  }
+  let amountSign: BooksMapping['amount_sign'];
+  if (columns.amount_in === undefined) {
+    const signed = SIGNED.map(find).find((h) => h !== undefined);
+    if (signed !== undefined) {
+      columns.amount = signed;
+      taken.add(signed);
+      amountSign = 'positive_deposit';
+    }
+  }
   for (const field of FIELDS) {
-    const names = SYNONYMS[field].map(normal);
-    for (const name of names) {
-      const hit = headers.find((h) => !taken.has(h) && normal(h) === name);
+    if (field === 'amount' && (columns.amount !== undefined || columns.amount_in !== undefined)) continue;
+    for (const name of SYNONYMS[field].map(normal)) {
+      const hit = find(name);
       if (hit !== undefined) {
         columns[field] = hit;
         taken.add(hit);
@@ -117,5 +483,28 @@ export function suggestBooksMapping(headers: readonly string[]): BooksMapping {
       }
     }
   }
-  return { columns, constants: {}, thousands_separator: '', utc_offset: '+00:00' };
+  const translations: NonNullable<BooksMapping['translations']> = {};
+  for (const field of ['type', 'status'] as const) {
+    const column = columns[field];
+    if (column === undefined) continue;
+    const words = new Set(WORDS[field]!.map((w) => w.toLowerCase()));
+    const table: Record<string, string> = {};
+    for (const r of rows) {
+      const v = (r[column] ?? '').trim();
+      if (v === '' || words.has(v.toLowerCase()) || v in table) continue;
+      const guess = guessWord(field, v);
+      if (guess !== undefined) table[v] = guess;
+    }
+    if (Object.keys(table).length) translations[field] = table;
+  }
+  return {
+    columns,
+    constants: {},
+    ...(amountSign !== undefined ? { amount_sign: amountSign } : {}),
+    ...(Object.keys(translations).length ? { translations } : {}),
+    decimal_separator: 'auto',
+    thousands_separator: 'auto',
+    date_order: 'auto',
+    utc_offset: '+00:00',
+  };
 }

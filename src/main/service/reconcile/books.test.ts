@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { BooksMapping } from '../../../shared/reconcile';
@@ -7,6 +7,7 @@ import { compileBooksRow, suggestBooksMapping } from './books-map';
 import { insertRecords } from './fixtures.test-support';
 
 const W = '11111111-1111-4111-8111-111111111111';
+const W2 = '22222222-2222-4222-8222-222222222222';
 const T = Date.UTC(2026, 0, 2, 3, 4, 5);
 const id = (i: number) => `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const hash = (i: number) => '0x' + i.toString(16).padStart(64, '0');
@@ -228,5 +229,108 @@ describe('a run opened after the ledger changed', () => {
       ['6', true, true],
       ['5', true, false],
     ]);
+  });
+});
+
+describe('real-shaped books through the service', () => {
+  const svc = tempService({ now: () => Date.UTC(2026, 1, 1) });
+  afterAll(() => svc.dispose());
+  const ui = { actor: 'ui' as const };
+  const fixture = (name: string) => join(__dirname, '../../../../test/fixtures/books', name);
+  const berlin = (d: number, h: number, m: number) => Date.UTC(2026, 0, d, h - 1, m);
+  insertRecords(svc.ctx.db, [
+    { transaction_id: id(1), wallet_id: W, hash: hash(1), type: 'Deposit', amount: '1234.5', created_at: berlin(3, 10, 15) },
+    { transaction_id: id(2), wallet_id: W, hash: hash(2), request_id: 'WD-7', amount: '250', fee: '1.25', created_at: berlin(5, 9, 0) },
+    { transaction_id: id(3), wallet_id: W, hash: hash(3), type: 'Deposit', amount: '2000', created_at: berlin(15, 18, 30) },
+    // The books say 100 was paid out; the ledger says 110.
+    { transaction_id: id(4), wallet_id: W, hash: hash(4), request_id: 'WD-8', amount: '110', fee: '1.25', created_at: berlin(20, 8, 5) },
+    // Nobody booked this one.
+    { transaction_id: id(5), wallet_id: W, hash: hash(5), type: 'Deposit', amount: '9', created_at: berlin(25, 12, 0) },
+    // A saved mapping's file (see below), in another wallet.
+    { transaction_id: id(11), wallet_id: W2, hash: hash(11), request_id: 'R-1', amount: '1234.5', created_at: T },
+    { transaction_id: id(12), wallet_id: W2, hash: hash(12), request_id: 'R-2', amount: '1.234', created_at: T + 60_000 },
+    { transaction_id: id(13), wallet_id: W2, hash: hash(13), request_id: 'R-3', amount: '7', created_at: T + 180_000 },
+  ]);
+
+  test('a bank-style file (semicolons, day-first dates in Europe/Berlin, decimal commas, Paid in/Paid out, its own words) runs as its mapping says', async () => {
+    const mapping = JSON.parse(readFileSync(fixture('bank-style.mapping.json'), 'utf8'));
+    const source = { path: fixture('bank-style.csv') };
+    const preview = await svc.invoke('reconcile-books-preview', { source, mapping }, ui);
+    expect(preview.read_as).toEqual({ decimal_separator: ',', date_order: 'day_first' });
+    expect(preview.problems).toEqual([]);
+    expect(preview.rows.map((r) => r.claim ?? r.error)).toEqual([
+      { hash: hash(1), chain_id: 'ETH', token_id: 'ETH_USDT', type: 'Deposit', amount: '1234.5', time: '2026-01-03T09:15:00Z' },
+      {
+        request_id: 'WD-7',
+        hash: hash(2),
+        chain_id: 'ETH',
+        token_id: 'ETH_USDT',
+        type: 'Withdrawal',
+        amount: '250',
+        fee: '1.25',
+        time: '2026-01-05T08:00:00Z',
+      },
+      { hash: hash(3), chain_id: 'ETH', token_id: 'ETH_USDT', type: 'Deposit', amount: '2000', time: '2026-01-15T17:30:00Z' },
+      expect.objectContaining({ hash: hash(4), type: 'Withdrawal', amount: '100' }),
+      { column: 'Paid in / Paid out', reason: 'neither "Paid in" nor "Paid out" has an amount other than zero', value: '"" / ""' },
+    ]);
+    expect(preview.rows[1]!.cells).toMatchObject({ 'Paid out': '-250,00', Type: 'Send', 'Booking date': '05/01/2026 09:00' });
+
+    const run = await svc.invoke(
+      'reconcile-books-run',
+      { source, mapping, wallet_id: W, from: '2026-01-01', to: '2026-01-31', time_zone: 'Europe/Berlin' },
+      ui,
+    );
+    expect(run).toMatchObject({ item_count: 4, matched: 3, mismatched: 1, not_found: 0, rejected_count: 1, not_in_books: 1 });
+    expect(run.rejected).toEqual([{ row: 5, field: 'Paid in / Paid out', reason: expect.stringMatching(/^neither/) }]);
+    const mismatched = await svc.invoke('run-get', { run_id: run.run_id, page: 1, page_size: 10, filter: 'mismatched' }, ui);
+    expect(mismatched.items.list[0]).toMatchObject({ amount_match: false, type_match: true, fee_match: true, claimed: { books_row: 4 } });
+  });
+
+  test('a mapping saved before pairs, translations and separators existed still runs as it did', async () => {
+    const mapping = JSON.parse(readFileSync(fixture('saved-before-pairs.mapping.json'), 'utf8'));
+    const run = await svc.invoke(
+      'reconcile-books-run',
+      { source: { path: fixture('saved-before-pairs.csv') }, mapping, two_way: false, amount_delta: '0', time_delta: 0 },
+      ui,
+    );
+    // "1,234.5" is 1234.5 (thousands ","), "1.234" one and a bit (a decimal point, not a choice to make), Unix seconds as ever.
+    expect(run).toMatchObject({ item_count: 3, matched: 3, rejected_count: 0 });
+  });
+
+  test('the preview of a file that leaves the date order open says so; a run of it is refused naming mapping.date_order', async () => {
+    const text = ['Date,Hash,Amount', `03/01/2026 10:00,${hash(1)},1`, `04/01/2026 10:00,${hash(3)},2`].join('\n');
+    const source = { name: 'open.csv', text };
+    const detected = await svc.invoke('reconcile-books-detect', { source }, ui);
+    expect(detected.needs).toEqual([
+      {
+        field: 'mapping.date_order',
+        options: ['day_first', 'month_first'],
+        reason: expect.stringMatching(/can be day first or month first/),
+      },
+    ]);
+    const preview = await svc.invoke('reconcile-books-preview', { source, mapping: detected.suggested }, ui);
+    expect(preview.problems).toEqual([{ field: 'mapping.date_order', reason: detected.needs[0]!.reason }]);
+    expect(preview.rows[0]!.error).toMatchObject({ column: 'Date', value: '03/01/2026 10:00', reason: expect.stringMatching(/ambiguous/) });
+    const before = (await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).total;
+    await expect(svc.invoke('reconcile-books-run', { source, mapping: detected.suggested }, ui)).rejects.toMatchObject({
+      code: 1002,
+      message: expect.stringMatching(/^mapping\.date_order: /),
+    });
+    expect((await svc.invoke('runs-list', { page: 1, page_size: 1 }, ui)).total).toBe(before);
+    const chosen = await svc.invoke('reconcile-books-preview', { source, mapping: { ...detected.suggested, date_order: 'day_first' } }, ui);
+    expect(chosen.problems).toEqual([]);
+    expect(chosen.rows.map((r) => r.claim?.time)).toEqual(['2026-01-03T10:00:00Z', '2026-01-04T10:00:00Z']);
+  });
+
+  test('a preview of a mapping naming a column the file lacks shows the rows as written and the problem', async () => {
+    const preview = await svc.invoke(
+      'reconcile-books-preview',
+      { source: { path: fixture('bank-style.csv') }, mapping: { columns: { hash: 'Tx Hash', amount: 'Amount' } } },
+      ui,
+    );
+    expect(preview.problems.map((p) => p.field)).toEqual(['mapping.columns.hash', 'mapping.columns.amount']);
+    expect(preview.rows).toHaveLength(5);
+    expect(preview.rows[0]).toMatchObject({ row: 1, claim: null, error: null, cells: { Reference: '' } });
   });
 });

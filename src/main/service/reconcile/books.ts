@@ -1,63 +1,59 @@
-import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
-import type { BooksDetected, BooksSource } from '../../../shared/reconcile';
-import { invalidParam } from '../errors';
-import { suggestBooksMapping } from './books-map';
+import type { BooksDetected, BooksPreview, BooksPreviewInput, BooksSource } from '../../../shared/reconcile';
+import { claimOf, DECIDING_ROWS, planBooks, readBooksRow, suggestBooksMapping } from './books-map';
+import { cleanHeader, fileSize, head, readHead } from './books-head';
 
 /* Reading the accountant's books CSV: a streamed file (any length) or the text of a picked file. */
 
 const SAMPLE_ROWS = 20;
-const SAMPLE_BYTES = 256 * 1024;
 
 export const sourceName = (source: BooksSource): string => ('path' in source ? basename(source.path) : source.name);
 
-const cleanHeader = (h: string) => h.replace(/^\uFEFF/, '').trim();
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch (err) {
-    throw invalidParam(
-      'source.path',
-      `cannot read ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
-}
-
-function head(source: BooksSource): { text: string; complete: boolean; totalBytes: number } {
-  if (!('path' in source)) return { text: source.text, complete: true, totalBytes: Buffer.byteLength(source.text) };
-  const totalBytes = fileSize(source.path);
-  const fd = openSync(source.path, 'r');
-  try {
-    const buf = Buffer.alloc(Math.min(SAMPLE_BYTES, totalBytes));
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return { text: buf.subarray(0, n).toString('utf8'), complete: n >= totalBytes, totalBytes };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Headers, the first rows, a row estimate and a first guess at the mapping. */
+/** Headers, the first rows, a row estimate, a first guess at the mapping and what the file leaves to be chosen. */
 export function detectBooks(source: BooksSource): BooksDetected {
-  const { text, complete, totalBytes } = head(source);
-  const parsed = Papa.parse<Record<string, string>>(text, {
-    header: true,
-    skipEmptyLines: 'greedy',
-    preview: complete ? 0 : SAMPLE_ROWS + 1,
-    transformHeader: cleanHeader,
-  });
-  const headers = (parsed.meta.fields ?? []).filter((h) => h !== '');
-  if (headers.length === 0) throw invalidParam('source', 'the file has no header row');
-  const rows = complete ? parsed.data : parsed.data.slice(0, SAMPLE_ROWS);
-  const sampleBytes = complete ? totalBytes : Buffer.byteLength(text);
-  const estimate = complete ? parsed.data.length : rows.length === 0 ? null : Math.round((totalBytes / sampleBytes) * rows.length);
+  const h = readHead(source, DECIDING_ROWS);
+  const rows = h.rows;
+  const all = h.complete && rows.length < DECIDING_ROWS;
+  const estimate = all ? rows.length : rows.length === 0 ? null : estimateRows(source);
+  const suggested = suggestBooksMapping(h.headers, rows);
+  const plan = planBooks(h.headers, suggested, rows);
   return {
-    headers,
-    sample: rows.slice(0, SAMPLE_ROWS).map((r) => Object.fromEntries(headers.map((h) => [h, r[h] ?? '']))),
+    headers: h.headers,
+    sample: rows.slice(0, SAMPLE_ROWS),
     rows_estimate: estimate,
-    suggested: suggestBooksMapping(headers),
+    suggested,
+    read_as: plan.read_as,
+    needs: plan.needs,
+  };
+}
+
+/**
+ * The first 20 rows as the mapping reads them, each a claim or the error that keeps it from being
+ * one, with what the file decided and every error of the whole file (what a run would refuse).
+ * Nothing is stored.
+ */
+export function previewBooks(input: BooksPreviewInput): BooksPreview {
+  const h = readHead(input.source, DECIDING_ROWS);
+  const plan = planBooks(h.headers, input.mapping, h.rows);
+  const sample = h.rows.slice(0, SAMPLE_ROWS);
+  const problems = [...plan.problems, ...plan.needs.map((n) => ({ field: n.field, reason: n.reason }))];
+  if (plan.problems.length > 0) {
+    // The mapping cannot be read against this file at all: the rows as written, nothing parsed.
+    return { read_as: plan.read_as, problems, rows: sample.map((cells, i) => ({ row: i + 1, cells, claim: null, error: null })) };
+  }
+  const read = readBooksRow(h.headers, input, plan.read_as);
+  return {
+    read_as: plan.read_as,
+    problems,
+    rows: sample.map((cells, i) => {
+      const outcome = read(cells);
+      if ('reason' in outcome)
+        return { row: i + 1, cells, claim: null, error: { column: outcome.field, reason: outcome.reason, value: outcome.value } };
+      return { row: i + 1, cells, claim: claimOf(outcome.item), error: null };
+    }),
   };
 }
 

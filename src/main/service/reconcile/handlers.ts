@@ -18,7 +18,7 @@ import { getKey } from '../keys/repository';
 import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
-import { booksRows, detectBooks, estimateRows, sourceName } from './books';
+import { booksRows, detectBooks, estimateRows, previewBooks, sourceName } from './books';
 import {
   flagsOf,
   getRun,
@@ -203,6 +203,7 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
   return {
     'reconcile-verify-txs': (input, meta) => verifyTxs(ctx, input, meta),
     'reconcile-books-detect': ({ source }) => detectBooks(source),
+    'reconcile-books-preview': (input) => previewBooks(input),
     'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
     'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
     'run-report': ({ run_id, limit }, meta) => buildReport(ctx, requireRun(ctx, run_id), actorOf(ctx, meta), limit),

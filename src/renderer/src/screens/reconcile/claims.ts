@@ -45,3 +45,26 @@ export function identifierOf(claimed: Record<string, unknown>): { kind: string; 
   }
   return { kind: '', value: '' };
 }
+
+/**
+ * The books cell a claim field was read from, for the preview's "as written" beside the value:
+ * its column; for amount (and type) of an In/Out pair, the side that holds the amount; a signed
+ * amount's type, the amount cell. undefined when no column gives it (a constant).
+ */
+export function rawCellOf(
+  mapping: { columns?: Partial<Record<string, string>>; amount_sign?: string },
+  cells: Record<string, string>,
+  field: string,
+): string | undefined {
+  const columns = mapping.columns ?? {};
+  const own = columns[field];
+  if (own !== undefined && (cells[own] ?? '').trim() !== '') return cells[own];
+  if ((field === 'amount' || field === 'type') && columns.amount_in && columns.amount_out) {
+    const side = [columns.amount_in, columns.amount_out].find(
+      (c) => (cells[c] ?? '').trim() !== '' && !/^[-+]?0*[.,]?0*$/.test(cells[c]!.trim()),
+    );
+    if (side !== undefined) return field === 'type' ? `${side}: ${cells[side]}` : cells[side];
+  }
+  if (field === 'type' && mapping.amount_sign && columns.amount) return cells[columns.amount];
+  return own !== undefined ? cells[own] : undefined;
+}
