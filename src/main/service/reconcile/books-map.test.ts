@@ -282,3 +282,16 @@ describe('suggestions from real headers', () => {
     expect(s).toMatchObject({ decimal_separator: 'auto', thousands_separator: 'auto', date_order: 'auto' });
   });
 });
+
+describe('rows that do not fit the header', () => {
+  test('a row with more cells than the header is refused, never read by position; a trailing empty cell is harmless', async () => {
+    const { compileBooksRow: compile } = await import('./books-map');
+    const read = compile(['hash', 'amount', 'memo'], {
+      mapping: { columns: { hash: 'hash', amount: 'amount' }, constants: {}, thousands_separator: '', utc_offset: '+00:00' },
+    });
+    const merged = read({ hash: '0xa', amount: '1', memo: 'x\n0xb', __parsed_extra: ['2', 'y'] } as unknown as Record<string, string>);
+    expect(merged).toMatchObject({ field: '(row)', reason: expect.stringMatching(/has 2 more cells than the header/), value: '2, y' });
+    const trailing = read({ hash: '0xa', amount: '1', memo: '', __parsed_extra: [''] } as unknown as Record<string, string>);
+    expect(trailing).toMatchObject({ item: { hash: '0xa', amount: '1' } });
+  });
+});

@@ -45,6 +45,25 @@ export interface BooksOptions {
 /** A claim, or why the row cannot be one: the column(s) or field at fault, the reason, the cell as written. */
 export type BooksRowOutcome = { item: VerifyItem; claimed: Record<string, unknown> } | { field: string; reason: string; value: string };
 
+/**
+ * A row with more cells than the header (papaparse keeps them under __parsed_extra) is refused,
+ * never read by position: it is what a file gives when lines end differently (CRLF and LF mixed,
+ * so two rows run together) or a cell holds an unquoted separator, and reading it would book the
+ * wrong cells. Empty extra cells (a trailing comma) are harmless.
+ */
+function extraCells(row: Record<string, unknown>): { field: string; reason: string; value: string } | null {
+  const extra = row.__parsed_extra;
+  if (!Array.isArray(extra) || extra.every((c) => String(c ?? '').trim() === '')) return null;
+  return {
+    field: '(row)',
+    reason: `has ${extra.length} more cell${extra.length === 1 ? '' : 's'} than the header: two rows run together (lines ending in CRLF and LF mixed?) or a cell holds an unquoted separator`,
+    value: extra
+      .map((c) => String(c ?? ''))
+      .join(', ')
+      .slice(0, 200),
+  };
+}
+
 /** The rows that decide the decimal separator and the date order (all of them when the file is shorter). */
 export const DECIDING_ROWS = 1000;
 
@@ -270,6 +289,8 @@ export function readBooksRow(
   const sign = mapping.amount_sign;
 
   return (row) => {
+    const extra = extraCells(row);
+    if (extra !== null) return extra;
     const claimed: Record<string, unknown> = {};
     const label: Partial<Record<VerifyField, string>> = {};
     const raw: Partial<Record<VerifyField, string>> = {};
