@@ -9,6 +9,7 @@ import {
   serveUsage,
   startUsage,
   tokensUsage,
+  userUsage,
   walletsUsage,
 } from './cli/usage';
 
@@ -32,6 +33,7 @@ const commands: Record<string, Command> = {
   chains: { usage: chainsUsage, load: async () => (await import('./cli/catalogue')).chainsCommand },
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
   wallets: { usage: walletsUsage, load: async () => (await import('./cli/wallets')).walletsCommand },
+  user: { usage: userUsage, load: async () => (await import('./cli/user')).userCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
 };
 
