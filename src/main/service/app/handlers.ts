@@ -2,7 +2,7 @@ import type { ApiServerState, AppMode, appContract } from '../../../shared/app';
 import type { HandlersOf, ServiceContext } from '../context';
 import { invalidParam } from '../errors';
 import { requireChain } from '../catalogue/handlers';
-import { setUserName, userName } from './user';
+import { setUserName, userName } from '../db/user';
 
 /** What only the process that started the service knows: how the window talks to it, and its HTTP server. */
 export interface AppRuntime {

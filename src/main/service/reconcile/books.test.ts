@@ -165,8 +165,12 @@ describe('books runs through the service', () => {
       claimed: { books_row: 2201, amount: '2200.75' },
     });
     expect(detail.items.list[0]!.ticket_id).toMatch(/^[0-9a-f-]{36}$/);
-    const tickets = await svc.invoke('tickets-list', { page: 1, page_size: 1, status: 'Pending' }, ui);
-    expect(tickets.total).toBe(497);
+    const pending = async (kind: 'mismatch' | 'not_in_ledger' | 'not_in_books') =>
+      (await svc.invoke('tickets-list', { page: 1, page_size: 1, status: 'Pending', kind }, ui)).total;
+    expect(await pending('mismatch')).toBe(497);
+    // Two-way by default: the claims that found nothing and the records no claim found are exceptions too.
+    expect(await pending('not_in_ledger')).toBe(2);
+    expect(await pending('not_in_books')).toBe(run.not_in_books);
     const runs = await svc.invoke('runs-list', { page: 1, page_size: 10 }, ui);
     expect(runs.list[0]).toMatchObject({ run_id: run.run_id, rejected_count: 1 });
   });

@@ -28,11 +28,14 @@ import {
   listRuns,
   recordRunRejections,
   runRejections,
+  setRunTwoWay,
   storedItemCount,
 } from './repository';
 import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
-import { newRunId, verifyChunk, type Claim, type RunScope } from './verify';
+import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } from './verify';
+import { findUnbooked } from './unbooked';
+import { readPeriod } from '../ledger/period';
 
 const BOOKS_CHUNK = 1000;
 
@@ -110,10 +113,24 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
   // The mapping is checked against the header before anything is stored.
   const readRow = compileBooksRow(detectBooks(input.source).headers, input);
+  const period = readPeriod(input);
   const total = estimateRows(input.source);
   const runId = newRunId();
-  const runScope: RunScope = { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(ctx, meta) };
-  const options = { amount_delta: input.amount_delta, time_type: input.time_type, time_delta: input.time_delta, mapping: input.mapping };
+  const seen: SeenClaims = new Map();
+  const runScope: RunScope = {
+    run_id: runId,
+    wallet_id: walletId,
+    wallets: scope,
+    actor: actorOf(ctx, meta),
+    ...(input.two_way ? { twoWay: { seen } } : {}),
+  };
+  const options = {
+    amount_delta: input.amount_delta,
+    time_type: input.time_type,
+    time_delta: input.time_delta,
+    mapping: input.mapping,
+    ...(input.two_way ? { from: input.from, to: input.to, time_zone: input.time_zone } : {}),
+  };
   insertRun(ctx.db, {
     run_id: runId,
     source: meta.actor,
@@ -124,6 +141,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     options: JSON.stringify(options),
     created_at: ctx.now(),
   });
+  if (input.two_way) setRunTwoWay(ctx.db, runId, period.from, period.to);
   const rejected: BooksRunResult['rejected'] = [];
   let rejectedCount = 0;
   let rowNumber = 0;
@@ -146,10 +164,11 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
       if (rejected.length < MAX_REPORTED_REJECTIONS) rejected.push({ row: rowNumber, field: outcome.field, reason: outcome.reason });
       continue;
     }
-    chunk.push({ item: outcome.item, claimed: JSON.stringify({ books_row: rowNumber, ...outcome.claimed }) });
+    chunk.push({ item: outcome.item, claimed: JSON.stringify({ books_row: rowNumber, ...outcome.claimed }), books_row: rowNumber });
     if (chunk.length >= BOOKS_CHUNK) await flush();
   }
   await flush();
+  if (input.two_way) await findUnbooked(ctx, runScope, period, seen);
   if (rejectedCount > 0) {
     // Kept with the run, so its page shows them whenever it is opened. Not while an import holds the write lock.
     await ctx.engine.writable();
@@ -158,6 +177,17 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   meta.onProgress?.({ done, total: done });
   afterRunStored(ctx);
   const summary = getRun(ctx.db, runId)!;
+  ctx.log.info({
+    event: 'books-run',
+    by: meta.actor,
+    run_id: runId,
+    claims: summary.item_count,
+    matched: summary.matched,
+    mismatched: summary.mismatched,
+    not_in_ledger: summary.not_found,
+    ...(summary.two_way ? { not_in_books: summary.not_in_books, duplicates: summary.duplicates } : {}),
+    rejected: rejectedCount,
+  });
   return { ...summary, rejected };
 }
 

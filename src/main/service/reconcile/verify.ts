@@ -3,6 +3,7 @@ import type { LedgerRecord } from '../../../shared/ledger';
 import type { MatchFlags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
 import { inTransaction } from '../db/open';
+import { raiseExceptions, type NewException } from '../tickets/exceptions';
 import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
 import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
 import { evmChainIds, insertChunk, insertRun, outcomeJson, type RunRow } from './repository';
@@ -17,6 +18,8 @@ export interface Claim {
   item: VerifyItem;
   /** The claim as the caller sent it (JSON), kept for the audit trail and the ticket. */
   claimed: string;
+  /** The books row it came from (books runs). */
+  books_row?: number;
 }
 
 export interface Outcome {
@@ -24,7 +27,12 @@ export interface Outcome {
   flags: MatchFlags;
   result: boolean;
   ticket_id: string | null;
+  /** A duplicate claim of a two-way run: the idx of the claim it repeats. */
+  duplicate_of?: number;
 }
+
+/** The first claim of a two-way run for each record found (`tx:` id) or identifier not found (`id:` key). */
+export type SeenClaims = Map<string, { idx: number; row: number | undefined }>;
 
 export interface RunScope {
   run_id: string;
@@ -33,6 +41,89 @@ export interface RunScope {
   /** Wallets the caller may use, lower-cased; null: every wallet. */
   wallets: ReadonlySet<string> | null;
   actor: string;
+  /**
+   * A two-way run (books): claims that repeat an earlier claim are duplicates (an exception each,
+   * no mismatch ticket), claims that find nothing open a not-in-ledger exception. `seen` carries
+   * the first claims from chunk to chunk; the run's ledger side reads it at the end.
+   */
+  twoWay?: { seen: SeenClaims };
+}
+
+/** What a claim is the same as: the record it found, or (found nothing) its identifier on its chain and token. */
+function sameClaimKey(item: VerifyItem, record: LedgerRecord | null): string {
+  if (record !== null) return `tx:${record.transaction_id}`;
+  const { by, value } = lookupKey(item);
+  const key = isCaseless(by, value) ? caselessKey(by, value) : value;
+  return `id:${by}:${key}|${item.chain_id ?? ''}|${item.token_id ?? ''}`;
+}
+
+/** A claim's own words for the queue: its identifier and what it says moved. */
+function claimWords(item: VerifyItem): string {
+  const { by, value } = lookupKey(item);
+  const what = [item.type, item.amount, item.token_id ?? item.chain_id].filter((w) => w !== undefined).join(' ');
+  return `${by} ${value}${what ? `, ${what}` : ''}`;
+}
+
+const rowWords = (row: number | undefined): string => (row === undefined ? 'the books' : `books row ${row}`);
+
+/**
+ * The exceptions of a two-way chunk: a duplicate for each claim that repeats an earlier one, a
+ * not-in-ledger for each claim that found nothing. Answers each claim's exception ticket, or
+ * undefined; `dupOf` gets the idx each duplicate repeats. The caller holds the transaction.
+ */
+function twoWayExceptions(
+  ctx: ServiceContext,
+  scope: RunScope,
+  firstIdx: number,
+  claims: readonly Claim[],
+  matches: readonly { record: LedgerRecord | null }[],
+  dupOf: (number | undefined)[],
+  now: number,
+): (string | undefined)[] {
+  const seen = scope.twoWay!.seen;
+  const raised: NewException[] = [];
+  const at: number[] = [];
+  matches.forEach((m, i) => {
+    const claim = claims[i]!;
+    const key = sameClaimKey(claim.item, m.record);
+    const first = seen.get(key);
+    const common = {
+      wallet_id: m.record?.wallet_id ?? scope.wallet_id ?? '',
+      transaction_id: m.record?.transaction_id ?? '',
+      chain_id: m.record?.chain_id ?? claim.item.chain_id ?? '',
+      token_id: m.record?.token_id ?? claim.item.token_id ?? '',
+      amount: m.record?.amount ?? claim.item.amount ?? '',
+      claimed: claim.claimed,
+      run_id: scope.run_id,
+      actor: scope.actor,
+      at: now,
+    };
+    if (first !== undefined) {
+      dupOf[i] = first.idx;
+      raised.push({
+        ...common,
+        kind: 'duplicate',
+        subject: `${scope.wallet_id ?? ''}|${key}`,
+        desc: `Claimed twice: ${rowWords(claim.books_row)} repeats ${rowWords(first.row)} (${claimWords(claim.item)})`,
+      });
+      at.push(i);
+      return;
+    }
+    seen.set(key, { idx: firstIdx + i, row: claim.books_row });
+    if (m.record === null) {
+      raised.push({
+        ...common,
+        kind: 'not_in_ledger',
+        subject: `${scope.wallet_id ?? ''}|${key}`,
+        desc: `Claimed in ${rowWords(claim.books_row)}, not in the ledger: ${claimWords(claim.item)}`,
+      });
+      at.push(i);
+    }
+  });
+  const ids = raiseExceptions(ctx.db, raised);
+  const out: (string | undefined)[] = new Array(matches.length).fill(undefined);
+  at.forEach((i, n) => (out[i] = ids[n]));
+  return out;
 }
 
 export const newRunId = (): string => uuidv7();
@@ -109,14 +200,21 @@ export async function verifyChunk(
   return inTransaction(ctx.db, () => {
     if (createRun) insertRun(ctx.db, createRun);
     const now = ctx.now();
-    const mismatched = matches.filter((m) => m.record !== null && !m.result).map((m) => m.record!.transaction_id);
+    const dupOf: (number | undefined)[] = new Array(matches.length).fill(undefined);
+    const exceptionOf = scope.twoWay ? twoWayExceptions(ctx, scope, firstIdx, claims, matches, dupOf, now) : [];
+    const mismatched = matches
+      .filter((m, i) => m.record !== null && !m.result && dupOf[i] === undefined)
+      .map((m) => m.record!.transaction_id);
     const pending = pendingTicketIds(ctx.db, mismatched);
     // New tickets are written together first; updates follow in claim order, so a second
     // mismatch about a transaction in this batch lands on the ticket the first one opened.
     const opened: NewTicket[] = [];
     const updates: [string, TicketClaim][] = [];
     const outcomes = matches.map((m, i): Outcome => {
-      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: null };
+      if (dupOf[i] !== undefined) {
+        return { record: m.record, flags: m.flags, result: m.result, ticket_id: exceptionOf[i] ?? null, duplicate_of: dupOf[i] };
+      }
+      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: exceptionOf[i] ?? null };
       const claim = {
         abnormals: abnormalFields(m.flags).join(','),
         desc: describeMismatch(items[i]!, m.record, m.flags),
@@ -149,21 +247,23 @@ export async function verifyChunk(
     let outcomesDoc = '';
     let matched = 0;
     let notFound = 0;
+    let duplicates = 0;
     for (let i = 0; i < outcomes.length; i++) {
       const o = outcomes[i]!;
-      if (o.result) matched++;
+      if (o.duplicate_of !== undefined) duplicates++;
+      else if (o.result) matched++;
       else if (o.record === null) notFound++;
       const sep = i === 0 ? '' : ',';
       claimsDoc += sep + claims[i]!.claimed;
-      outcomesDoc += sep + outcomeJson(o.record?.transaction_id ?? null, o.result, o.flags, o.ticket_id);
+      outcomesDoc += sep + outcomeJson(o.record?.transaction_id ?? null, o.result, o.flags, o.ticket_id, o.duplicate_of);
     }
     insertChunk(ctx.db, scope.run_id, {
       first_idx: firstIdx,
       item_count: outcomes.length,
       matched,
-      mismatched: outcomes.length - matched - notFound,
+      mismatched: outcomes.length - matched - notFound - duplicates,
       not_found: notFound,
-      duplicates: 0,
+      duplicates,
       claims: `[${claimsDoc}]`,
       outcomes: `[${outcomesDoc}]`,
     });

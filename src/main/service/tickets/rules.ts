@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context';
-import { userName } from '../app/user';
+import { userName } from '../db/user';
 import type { TicketStatus } from '../../../shared/tickets';
 
 /** Pending goes to Resolved or Dismissed; either comes back to Pending (a reopen). */

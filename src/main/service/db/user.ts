@@ -1,5 +1,5 @@
-import type { Db } from '../db/open';
-import { stmt } from '../db/statements';
+import type { Db } from './open';
+import { stmt } from './statements';
 
 /*
  * The named local user: who acts in the desktop app and the CLI, as every ticket event records it.
