@@ -99,7 +99,7 @@ test('a claim not in the ledger shows the claim and no record; a record not in t
   await expect(rows(page)).toHaveCount(14);
   await rows(page).first().click();
   await expect(detail(page).getByRole('table', { name: 'Claimed and recorded' })).toContainText('No claim');
-  await expect(detail(page).getByRole('heading', { level: 2 })).toContainText('Not in books');
+  await expect(detail(page).locator('.ticket-head h2')).toContainText('Not in books');
 });
 
 test('filter by amount, sort by amount: exact decimal bounds', async () => {

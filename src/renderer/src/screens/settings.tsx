@@ -644,7 +644,7 @@ function UserSection() {
       {loadError && name === undefined ? (
         <ErrorBox message={loadError} title="Could not read your name" />
       ) : (
-        <form className="form-row user-form" onSubmit={(e) => void submit(e)} aria-label="Your name">
+        <form className="filters user-form" onSubmit={(e) => void submit(e)} aria-label="Your name">
           <Field label="Name" htmlFor="user-name" hint={name ? `Events now name ${name}.` : 'Not set yet: events name the door (ui, cli).'}>
             <input
               id="user-name"
@@ -657,7 +657,7 @@ function UserSection() {
               autoComplete="name"
             />
           </Field>
-          <div className="form-actions">
+          <div className="filters-actions">
             <button type="submit" className="btn btn-primary" disabled={busy || text.trim() === '' || text.trim() === name}>
               {busy ? 'Saving…' : 'Save name'}
             </button>

@@ -60,7 +60,7 @@ export function FilterBar() {
         <Icon name="search" size={15} />
         <input
           aria-label="Search tickets"
-          placeholder="Search: a hash, an ID, words of the description or the claim"
+          placeholder="Search a hash, an ID, words…"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
           spellCheck={false}
