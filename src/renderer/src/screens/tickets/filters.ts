@@ -1,9 +1,9 @@
 import { create } from 'zustand';
 import type { FlagField } from '../../../../shared/reconcile';
-import type { ExceptionKind, TicketListInput, TicketStatus } from '../../../../shared/tickets';
+import type { ExceptionKind, TICKET_SORTS, TicketStatus } from '../../../../shared/tickets';
 
 export type StatusFilter = TicketStatus | 'all';
-export type TicketSort = TicketListInput['sort'];
+export type TicketSort = (typeof TICKET_SORTS)[number];
 
 export interface QueueFilters {
   status: StatusFilter;
@@ -19,7 +19,7 @@ export interface QueueFilters {
   search: string;
 }
 
-export const NO_FILTERS: QueueFilters = {
+const NO_FILTERS: QueueFilters = {
   status: 'Pending',
   kind: '',
   field: '',

@@ -20,9 +20,12 @@ const MAX_BULK = 10_000;
 /** The tickets chosen for a bulk change, with the status each had when chosen. */
 type Chosen = ReadonlyMap<string, TicketStatus>;
 
+/** Keys typed into a field are the field's; a ticked box keeps the queue's keys working. */
 function isTyping(e: KeyboardEvent): boolean {
   const t = e.target as HTMLElement | null;
-  return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+  if (!t) return false;
+  if (t instanceof HTMLInputElement) return t.type !== 'checkbox' && t.type !== 'radio';
+  return t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable;
 }
 
 /** Every ticket the filters match, page by page, for "choose all matching". */
@@ -75,7 +78,7 @@ function BulkBar({ chosen, onStart, onClear }: { chosen: Chosen; onStart: (to: T
           </>
         ) : (
           <>
-            No name set:{' '}
+            No name set (asked at the first resolve or dismiss):{' '}
             <a
               href="#/settings"
               onClick={(e) => {
@@ -83,9 +86,8 @@ function BulkBar({ chosen, onStart, onClear }: { chosen: Chosen; onStart: (to: T
                 go({ screen: 'settings' });
               }}
             >
-              set yours
-            </a>{' '}
-            (asked at the first resolve or dismiss)
+              set it
+            </a>
           </>
         )}
       </span>
@@ -262,7 +264,7 @@ export function TicketsScreen() {
     <div className="screen screen-full">
       <PageHeader
         title="Tickets"
-        subtitle="What reconciliation finds, to work through: mismatches, claims not in the ledger, records not in the books, duplicate claims, balance differences. j / k or ↑ ↓ step, x ticks."
+        subtitle="Every exception reconciliation found, of every kind, to work through. j / k or ↑ ↓ step, x ticks."
       />
       <FilterBar />
       <BulkBar chosen={chosen} onStart={setBulkTo} onClear={() => setChosen(new Map())} />
