@@ -192,8 +192,8 @@ test('the next resolve asks no name; reopening all on the page needs no reason',
   await page.getByRole('radio', { name: 'Resolved' }).click();
   await rows(page).first().click();
   await expect(detail(page).getByRole('region', { name: 'History' })).toContainText(`Pending → Resolved by ${ME}`);
-  await detail(page).scrollIntoViewIfNeeded();
-  await shot(page, 'tickets-detail-not-in-ledger-resolved');
+  await detail(page).getByRole('region', { name: 'History' }).scrollIntoViewIfNeeded();
+  await shot(page, 'tickets-history');
 });
 
 test('Settings shows the name, and a new one is what later events record', async () => {
