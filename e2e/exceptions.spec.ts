@@ -208,3 +208,42 @@ test('Settings shows the name, and a new one is what later events record', async
   await openScreen(page, 'Tickets');
   await expect(page.getByTestId('acting-as')).toHaveText('Acting as A. Lovelace (controller)');
 });
+
+test('past a page: choose all that match, and dismiss them in one change', async () => {
+  const { page, dataDir } = session();
+  // 150 withdrawals the books claim and the ledger never saw: 150 claims not in the ledger.
+  const header = 'Reference,Tx hash,Network,Asset,Direction,Status,Amount,Fee,Date (UTC),Memo';
+  const lines = Array.from(
+    { length: 150 },
+    (_, i) =>
+      `WD-2026-${String(20_000 + i)},0x${(0xabc000 + i).toString(16).padStart(64, '0')},ETH,ETH_USDT,Withdrawal,Completed,${i + 1}.5,,2026-01-20 10:00:00,`,
+  );
+  const books = join(dataDir, 'books-unknown.csv');
+  writeFileSync(books, [header, ...lines].join('\n') + '\n');
+  await openScreen(page, 'Reconcile');
+  await page.getByRole('tab', { name: 'New run' }).click();
+  await page.getByTestId('file-input').setInputFiles(books);
+  await expect(page.getByLabel('Column for amount', { exact: true })).toHaveValue('Amount');
+  await page.getByRole('button', { name: 'Run reconciliation' }).click();
+  await expect(page.getByRole('table', { name: 'Reconciliation results' })).toBeVisible();
+
+  await openScreen(page, 'Tickets');
+  await page.getByRole('radio', { name: 'Pending' }).click();
+  await kindFilter(page).selectOption({ label: 'Not in ledger' });
+  await expect.poll(() => matching(page)).toBe(150);
+  await expect(rows(page)).toHaveCount(100);
+  await queue(page).getByRole('checkbox', { name: 'Select every ticket on this page' }).check();
+  await expect(page.getByTestId('tq-chosen')).toHaveText('100 tickets chosen');
+  await page.getByRole('button', { name: 'Choose all 150 tickets that match' }).click();
+  await expect(page.getByText('All 150 tickets that match are chosen.')).toBeVisible();
+  await expect(page.getByTestId('tq-chosen')).toHaveText('150 tickets chosen');
+
+  await page.getByRole('toolbar', { name: 'Bulk actions' }).getByRole('button', { name: 'Dismiss…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Dismiss 150 tickets' });
+  await expect(dialog.getByTestId('reason-change')).toHaveText('150 tickets go from Pending to Dismissed.');
+  await dialog.getByLabel('Reason').fill('Test withdrawals from the sandbox books: not ours');
+  await dialog.getByRole('button', { name: 'Dismiss 150 tickets' }).click();
+  await expect(page.getByText('No tickets match these filters')).toBeVisible();
+  await page.getByRole('radio', { name: 'Dismissed' }).click();
+  await expect.poll(() => matching(page)).toBe(150);
+});
