@@ -103,9 +103,18 @@ test('the run is in the history', async () => {
   await expect(page.getByRole('table', { name: 'Reconciliation results' })).toBeVisible();
 });
 
+/** The queue's row of the mismatch ticket whose field at fault is this one. */
+const ticketRow = (page: Page, field: string) =>
+  page
+    .getByTestId('ticket-queue')
+    .locator('[data-ticket]')
+    .filter({ has: page.locator('.chip', { hasText: new RegExp(`^${field}$`) }) });
+
 test('tickets opened for the mismatches; j/k and the arrow keys step through them', async () => {
   const { page } = session();
   await openScreen(page, 'Tickets');
+  // The run was two-way: the claim not found and the ledger's unbooked records wait beside the mismatches.
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Mismatch' });
   const queue = page.getByTestId('ticket-queue');
   await expect(queue.locator('[data-ticket]')).toHaveCount(5);
   const first = await selectedTicket(page);
@@ -122,10 +131,10 @@ test('tickets opened for the mismatches; j/k and the arrow keys step through the
   expect(await selectedTicket(page)).toBe(second);
 });
 
-test('resolve the amount ticket with a note: claimed beside recorded, the field at fault highlighted', async () => {
+test('resolve the amount ticket with a reason: claimed beside recorded, the field at fault highlighted', async () => {
   const { page } = session();
   const queue = page.getByTestId('ticket-queue');
-  await queue.locator('[data-ticket]').filter({ hasText: 'amount' }).click();
+  await ticketRow(page, 'amount').click();
   const detail = page.getByTestId('ticket-detail');
   const compare = detail.getByRole('table', { name: 'Claimed and recorded' });
   const amount = compare.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Amount\s*amount\s*differs/ }) });
@@ -135,10 +144,17 @@ test('resolve the amount ticket with a note: claimed beside recorded, the field 
   await expect(compare.getByRole('link', { name: AMOUNT_HASH })).toHaveAttribute('href', `https://etherscan.io/tx/${AMOUNT_HASH}`);
   await shot(page, 'tickets');
 
-  await detail.getByLabel('Note').fill('Keyed by hand; corrected in the books to 249.99');
-  await detail.getByRole('button', { name: 'Resolve' }).click();
-  await expect(detail.getByRole('heading', { level: 2 })).toContainText('Resolved');
+  // Resolving needs a reason; the first time, the dialog also asks who is acting.
+  await detail.getByRole('button', { name: 'Resolve…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Resolve 1 ticket' });
+  await dialog.getByLabel('Your name').fill('Grace Hopper');
+  await expect(dialog.getByRole('button', { name: 'Resolve 1 ticket' })).toBeDisabled();
+  await dialog.getByLabel('Reason').fill('Keyed by hand; corrected in the books to 249.99');
+  await dialog.getByRole('button', { name: 'Resolve 1 ticket' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(detail.locator('.ticket-head h2')).toContainText('Resolved');
   await expect(detail.getByText('Keyed by hand; corrected in the books to 249.99')).toBeVisible();
+  await expect(detail.getByRole('region', { name: 'History' })).toContainText('Pending → Resolved by Grace Hopper');
   await expect(queue.locator('[data-ticket]')).toHaveCount(4);
 
   await page.getByRole('radio', { name: 'Resolved' }).click();
@@ -147,24 +163,30 @@ test('resolve the amount ticket with a note: claimed beside recorded, the field 
   await shot(page, 'tickets-resolved');
 });
 
-test('dismiss a ticket, then reopen it, each with a note', async () => {
+test('dismiss a ticket with a reason, then reopen it', async () => {
   const { page } = session();
   const queue = page.getByTestId('ticket-queue');
   const detail = page.getByTestId('ticket-detail');
   await page.getByRole('radio', { name: 'Pending' }).click();
-  await queue.locator('[data-ticket]').filter({ hasText: 'time' }).click();
-  await detail.getByLabel('Note').fill('Bank statement time, not the chain time');
-  await detail.getByRole('button', { name: 'Dismiss' }).click();
-  await expect(detail.getByRole('heading', { level: 2 })).toContainText('Dismissed');
+  await ticketRow(page, 'time').click();
+  await detail.getByRole('button', { name: 'Dismiss…' }).click();
+  const dismiss = page.getByRole('dialog', { name: 'Dismiss 1 ticket' });
+  await expect(dismiss.getByLabel('Your name')).toHaveCount(0);
+  await dismiss.getByLabel('Reason').fill('Bank statement time, not the chain time');
+  await dismiss.getByRole('button', { name: 'Dismiss 1 ticket' }).click();
+  await expect(detail.locator('.ticket-head h2')).toContainText('Dismissed');
   await expect(queue.locator('[data-ticket]')).toHaveCount(3);
 
-  await detail.getByLabel('Note').fill('Reopened: the auditor wants it checked');
-  await detail.getByRole('button', { name: 'Reopen' }).click();
-  await expect(detail.getByRole('heading', { level: 2 })).toContainText('Pending');
+  await detail.getByRole('button', { name: 'Reopen…' }).click();
+  const reopen = page.getByRole('dialog', { name: 'Reopen 1 ticket' });
+  await reopen.getByLabel('Reason (optional)').fill('Reopened: the auditor wants it checked');
+  await reopen.getByRole('button', { name: 'Reopen 1 ticket' }).click();
+  await expect(detail.locator('.ticket-head h2')).toContainText('Pending');
   await expect(queue.locator('[data-ticket]')).toHaveCount(4);
   const history = detail.getByRole('region', { name: 'History' });
   await expect(history).toContainText('Dismissed → Pending');
-  await expect(history).toContainText('Pending → Dismissed');
+  await expect(history).toContainText('Pending → Dismissed by Grace Hopper');
+  await expect(history).toContainText('Bank statement time, not the chain time');
 });
 
 test('books rows that cannot be read are left out, and kept with the run for when it is opened again', async () => {
@@ -259,11 +281,7 @@ test('a ticket opened here reads over the API as the source describes it, with i
 
   await openScreen(page, 'Tickets');
   await page.getByRole('radio', { name: 'Resolved' }).click();
-  const ticketId = (await page
-    .getByTestId('ticket-queue')
-    .locator('[data-ticket]')
-    .filter({ hasText: 'amount' })
-    .getAttribute('data-ticket'))!;
+  const ticketId = (await ticketRow(page, 'amount').getAttribute('data-ticket'))!;
   const answer = await signedCall(apiBase, key, 'GET', '/ticket', { query: `wallet_id=${recorded('wallet_id')}&ticket_id=${ticketId}` });
   const ticket = dataOf(TicketPublic, answer);
   expect(Object.keys(answer.data as object)).toEqual([...SOURCE_TICKET_FIELDS, 'wallet_id', 'request_id', 'hash']);

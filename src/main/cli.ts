@@ -10,6 +10,7 @@ import {
   serveUsage,
   startUsage,
   tokensUsage,
+  userUsage,
   walletsUsage,
 } from './cli/usage';
 
@@ -34,6 +35,7 @@ const commands: Record<string, Command> = {
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
   reconcile: { usage: reconcileUsage, load: async () => (await import('./cli/reconcile')).reconcileCommand },
   wallets: { usage: walletsUsage, load: async () => (await import('./cli/wallets')).walletsCommand },
+  user: { usage: userUsage, load: async () => (await import('./cli/user')).userCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
 };
 

@@ -93,6 +93,11 @@ npm run nps -- retention apply [--json] [--data-dir D]
   after new runs). The freed space is reused by new runs; the file shrinks only in incremental
   auto-vacuum mode.`;
 
+export const userUsage = `npm run nps -- user [NAME] [--json] [--data-dir D]
+  The named local user: who resolves, dismisses and reopens tickets, as every ticket event of the
+  desktop app and the CLI records it (API keys are named by their key). Without NAME, show it;
+  with NAME, set it (at most 80 characters). Also in the desktop app: Settings, Your name.`;
+
 export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S]
                           [--rate-limit N] [--read-limit N] [--auth-fail-limit N] [--max-verifies N]
                           [--log-level info|debug|warn|error|fatal|silent]

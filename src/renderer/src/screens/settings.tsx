@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { ApiKey, KeyCreated } from '../../../shared/keys';
 import { DEFAULT_RETENTION, RETENTION_LIMITS, type RetentionApplied } from '../../../shared/retention';
 import { call, errorText, transportKind, type Progress } from '../api';
@@ -8,6 +8,7 @@ import { WalletName, walletLabel } from '../components/wallet-name';
 import { formatBytes, formatCount, formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
+import { useAppUser } from '../stores/user';
 
 type Scope = { all: true } | { all: false; wallets: string[] };
 
@@ -602,6 +603,81 @@ function RetentionSection() {
   );
 }
 
+/** Your name: the named local user, recorded as the actor of every ticket event from this window and the CLI. */
+function UserSection() {
+  const name = useAppUser((s) => s.name);
+  const loadError = useAppUser((s) => s.error);
+  const load = useAppUser((s) => s.load);
+  const save = useAppUser((s) => s.save);
+  const [typed, setTyped] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => load(), [load]);
+  const text = typed ?? name ?? '';
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      await save(text);
+      setTyped(undefined);
+      setSaved(true);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="user-title">
+      <div className="card-head">
+        <div>
+          <h2 id="user-title">Your name</h2>
+          <p className="muted">
+            Every ticket you resolve, dismiss or reopen records who did it. The CLI acts under the same name (
+            <code>npm run nps -- user</code>).
+          </p>
+        </div>
+      </div>
+      {loadError && name === undefined ? (
+        <ErrorBox message={loadError} title="Could not read your name" />
+      ) : (
+        <form className="filters user-form" onSubmit={(e) => void submit(e)} aria-label="Your name">
+          <Field label="Name" htmlFor="user-name" hint={name ? `Events now name ${name}.` : 'Not set yet: events name the door (ui, cli).'}>
+            <input
+              id="user-name"
+              value={text}
+              onChange={(e) => {
+                setTyped(e.target.value);
+                setSaved(false);
+              }}
+              maxLength={80}
+              autoComplete="name"
+            />
+          </Field>
+          <div className="filters-actions">
+            <button type="submit" className="btn btn-primary" disabled={busy || text.trim() === '' || text.trim() === name}>
+              {busy ? 'Saving…' : 'Save name'}
+            </button>
+            {saved && (
+              <span className="muted small" role="status">
+                Saved.
+              </span>
+            )}
+          </div>
+          {error && (
+            <p className="error-text" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}
+
 export function SettingsScreen() {
   return (
     <div className="screen">
@@ -609,6 +685,7 @@ export function SettingsScreen() {
         title="Settings"
         subtitle="The local API server, the keys that may call it, where the data lives and how long it is kept."
       />
+      <UserSection />
       <ServerSection />
       <KeysSection />
       <RetentionSection />
