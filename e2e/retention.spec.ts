@@ -71,25 +71,26 @@ test('a value out of range is refused, naming the field', async () => {
   await section.getByLabel('Keep the runs of the last (days)').fill('90');
 });
 
-test('set a policy of 30 days and the last run: it would remove two runs and 14 items, and Apply now does', async () => {
+test('set a policy of 30 days and the last run: it would remove two runs and 13 items, and Apply now does', async () => {
   const { page } = session();
   const section = page.getByRole('region', { name: 'Data retention' });
   await section.getByLabel('Keep the runs of the last (days)').fill('30');
   await section.getByLabel('And at least the last (runs)').fill('1');
   await section.getByRole('button', { name: 'Save' }).click();
   await expect(section.getByRole('status')).toHaveText('Saved.');
-  // The two old API runs go whole; the books run loses its 12 rows without a ticket and keeps its 5.
-  await expect(section.getByTestId('retention-would-remove')).toHaveText('The policy removes 2 runs and 14 items now.');
+  // The two old API runs go whole; the books run (two-way) loses its 11 rows without a ticket and keeps
+  // its 6: five mismatches and the claim not in the ledger, each with its exception.
+  await expect(section.getByTestId('retention-would-remove')).toHaveText('The policy removes 2 runs and 13 items now.');
   await expect(stat(page, 'runs the policy removes now')).toHaveText('2');
   await shot(page, 'settings-retention');
 
   await section.getByRole('button', { name: 'Apply now' }).click();
   await expect(section.getByTestId('retention-result')).toContainText(
-    'Removed 2 runs and 14 items. Kept 1 older run for 5 items that opened or touched a ticket.',
+    'Removed 2 runs and 13 items. Kept 1 older run for 6 items that opened or touched a ticket.',
   );
   await expect(section.getByTestId('retention-result')).toContainText('reused by new runs');
   await expect(stat(page, 'runs stored')).toHaveText('2');
-  await expect(stat(page, 'items stored')).toHaveText('6');
+  await expect(stat(page, 'items stored')).toHaveText('7');
   await expect(section.getByTestId('retention-would-remove')).toHaveText('The policy removes nothing now.');
   await section.getByTestId('retention-result').scrollIntoViewIfNeeded();
   await shot(page, 'settings-retention-applied');

@@ -7,9 +7,10 @@ import type { StoredOutcome } from './repository';
  * Retention's SQL: the policy in `settings`, what it would remove, and the removal itself in small
  * transactions. A run is a candidate when it is older than the policy's days and not one of its
  * last runs; a candidate's items go, except those whose ticket exists (an item's ticket_id is the
- * fourth member of its stored outcome). Every mismatched item opened or updated a ticket
- * (reconcile/verify.ts), and tickets are never deleted, so a chunk whose items are all mismatched
- * has nothing to remove, and a chunk with more items than mismatches has (the estimate below counts
+ * fourth member of its stored outcome). Every mismatched item opened or updated a ticket, and in a
+ * two-way run so did every claim not in the ledger and every duplicate (reconcile/verify.ts, TICKETED);
+ * tickets are never deleted, so a chunk whose items all hold one
+ * has nothing to remove, and a chunk with more items than those has (the estimate below counts
  * on it; the removal itself reads each item's ticket and checks that the ticket exists).
  */
 
@@ -85,21 +86,28 @@ export function storedCounts(db: Db): { runs: number; items: number } {
   };
 }
 
+/**
+ * A chunk's items that hold a ticket: its mismatches, and in a two-way run also its claims not in
+ * the ledger and its duplicates (each opened an exception).
+ */
+const TICKETED = '(c.mismatched + CASE WHEN r.two_way THEN c.not_found + c.duplicates ELSE 0 END)';
+
 /** What a removal within these bounds would take: runs without an item kept for a ticket, and the items without one. */
 export function removable(db: Db, bounds: RemovalBounds | null): { runs: number; items: number } {
   if (bounds === null) return { runs: 0, items: 0 };
   const runs = stmt<[RemovalBounds], number>(
     db,
     `SELECT count(*) FROM verification_runs r WHERE ${CANDIDATE}
-       AND NOT EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id AND c.mismatched > 0)`,
+       AND NOT EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id AND ${TICKETED} > 0)
+       AND NOT EXISTS (SELECT 1 FROM run_unbooked u WHERE u.run_id = r.run_id)`,
   )
     .pluck()
     .get(bounds)!;
   const items = stmt<[RemovalBounds], number>(
     db,
-    `SELECT coalesce(sum(c.item_count - c.mismatched), 0) FROM verification_runs r
+    `SELECT coalesce(sum(c.item_count - ${TICKETED}), 0) FROM verification_runs r
        JOIN verification_chunks c ON c.run_id = r.run_id
-     WHERE ${CANDIDATE} AND c.item_count > c.mismatched`,
+     WHERE ${CANDIDATE} AND c.item_count > ${TICKETED}`,
   )
     .pluck()
     .get(bounds)!;
@@ -167,8 +175,9 @@ export function removeBatch(db: Db, bounds: RemovalBounds, from: RemovalCursor, 
     );
     // The next candidate with something to remove: first among the runs of the cursor's own moment
     // (a seek on the index's created_at and rowid), then after it.
-    const NEEDS_WORK = `(EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id AND c.item_count > c.mismatched)
-       OR NOT EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id))`;
+    const NEEDS_WORK = `(EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id AND c.item_count > ${TICKETED})
+       OR (NOT EXISTS (SELECT 1 FROM verification_chunks c WHERE c.run_id = r.run_id)
+           AND NOT EXISTS (SELECT 1 FROM run_unbooked u WHERE u.run_id = r.run_id)))`;
     type After = RemovalBounds & { after_created: number; after_id: number };
     const sameMoment = stmt<[After], RunRef>(
       db,
@@ -185,8 +194,8 @@ export function removeBatch(db: Db, bounds: RemovalBounds, from: RemovalCursor, 
     const nextRun = (after: After): RunRef | undefined => sameMoment.get(after) ?? later.get(after);
     const nextChunk = stmt<[string, number], ChunkDoc>(
       db,
-      `SELECT first_idx, item_count, outcomes FROM verification_chunks
-       WHERE run_id = ? AND first_idx >= ? AND item_count > mismatched ORDER BY first_idx LIMIT 1`,
+      `SELECT c.first_idx, c.item_count, c.outcomes FROM verification_chunks c JOIN verification_runs r ON r.run_id = c.run_id
+       WHERE c.run_id = ? AND c.first_idx >= ? AND c.item_count > ${TICKETED} ORDER BY c.first_idx LIMIT 1`,
     );
     let runs = 0;
     while (runs < maxRuns) {
@@ -218,12 +227,14 @@ export function removeBatch(db: Db, bounds: RemovalBounds, from: RemovalCursor, 
       const left = stmt<[string], number | null>(db, 'SELECT sum(item_count) FROM verification_chunks WHERE run_id = ?')
         .pluck()
         .get(run.run_id)!;
-      if (left === null) {
+      // A two-way run's ledger records not in the books hold exceptions too: such a run stays listed.
+      const unbooked = stmt<[string], number>(db, 'SELECT count(*) FROM run_unbooked WHERE run_id = ?').pluck().get(run.run_id)!;
+      if (left === null && unbooked === 0) {
         stmt(db, 'DELETE FROM verification_runs WHERE run_id = ?').run(run.run_id);
         out.runs_removed++;
       } else {
         out.runs_kept++;
-        out.items_kept += left;
+        out.items_kept += left ?? 0;
       }
       out.cursor = { created_at: run.created_at, id: run.id, next_idx: null };
     }
@@ -258,16 +269,19 @@ function pruneChunk(db: Db, runId: string, chunk: ChunkDoc): number {
   stmt(db, 'DELETE FROM verification_chunks WHERE run_id = ? AND first_idx = ?').run(runId, chunk.first_idx);
   const insert = stmt(
     db,
-    `INSERT INTO verification_chunks (run_id, first_idx, item_count, matched, mismatched, not_found, claims, outcomes)
-     VALUES (?, ?, 1, ?, ?, ?, ?, ?)`,
+    `INSERT INTO verification_chunks (run_id, first_idx, item_count, matched, mismatched, not_found, duplicates, claims, outcomes)
+     VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)`,
   );
   for (const i of keep) {
     const o = outcomes[i]!;
     const claim = claims.get(i);
     if (claim === undefined) throw new Error(`run ${runId}: item ${chunk.first_idx + i} has an outcome but no claim`);
-    const matched = o[1] === 1 ? 1 : 0;
-    const notFound = matched === 0 && o[0] === null ? 1 : 0;
-    insert.run(runId, chunk.first_idx + i, matched, 1 - matched - notFound, notFound, `[${claim}]`, JSON.stringify([o]));
+    // A duplicate of a two-way run counts as a duplicate only, as when it was stored.
+    const duplicate = o[4] !== undefined ? 1 : 0;
+    const matched = duplicate === 0 && o[1] === 1 ? 1 : 0;
+    const notFound = duplicate === 0 && matched === 0 && o[0] === null ? 1 : 0;
+    const mismatched = 1 - duplicate - matched - notFound;
+    insert.run(runId, chunk.first_idx + i, matched, mismatched, notFound, duplicate, `[${claim}]`, JSON.stringify([o]));
   }
   return keep.length;
 }

@@ -61,7 +61,7 @@ function checkStore({ ctx }: { ctx: ServiceContext }): void {
     .prepare(
       `SELECT run_id, first_idx FROM verification_chunks
        WHERE json_array_length(claims) != item_count OR json_array_length(outcomes) != item_count
-          OR matched + mismatched + not_found != item_count`,
+          OR matched + mismatched + not_found + duplicates != item_count`,
     )
     .all();
   expect(bad).toEqual([]);
@@ -203,6 +203,74 @@ describe('what is kept', () => {
     expect((await svc.invoke('retention-get', {}, ui)).would_remove).toEqual({ runs: 0, items: 0 });
     expect((await svc.invoke('retention-apply', {}, ui)).removed).toEqual({ runs: 0, items: 0 });
     expect(ticketItems(svc)).toEqual(ticketsBefore);
+    checkStore(svc);
+  });
+});
+
+describe('two-way runs', () => {
+  test('claims not in the ledger and duplicates hold an exception each: kept like mismatches, counted as they were', async () => {
+    const { svc, clock } = service();
+    const books = ['transaction_id,amount', `${tx(1)},100`, `${tx(2)},7`, `${tx(999_999)},1`, `${tx(1)},100`, `${tx(3)},100`].join('\n');
+    const run = await svc.invoke(
+      'reconcile-books-run',
+      {
+        source: { name: 'b.csv', text: books },
+        mapping: { columns: { transaction_id: 'transaction_id', amount: 'amount' } },
+        two_way: false,
+      },
+      ui,
+    );
+    const twoWay = await svc.invoke(
+      'reconcile-books-run',
+      {
+        source: { name: 'b.csv', text: books },
+        mapping: { columns: { transaction_id: 'transaction_id', amount: 'amount' } },
+        from: '2026-01-01',
+        to: '2026-01-01',
+      },
+      ui,
+    );
+    expect(twoWay).toMatchObject({ matched: 2, mismatched: 1, not_found: 1, duplicates: 1 });
+    expect(run).toMatchObject({ matched: 3, mismatched: 1, not_found: 1, duplicates: 0 });
+
+    clock.now = T0 + 200 * DAY;
+    await svc.invoke('retention-set', { days: 30, runs: 0 }, ui);
+    // One-way: 4 items without a ticket go (the run stays for its mismatch). Two-way: its 2 matches go.
+    expect((await svc.invoke('retention-get', {}, ui)).would_remove).toEqual({ runs: 0, items: 6 });
+    const applied = await svc.invoke('retention-apply', {}, ui);
+    expect(applied.removed).toEqual({ runs: 0, items: 6 });
+    expect(applied.kept_for_tickets).toEqual({ runs: 2, items: 4 });
+    const kept = await svc.invoke('run-get', { run_id: twoWay.run_id, page_size: 10 }, ui);
+    expect(kept).toMatchObject({ stored_items: 3, not_found: 1, duplicates: 1 });
+    expect((await svc.invoke('run-get', { run_id: twoWay.run_id, filter: 'duplicates' }, ui)).items.list).toMatchObject([
+      { idx: 3, duplicate_of: 0 },
+    ]);
+    // Applied again: nothing more, and the counts of the kept chunks still add up.
+    expect((await svc.invoke('retention-get', {}, ui)).would_remove).toEqual({ runs: 0, items: 0 });
+    checkStore(svc);
+  });
+
+  test('a run whose only exceptions are ledger records not in the books stays listed with them', async () => {
+    const { svc, clock } = service();
+    svc.ctx.db.$client.prepare('UPDATE transactions SET created_at = ? WHERE transaction_id = ?').run(T0 + 1000, tx(5));
+    const books = ['transaction_id,amount', `${tx(1)},100`].join('\n');
+    const run = await svc.invoke(
+      'reconcile-books-run',
+      {
+        source: { name: 'b.csv', text: books },
+        mapping: { columns: { transaction_id: 'transaction_id', amount: 'amount' } },
+        from: '2026-01-01',
+        to: '2026-01-01',
+      },
+      ui,
+    );
+    expect(run).toMatchObject({ matched: 1, not_in_books: 1 });
+    clock.now = T0 + 200 * DAY;
+    await svc.invoke('retention-set', { days: 30, runs: 0 }, ui);
+    expect((await svc.invoke('retention-get', {}, ui)).would_remove).toEqual({ runs: 0, items: 1 });
+    expect((await svc.invoke('retention-apply', {}, ui)).removed).toEqual({ runs: 0, items: 1 });
+    expect((await svc.invoke('run-unbooked', { run_id: run.run_id }, ui)).list).toMatchObject([{ transaction_id: tx(5) }]);
+    expect((await svc.invoke('retention-get', {}, ui)).would_remove).toEqual({ runs: 0, items: 0 });
     checkStore(svc);
   });
 });
