@@ -420,8 +420,38 @@ export const ImportSummary = z.object({
   finished_at: z.number().int(),
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
-export const ImportDetail = ImportSummary.extend({ rejections: z.array(Rejection) });
+/** An import as the history lists it: its summary, and whether it was undone (when, and by whom), null while it stands. */
+export const ImportListed = ImportSummary.extend({
+  undone_at: z.number().int().nullable(),
+  undone_by: z.string().nullable(),
+});
+export type ImportListed = z.infer<typeof ImportListed>;
+export const ImportDetail = ImportListed.extend({ rejections: z.array(Rejection) });
 export type ImportDetail = z.infer<typeof ImportDetail>;
+
+/**
+ * What undoing an import changes (import-undo-preview) or changed (import-undo): the records it
+ * added are removed, the records it updated get their earlier version back, and the Pending
+ * tickets of the removed records are dismissed. blocked_by: the later imports (not undone) that
+ * changed records of this one; while there is one, the import cannot be undone (undo those first).
+ */
+export const ImportUndo = z.object({
+  import_id: z.string(),
+  file_name: z.string(),
+  finished_at: z.number().int(),
+  /** Records the import added, removed by the undo. */
+  remove: z.number().int(),
+  /** Records the import updated, put back as they were before it. */
+  restore: z.number().int(),
+  /** Pending tickets (any kind) on the records removed, dismissed by the undo. */
+  tickets: z.number().int(),
+  blocked_by: z.array(z.object({ import_id: z.string(), file_name: z.string() })),
+  /** Set once undone (import-undo's answer). */
+  undone_at: z.number().int().nullable(),
+  undone_by: z.string().nullable(),
+});
+export type ImportUndo = z.infer<typeof ImportUndo>;
+const ImportRef = z.object({ import_id: z.string().min(1) }).strict();
 
 /** A page of the ledger in the native format's fields, in the order records were stored (`nps ledger export`). */
 const LedgerExportQuery = z
@@ -455,7 +485,9 @@ export const ledgerContract = {
       page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
       page_size: queryInt({ min: 1, max: 100, default: 20, description: 'items per page' }),
     }),
-    output: pageOf(ImportSummary),
+    output: pageOf(ImportListed),
   },
-  'import-get': { readOnly: true, input: z.object({ import_id: z.string().min(1) }).strict(), output: ImportDetail },
+  'import-get': { readOnly: true, input: ImportRef, output: ImportDetail },
+  'import-undo-preview': { readOnly: true, input: ImportRef, output: ImportUndo },
+  'import-undo': { input: ImportRef, output: ImportUndo },
 };

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Mapping, type ImportReport } from '../../shared/ledger';
+import { createInterface } from 'node:readline/promises';
+import { Mapping, type ImportReport, type ImportUndo } from '../../shared/ledger';
 import { parseInput } from '../service/errors';
 import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
-import { importUsage } from './usage';
+import { importUndoUsage, importUsage } from './usage';
 
 const SHOWN_REJECTIONS = 100;
 const SHOWN_UPDATES = 20;
@@ -69,6 +70,7 @@ function dateOrderFlag(v: string): 'day_first' | 'month_first' {
 }
 
 export async function importCommand(args: string[]): Promise<void> {
+  if (args[0] === 'undo') return undoCommand(args.slice(1));
   const { values, positionals } = parseFlags(args, {
     ...dataDirOption,
     'wallet-id': { type: 'string' },
@@ -113,4 +115,61 @@ export async function importCommand(args: string[]): Promise<void> {
   if (tty) process.stderr.write('\r\x1b[K');
   process.stdout.write((values.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
   if (report.added + report.updated + report.unchanged === 0) process.exitCode = 1;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const utc = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** What undoing the import changes: said before asking, and again once done. */
+export function formatUndo(u: ImportUndo, done: boolean): string {
+  const lines = [`${done ? 'Undone' : 'Undo'} import ${u.import_id}: ${u.file_name} (finished ${utc(u.finished_at)})`];
+  const said = [
+    [plural(u.remove, 'record') + ' it added', 'removed', ''],
+    [plural(u.restore, 'record') + ' it updated', 'restored', ' to their earlier version'],
+    [plural(u.tickets, 'Pending ticket') + ' on the removed records', 'dismissed', ''],
+  ];
+  for (const [what, verb, rest] of said) lines.push(done ? `  ${verb} ${what}${rest}` : `  ${what} will be ${verb}${rest}`);
+  if (done && u.undone_at !== null) lines.push(`  by ${u.undone_by ?? '?'}, ${utc(u.undone_at)}`);
+  return lines.join('\n');
+}
+
+/** y/N on the terminal; anything but y or yes is no. */
+async function confirmed(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+async function undoCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseFlags(args, {
+    ...dataDirOption,
+    yes: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length !== 1) throw new UsageError(`import undo: give exactly one IMPORT_ID\n${importUndoUsage}`);
+  const importId = positionals[0]!;
+  const ask = !values.yes;
+  const result = await withService(values['data-dir'], async (service) => {
+    const meta = { actor: 'cli' as const };
+    const plan = await service.invoke('import-undo-preview', { import_id: importId }, meta);
+    if (!values.json || ask) process.stderr.write(formatUndo(plan, false) + '\n');
+    if (plan.blocked_by.length) return plan;
+    if (ask) {
+      // Without a terminal to answer on, only --yes says the user means it.
+      if (process.stdin.isTTY !== true)
+        throw new UsageError('import undo: no terminal to confirm on; give --yes to undo. Nothing was changed.');
+      if (!(await confirmed('Undo this import? [y/N] '))) throw new UsageError('Not undone. Nothing was changed.');
+    }
+    return service.invoke('import-undo', { import_id: importId }, meta);
+  });
+  if (result.blocked_by.length) {
+    const later = result.blocked_by.map((b) => `${b.file_name} (import ${b.import_id})`).join(', ');
+    process.stderr.write(`Cannot be undone: later imports changed its records; undo ${later} first. Nothing was changed.\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write((values.json ? JSON.stringify(result, null, 2) : formatUndo(result, true)) + '\n');
 }

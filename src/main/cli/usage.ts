@@ -32,6 +32,13 @@ npm run nps -- tokens add CHAIN_ID --contract ADDRESS --symbol S --decimal N [--
   its id defaults to CHAIN_SYMBOL.
   FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.`;
 
+export const importUndoUsage = `npm run nps -- import undo IMPORT_ID [--yes] [--json] [--data-dir D]
+  Undo an import as a whole: the records it added are removed, the records it updated get their earlier
+  version back, and the Pending tickets of the removed records are dismissed. Says what will change, then
+  asks y/N on a terminal; without a terminal it undoes only with --yes. Refused while a later import changed
+  its records (undo that one first), and for an import already undone. IMPORT_ID is in the import's report
+  and the import history.`;
+
 export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet NAME | --wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json]
     [--chain C] [--token T] [--decimal-separator .|,] [--date-order day_first|month_first] [--dry-run] [--json]
   Import a ledger file: CSV or JSON in the native format, an explorer export (presets etherscan, etherscan-internal,
@@ -42,7 +49,8 @@ export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet 
   (when amounts like 1,234 could be either), --date-order (when dates like 03/04/2024 could be either),
   --wallet-address (the address the export was made for, when no address is on every row, and the wallet has none
   on the file's chain). --wallet NAME imports into the wallet of that name, created when none has it.
-  --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.`;
+  --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.
+${importUndoUsage}`;
 
 export const ledgerUsage = `npm run nps -- ledger export [--wallet-id W] [--chain C] [--token T] [--json] [--out FILE] [--data-dir D]
   The ledger's records in the native format: CSV (the record's fields as columns, times in Unix

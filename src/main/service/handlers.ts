@@ -6,6 +6,7 @@ import { keysHandlers } from './keys/handlers';
 import { reconcileHandlers } from './reconcile/handlers';
 import { retentionHandlers } from './reconcile/retention';
 import { ticketsHandlers } from './tickets/handlers';
+import { actorOf } from './tickets/rules';
 import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
 import { ledgerHandlers } from './ledger/handlers';
@@ -23,7 +24,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     reconcileHandlers(ctx),
     retentionHandlers(ctx),
     ticketsHandlers(ctx),
-    ledgerHandlers(ctx),
+    ledgerHandlers(ctx, actorOf),
     walletsHandlers(ctx),
   );
   const missing = Object.keys(contract).filter((name) => !(name in handlers));

@@ -5,6 +5,7 @@ import { ServiceError } from '../errors';
 import { detectLedger, runImport, type ImportOptions } from './import';
 import { listPresets } from './presets';
 import { exportPage, getImport, getTransaction, listImports, listTransactions } from './repository';
+import { previewUndo, undoImport } from './undo';
 import { walletForImport } from './wallets';
 import { updateWallet } from './wallets-repository';
 
@@ -34,7 +35,13 @@ function importOptions(
   };
 }
 
-export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerContract> {
+/**
+ * Who acted, as events record it: tickets/rules.ts's actorOf, passed in by the handler map (the
+ * ledger sits below the tickets and the app's named user, and imports neither).
+ */
+export type ActorOf = (ctx: ServiceContext, meta: CallMeta) => string;
+
+export function ledgerHandlers(ctx: ServiceContext, actorOf: ActorOf): HandlersOf<typeof ledgerContract> {
   return {
     'ledger-detect': (input) => detectLedger(ctx, importOptions(ctx, input, true)),
     'ledger-presets-list': () => listPresets(),
@@ -71,6 +78,20 @@ export function ledgerHandlers(ctx: ServiceContext): HandlersOf<typeof ledgerCon
       const detail = getImport(ctx.db, import_id);
       if (!detail) throw new ServiceError(ErrorCodes.INVALID_PARAM, `import_id: no import ${JSON.stringify(import_id)}`);
       return detail;
+    },
+    'import-undo-preview': ({ import_id }) => previewUndo(ctx, import_id),
+    'import-undo': ({ import_id }, meta) => {
+      const done = undoImport(ctx, import_id, actorOf(ctx, meta));
+      ctx.log.info({
+        event: 'import-undo',
+        by: done.undone_by,
+        import_id: done.import_id,
+        file: done.file_name,
+        removed: done.remove,
+        restored: done.restore,
+        tickets_dismissed: done.tickets,
+      });
+      return done;
     },
   };
 }

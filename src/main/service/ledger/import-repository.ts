@@ -27,6 +27,11 @@ import { detach } from './values';
  * transaction_id met more than once, the first row of the file updates the record that existed
  * before (or leaves it unchanged) and is taken out, or stays if there was none, and every later row
  * is taken out and rejected, exactly as the row-by-row load does; then the index is built.
+ *
+ * A record the import updates is kept as it stood before, in import_replaced (the whole row as
+ * JSON, and the import that had written it), so the import can be undone (undo-repository.ts). A
+ * new row keeps nothing: the records an import added are the ones carrying its import_id that it
+ * did not replace, and a file of new rows pays nothing for its undo.
  */
 
 const q = (name: string) => `"${name}"`;
@@ -98,6 +103,8 @@ export class LedgerWriter {
   private readonly stats: WriterStats = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [], repeats: [] };
   private readonly params: (string | number | null)[] = new Array<string | number | null>(N + 1);
   private statements!: ReturnType<LedgerWriter['prepare']>;
+  /** Keeps a record as it stands before this import updates it: made at the first update. */
+  private snapshot: Database.Statement<[number]> | undefined;
 
   constructor(sqlite: Database.Database, opts: WriterOptions) {
     this.sqlite = sqlite;
@@ -283,6 +290,7 @@ export class LedgerWriter {
     stats.updated++;
     stats.updates.push({ row_number: rowNumber, transaction_id: detach(cells[0]!), fields: changed });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
+    this.keepPrevious(existing[0] as number);
     this.statements.updateTx.run(...params.slice(2), existing[0]);
   }
 
@@ -379,11 +387,25 @@ export class LedgerWriter {
     stats.updates.push({ row_number: rowid - this.base, transaction_id: id, fields: changed });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
     const fields = STORED_FIELDS.slice(1, this.movementMissing ? N - 1 : N);
+    this.keepPrevious(record);
     this.sqlite
       .prepare(
         `UPDATE transactions SET (${fields.map(q).join(', ')}, import_id, updated_at) = (SELECT ${fields.map(q).join(', ')}, import_id, updated_at FROM transactions WHERE rowid = ?) WHERE rowid = ?`,
       )
       .run(rowid, record);
+  }
+
+  /**
+   * Keep the record at rowid as it stands, before this import updates it (see the top of this
+   * file). The import's own row in `imports` is written at the commit: the foreign key of
+   * import_replaced is checked then.
+   */
+  private keepPrevious(rowid: number): void {
+    if (this.snapshot === undefined) {
+      this.sqlite.pragma('defer_foreign_keys = ON');
+      this.snapshot = this.sqlite.prepare(snapshotSql(this.sqlite, this.opts.importId));
+    }
+    this.snapshot.run(rowid);
   }
 
   /** A wallet is created by its first row that is kept: one whose only rows were repeats is not. */
@@ -422,6 +444,14 @@ function timing(what: string): void {
   if (TIMINGS) writeSync(2, `import timing: ${what}\n`);
 }
 
+/** The statement that copies a record (by rowid) into import_replaced: every column of `transactions`, as they are now. */
+function snapshotSql(sqlite: Database.Database, importId: string): string {
+  const columns = sqlite.prepare("SELECT name FROM pragma_table_info('transactions') ORDER BY cid").pluck().all() as string[];
+  const json = columns.map((c) => `'${c}', ${q(c)}`).join(', ');
+  return `INSERT INTO import_replaced (import_id, transaction_id, previous, previous_import_id)
+    SELECT '${importId.replace(/'/g, "''")}', transaction_id, json_object(${json}), import_id FROM transactions WHERE rowid = ?`;
+}
+
 /** Rows arrive in file order, but the report lists the updates of the lowest row numbers whatever the order. */
 function keepFirstUpdates(updates: RowUpdate[]): void {
   updates.sort((a, b) => a.row_number - b.row_number);
@@ -441,8 +471,10 @@ function recordImport(sqlite: Database.Database, summary: ImportSummary, rejecti
 
 /*
  * The same file again. After an import of a file commits, every valid row of it is a record equal
- * to the row. Only imports write records, and an import changes an existing record only by
- * updating it (counted in `updated`). So while every import recorded since has updated nothing,
+ * to the row. Only imports and their undos write records: an import changes an existing record only
+ * by updating it (counted in `updated`); an undo removes records or puts earlier versions back. So
+ * while every import recorded since has updated nothing, and no import has been undone since (that
+ * one included),
  * importing the same bytes read the same way again (the same fingerprint) finds every valid row
  * unchanged and rejects the same rows for the same reasons: its report is the earlier one's with
  * every kept row unchanged, and nothing is read or written but the import's own record.
@@ -476,6 +508,7 @@ const EARLIER_IMPORT = `
   FROM imports i
   WHERE i.read_fingerprint = @fingerprint AND i.file_size = @size AND (@sha256 IS NULL OR i.file_sha256 = @sha256)
     AND NOT EXISTS (SELECT 1 FROM imports j WHERE j.rowid > i.rowid AND j.updated > 0)
+    AND NOT EXISTS (SELECT 1 FROM imports u WHERE u.undone_at IS NOT NULL AND (u.rowid >= i.rowid OR u.undone_at >= i.started_at))
     AND NOT EXISTS (SELECT 1 FROM import_rejections r WHERE r.import_id = i.import_id AND r.reason LIKE 'unknown token%')
   ORDER BY i.rowid DESC LIMIT 1`;
 

@@ -1,4 +1,4 @@
-import type { ImportDetail, ImportSummary, LedgerExportPage, LedgerRecord, Rejection, TransactionListQuery } from '../../../shared/ledger';
+import type { ImportDetail, ImportListed, LedgerExportPage, LedgerRecord, Rejection, TransactionListQuery } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
@@ -50,19 +50,19 @@ export function loadCatalogue(db: Db): CatalogueView {
 }
 
 const SUMMARY_COLUMNS =
-  'import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at';
+  'import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at, undone_at, undone_by';
 
-export function listImports(db: Db, page: number, pageSize: number): Page<ImportSummary> {
+export function listImports(db: Db, page: number, pageSize: number): Page<ImportListed> {
   const total = (db.$client.prepare('SELECT count(*) FROM imports').pluck().get() as number) ?? 0;
   const list = db.$client
     .prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports ORDER BY started_at DESC, import_id LIMIT ? OFFSET ?`)
-    .all(pageSize, (page - 1) * pageSize) as ImportSummary[];
+    .all(pageSize, (page - 1) * pageSize) as ImportListed[];
   return { list, total, page, page_size: pageSize };
 }
 
 export function getImport(db: Db, importId: string): ImportDetail | undefined {
   const summary = db.$client.prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports WHERE import_id = ?`).get(importId) as
-    ImportSummary | undefined;
+    ImportListed | undefined;
   if (!summary) return undefined;
   const rejections = db.$client
     .prepare('SELECT row_number, "column", reason, value FROM import_rejections WHERE import_id = ? ORDER BY row_number, id')

@@ -1,13 +1,15 @@
 import { useState } from 'react';
-import type { ImportSummary } from '../../../../shared/ledger';
-import { call } from '../../api';
+import type { ImportListed } from '../../../../shared/ledger';
+import { call, errorText } from '../../api';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { Dialog, Empty, ErrorBox, Loading, Pager } from '../../components/ui';
 import { formatBytes, formatTime } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { ImportCounts, Rejections } from './report';
 
-const columns: SimpleColumn<ImportSummary>[] = [
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+const columns: SimpleColumn<ImportListed>[] = [
   { key: 'at', header: 'Finished (UTC)', render: (i) => <span className="num">{formatTime(i.finished_at)}</span> },
   { key: 'file', header: 'File', render: (i) => <span className="mono">{i.file_name}</span> },
   { key: 'preset', header: 'Preset', render: (i) => i.preset },
@@ -23,6 +25,92 @@ const columns: SimpleColumn<ImportSummary>[] = [
     render: (i) => <span className={i.rejected ? 'num text-bad' : 'num'}>{i.rejected}</span>,
   },
 ];
+
+/** Who undid the import and when (UTC), as the history row and the detail say it. */
+const undoneText = (i: ImportListed) => `Undone by ${i.undone_by ?? 'unknown'}, ${formatTime(i.undone_at)} UTC`;
+
+/**
+ * The confirmation of an undo: exactly what will change, from the service's own count, or why the
+ * import cannot be undone yet (a later import that stands changed its records).
+ */
+function UndoImportDialog({ importId, onClose, onUndone }: { importId: string; onClose: () => void; onUndone: () => void }) {
+  const plan = useQuery(`undo:${importId}`, () => call('import-undo-preview', { import_id: importId }));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const p = plan.data;
+  const blocked = p !== undefined && p.blocked_by.length > 0;
+  const undo = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call('import-undo', { import_id: importId });
+      onUndone();
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title="Undo import"
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose} autoFocus>
+            {blocked ? 'Close' : 'Keep the import'}
+          </button>
+          {p && !blocked && (
+            <button type="button" className="btn btn-danger" onClick={undo} disabled={busy} data-testid="undo-confirm">
+              {busy ? 'Undoing…' : 'Undo import'}
+            </button>
+          )}
+        </>
+      }
+    >
+      {plan.error ? (
+        <ErrorBox message={plan.error} onRetry={plan.reload} />
+      ) : !p ? (
+        <Loading what="what the undo changes" />
+      ) : (
+        <div data-testid="undo-plan">
+          <p>
+            <span className="mono">{p.file_name}</span> <span className="muted">· imported {formatTime(p.finished_at)} UTC</span>
+          </p>
+          {blocked ? (
+            <p role="alert">
+              This import cannot be undone yet: {p.blocked_by.length === 1 ? 'a later import' : 'later imports'} changed its records. Undo{' '}
+              {p.blocked_by.map((b, k) => (
+                <span key={b.import_id}>
+                  {k > 0 && ', '}
+                  <span className="mono" title={b.import_id}>
+                    {b.file_name}
+                  </span>
+                </span>
+              ))}{' '}
+              first.
+            </p>
+          ) : (
+            <>
+              <p>Undoing this import changes the ledger as follows:</p>
+              <ul>
+                <li>{plural(p.remove, 'record')} it added will be removed.</li>
+                <li>{plural(p.restore, 'record')} it updated will be restored to their earlier version.</li>
+                <li>{plural(p.tickets, 'Pending ticket')} on the removed records will be dismissed.</li>
+              </ul>
+              <p className="muted">The import stays in this history, marked as undone by you.</p>
+            </>
+          )}
+        </div>
+      )}
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}
 
 function ImportDetailDialog({ importId, onClose }: { importId: string; onClose: () => void }) {
   const detail = useQuery(importId, () => call('import-get', { import_id: importId }));
@@ -40,6 +128,7 @@ function ImportDetailDialog({ importId, onClose }: { importId: string; onClose: 
               · sha256 {detail.data.file_sha256.slice(0, 16)}… · {formatTime(detail.data.finished_at)} UTC
             </span>
           </p>
+          {detail.data.undone_at !== null && <p data-testid="undone-note">{undoneText(detail.data)}</p>}
           <ImportCounts report={{ ...detail.data, dry_run: false }} />
           {detail.data.rejections.length === 0 ? (
             <p className="muted">No row was rejected.</p>
@@ -56,6 +145,33 @@ export function ImportHistory() {
   const [page, setPage] = useState(1);
   const list = useQuery(`imports:${page}`, () => call('imports-list', { page, page_size: 20 }));
   const [open, setOpen] = useState<string>();
+  const [undoing, setUndoing] = useState<string>();
+  const withUndo: SimpleColumn<ImportListed>[] = [
+    ...columns,
+    {
+      key: 'undo',
+      header: 'Undo',
+      render: (i) =>
+        i.undone_at !== null ? (
+          <span className="muted" data-testid="undone">
+            {undoneText(i)}
+          </span>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small btn-danger-ghost"
+            aria-label={`Undo import of ${i.file_name}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              setUndoing(i.import_id);
+            }}
+            onKeyDown={(e) => e.stopPropagation()}
+          >
+            Undo import
+          </button>
+        ),
+    },
+  ];
   if (list.error) return <ErrorBox message={list.error} onRetry={list.reload} title="Could not load the imports" />;
   if (!list.data) return <Loading what="imports" />;
   return (
@@ -66,15 +182,17 @@ export function ImportHistory() {
         <>
           <DataTable
             label="Imports"
-            columns={columns}
+            columns={withUndo}
             rows={list.data.list}
             rowKey={(i) => i.import_id}
+            rowClass={(i) => (i.undone_at !== null ? 'row-muted' : undefined)}
             onRowClick={(i) => setOpen(i.import_id)}
           />
           <Pager page={page} pageSize={20} total={list.data.total} onPage={setPage} busy={list.loading} />
         </>
       )}
       {open && <ImportDetailDialog importId={open} onClose={() => setOpen(undefined)} />}
+      {undoing && <UndoImportDialog importId={undoing} onClose={() => setUndoing(undefined)} onUndone={list.reload} />}
     </div>
   );
 }

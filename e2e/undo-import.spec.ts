@@ -1,0 +1,83 @@
+import { expect, test, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openScreen, samples, shot, useSession } from './support/session';
+
+const session = useSession();
+test.describe.configure({ timeout: 120_000 });
+
+/*
+ * A second file that changes the sample's first record (amount 1500 -> 1600) and brings one record
+ * more: the import to undo. Native format, the sample's records' own wallet.
+ */
+const WALLET = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
+const SECOND = [
+  'transaction_id,wallet_id,type,status,amount,to,fee_ratio,fee_fixed,fee,er,amount_actual,hash,chain_id,token_id,created_at,confirmed_at,completed_at,request_id',
+  `26a4b538-05ad-4c31-a81b-076405f5964a,${WALLET},Deposit,Completed,1600,TGhV8pcMoiZyWzAw5h8vRfBiKi9i3AtY7N,,,,,,5c5422b18e253313c231e7701dcd9f9665ea5e02b598edb421f9c685486d0a1b,TRON,TRON_USDT,1767600000000,1767600060000,1767600120000,`,
+  `0e7c1a55-0000-4000-8000-000000000001,${WALLET},Deposit,Completed,75,TGhV8pcMoiZyWzAw5h8vRfBiKi9i3AtY7N,,,,,,${'ab'.repeat(32)},TRON,TRON_USDT,1767700000000,,,`,
+].join('\n');
+
+async function importFile(page: Page, path: string, rows: number, result: RegExp): Promise<void> {
+  await openScreen(page, 'Ledger');
+  await page.getByRole('tab', { name: 'Import', exact: true }).click();
+  // The wizard keeps the last import's report until asked for another file.
+  const another = page.getByRole('button', { name: 'Import another file' });
+  if (await another.isVisible()) await another.click();
+  await page.getByTestId('file-input').setInputFiles(path);
+  await expect(page.getByTestId('detected-preset')).toContainText('NPS ledger (native)');
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  await page.getByRole('button', { name: `Import ${rows} rows` }).click();
+  await expect(page.getByTestId('import-result')).toContainText(result);
+}
+
+const history = (page: Page) => page.getByRole('table', { name: 'Imports' });
+
+test('import the sample, then a file that changes one record and adds one', async () => {
+  const { page, dataDir } = session();
+  await importFile(page, join(samples, 'native-ledger.csv'), 30, /30 added/);
+  const second = join(dataDir, 'second.csv');
+  writeFileSync(second, SECOND + '\n');
+  await importFile(page, second, 2, /1 added, 1 updated/);
+  await page.getByRole('tab', { name: 'Transactions' }).click();
+  await expect(page.getByTestId('tx-count')).toHaveText('31 transactions');
+});
+
+test('the first import cannot be undone while the second changed its records', async () => {
+  const { page } = session();
+  await page.getByRole('tab', { name: 'Import history' }).click();
+  await expect(history(page).getByRole('row')).toHaveCount(3);
+  await history(page).getByRole('button', { name: 'Undo import of native-ledger.csv' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Undo import' });
+  await expect(dialog.getByRole('alert')).toHaveText(/cannot be undone yet: a later import changed its records\. Undo second\.csv first\./);
+  await expect(dialog.getByTestId('undo-confirm')).toHaveCount(0);
+  await shot(page, 'ledger-undo-blocked');
+  await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  await expect(dialog).toBeHidden();
+});
+
+test('undo the second import: the confirmation says what changes, the history shows it undone, the ledger is back', async () => {
+  const { page } = session();
+  await history(page).getByRole('button', { name: 'Undo import of second.csv' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Undo import' });
+  const plan = dialog.getByTestId('undo-plan');
+  await expect(plan).toContainText('1 record it added will be removed.');
+  await expect(plan).toContainText('1 record it updated will be restored to their earlier version.');
+  await expect(plan).toContainText('0 Pending tickets on the removed records will be dismissed.');
+  await shot(page, 'ledger-undo-confirm');
+  await dialog.getByTestId('undo-confirm').click();
+  await expect(dialog).toBeHidden();
+
+  const row = history(page).getByRole('row').filter({ hasText: 'second.csv' });
+  await expect(row.getByTestId('undone')).toHaveText(/^Undone by ui, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+  await expect(history(page).getByRole('button', { name: 'Undo import of second.csv' })).toHaveCount(0);
+  await shot(page, 'ledger-undo-history');
+
+  await page.getByRole('tab', { name: 'Transactions' }).click();
+  await expect(page.getByTestId('tx-count')).toHaveText('30 transactions');
+  const search = page.getByLabel('Search by hash, transaction ID or request ID');
+  await search.fill('26a4b538-05ad-4c31-a81b-076405f5964a');
+  await search.press('Enter');
+  const grid = page.getByRole('grid', { name: 'Transactions' });
+  await expect(grid).toContainText('1,500');
+  await expect(grid).not.toContainText('1,600');
+});
