@@ -10,6 +10,7 @@ import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
 import { ledgerHandlers } from './ledger/handlers';
 import { walletsHandlers } from './ledger/wallets';
+import { balancesHandlers } from './ledger/balances';
 
 export type Handlers = HandlersOf<Contract>;
 
@@ -25,6 +26,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ticketsHandlers(ctx),
     ledgerHandlers(ctx),
     walletsHandlers(ctx),
+    balancesHandlers(ctx),
   );
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);
