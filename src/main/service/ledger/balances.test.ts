@@ -306,6 +306,31 @@ describe('balances from the ledger', () => {
     expect(tickets()).toHaveLength(1);
   });
 
+  it('sums stay exact past what 64-bit integer parts hold (more than 18 places or digits, sums past 2^63)', async () => {
+    const eth = { wallet_id: W, chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', status: 'Completed' };
+    const day = (d: number) => String(ms(`2026-03-${String(d).padStart(2, '0')}T12:00:00Z`));
+    // 18 places fit the parts: 1.000000000000000001 + 2.5 = 3.500000000000000001
+    const fits = [
+      line({ ...eth, transaction_id: id(1), amount: '1.000000000000000001', created_at: day(1) }),
+      line({ ...eth, transaction_id: id(2), amount: '2.5', created_at: day(2) }),
+    ];
+    await svc.invoke('ledger-import', { source: text(fits) }, meta);
+    expect((await at('2026-03-31')).rows).toEqual([{ wallet_id: W, chain_id: 'ETH', token_id: 'ETH', balance: '3.500000000000000001' }]);
+    // A fee of 19 places: 3.500000000000000001 - 0.0000000000000000001 = 3.5000000000000000009
+    await svc.invoke(
+      'ledger-import',
+      { source: text([line({ ...eth, transaction_id: id(3), amount: '0', fee: '0.0000000000000000001', created_at: day(3) })]) },
+      meta,
+    );
+    expect(await at('2026-03-31').then((r) => r.rows[0]!.balance)).toBe('3.5000000000000000009');
+    // Eleven deposits of 9 * 10^17 sum past 2^63 (about 9.22 * 10^18): 9.9 * 10^18 + 3.5000000000000000009
+    const many = Array.from({ length: 11 }, (_, i) =>
+      line({ ...eth, transaction_id: id(10 + i), amount: '900000000000000000', created_at: day(10 + i) }),
+    );
+    await svc.invoke('ledger-import', { source: text(many) }, meta);
+    expect(await at('2026-03-31').then((r) => r.rows[0]!.balance)).toBe('9900000000000000003.5000000000000000009');
+  });
+
   it('bad input names the field and changes nothing', async () => {
     await load();
     const before = JSON.stringify(svc.ctx.db.$client.prepare('SELECT * FROM tickets').all());

@@ -10,14 +10,11 @@ import type {
 } from '../../../shared/balances';
 import type { LedgerStatus, LedgerType } from '../../../shared/ledger';
 import type { ReportBalance } from '../../../shared/reports';
-import type { HandlersOf, ServiceContext } from '../context';
+import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import type { Db } from '../db/open';
 import { invalidParam } from '../errors';
-import { raiseExceptions } from '../tickets/exceptions';
-import { actorOf } from '../tickets/rules';
-import { movingRows, tokenInfo, walletExists, walletNames, type MovingFilter, type MovingRow } from './balances-repository';
+import { bucketSums, statementRows, tokenInfo, walletExists, walletNames, type BucketSums } from './balances-repository';
 import { readMoment, readPeriod, readZone } from './period';
-import { inTransaction } from './wallets-repository';
 
 /*
  * Balances from the ledger (docs/ledger.md, "Balances"). A record moves the balance of its wallet in
@@ -35,43 +32,14 @@ import { inTransaction } from './wallets-repository';
  * - Anything else (Pending, Confirming, Rejected, a Failed deposit, a Failed withdrawal that never
  *   reached the chain) moves nothing.
  *
- * Sums are exact (big.js over the rows as the store streams them: SQLite would add them as floats).
+ * The rule is written once, as SQL (balances-repository.ts: MOVES, AT, FLOWS); sums are exact.
  */
 
 const ZERO = new Big(0);
-
-/** What one record moves; null when it moves nothing. */
-export interface Effect {
-  inflow: Big;
-  outflow: Big;
-  fees: Big;
-}
-
 const big = (text: string | null | undefined): Big => (text ? new Big(text) : ZERO);
 
-/** The rule: what a record does to its wallet's balance of its token (amounts "" or null when not recorded). */
-export function effectOf(
-  type: string,
-  status: string,
-  hash: string | null,
-  amount: string,
-  fee: string | null,
-  amountActual: string | null,
-): Effect | null {
-  if (status === 'Completed') {
-    if (type === 'Deposit') return { inflow: big(amount), outflow: ZERO, fees: big(fee) };
-    if (type === 'Withdrawal') return { inflow: ZERO, outflow: big(amountActual || amount), fees: big(fee) };
-  }
-  if (status === 'Failed' && type === 'Withdrawal' && hash) return { inflow: ZERO, outflow: ZERO, fees: big(fee) };
-  return null;
-}
-
-const net = (e: Effect): Big => e.inflow.minus(e.outflow).minus(e.fees);
-
 /** A decimal as the wire carries it: plain, never exponent notation, no "-0". */
-export const plain = (x: Big): string => (x.eq(0) ? '0' : x.toFixed());
-
-const effectOfRow = (r: MovingRow): Effect | null => effectOf(r[3], r[4], r[5], r[6], r[7], r[8]);
+const plain = (x: Big): string => (x.eq(0) ? '0' : x.toFixed());
 
 /** A wallet's token over a period, as it is summed. */
 interface Sums {
@@ -85,34 +53,41 @@ interface Sums {
   movements: number;
 }
 
+const netOf = (b: BucketSums): Big => big(b.inflow).minus(big(b.outflow)).minus(big(b.fees));
+
 /**
- * One pass over the moving records up to `to`: per wallet and token, the balance before `from`
- * (opening) and what moved from `from` to `to`, both ends inclusive (null: open). Records with no
- * time are counted apart (`undated`), in no sum.
+ * Per wallet and token: the balance before `from` (opening) and what moved from `from` to `to`, both
+ * ends inclusive (null: open). Records with no time are counted apart (`undated`), in no sum.
  */
-function sumPeriod(db: Db, walletIds: readonly string[] | null, from: number | null, to: number | null) {
+function sumPeriod(db: Db, walletIds: readonly string[] | null, from: number | null, to: number | null, tokenId?: string) {
   const groups = new Map<string, Sums>();
   let undated = 0;
-  for (const r of movingRows(db, { walletIds, to })) {
-    const e = effectOfRow(r);
-    if (e === null) continue;
-    const at = r[9];
-    if (at === null) {
-      undated++;
+  for (const b of bucketSums(db, { walletIds, tokenId, from, to })) {
+    if (b.bucket === 'undated') {
+      undated += b.records;
       continue;
     }
-    const key = `${r[0]}|${r[1]}|${r[2]}`;
+    const key = `${b.wallet_id}|${b.chain_id}|${b.token_id}`;
     let g = groups.get(key);
     if (!g) {
-      g = { wallet_id: r[0], chain_id: r[1], token_id: r[2], opening: ZERO, inflow: ZERO, outflow: ZERO, fees: ZERO, movements: 0 };
+      g = {
+        wallet_id: b.wallet_id,
+        chain_id: b.chain_id,
+        token_id: b.token_id,
+        opening: ZERO,
+        inflow: ZERO,
+        outflow: ZERO,
+        fees: ZERO,
+        movements: 0,
+      };
       groups.set(key, g);
     }
-    if (from !== null && at < from) g.opening = g.opening.plus(net(e));
+    if (b.bucket === 'before') g.opening = g.opening.plus(netOf(b));
     else {
-      g.inflow = g.inflow.plus(e.inflow);
-      g.outflow = g.outflow.plus(e.outflow);
-      g.fees = g.fees.plus(e.fees);
-      g.movements++;
+      g.inflow = g.inflow.plus(big(b.inflow));
+      g.outflow = g.outflow.plus(big(b.outflow));
+      g.fees = g.fees.plus(big(b.fees));
+      g.movements += b.records;
     }
   }
   const rows = [...groups.values()].sort(
@@ -138,7 +113,7 @@ function periodRow(g: Sums): PeriodBalance {
 }
 
 /** Each wallet's balance of each token at `at` (inclusive): everything placed up to it. */
-export function balancesAt(db: Db, walletIds: readonly string[] | null, at: number) {
+function balancesAt(db: Db, walletIds: readonly string[] | null, at: number) {
   const { rows, undated } = sumPeriod(db, walletIds, null, at);
   return {
     rows: rows.map((g) => ({ wallet_id: g.wallet_id, chain_id: g.chain_id, token_id: g.token_id, balance: plain(closingOf(g)) })),
@@ -148,12 +123,8 @@ export function balancesAt(db: Db, walletIds: readonly string[] | null, at: numb
 
 /** One wallet's balance of one token at `at`. */
 function balanceOf(db: Db, walletId: string, tokenId: string, at: number): Big {
-  let sum = ZERO;
-  for (const r of movingRows(db, { walletIds: [walletId], tokenId, to: at })) {
-    const e = effectOfRow(r);
-    if (e !== null && r[9] !== null) sum = sum.plus(net(e));
-  }
-  return sum;
+  const [g] = sumPeriod(db, [walletId], null, at, tokenId).rows;
+  return g ? closingOf(g) : ZERO;
 }
 
 /**
@@ -180,7 +151,7 @@ export function periodBalances(db: Db, walletIds: string[] | null, from: number 
  * in order (time, then transaction_id) with the balance after it, the closing balance; one page of
  * the lines, the balances over all of them.
  */
-export function statement(
+function statement(
   db: Db,
   walletId: string,
   tokenId: string,
@@ -194,25 +165,25 @@ export function statement(
   const list: Movement[] = [];
   let balance = opening;
   let total = 0;
-  const filter: MovingFilter = { walletIds: [walletId], tokenId, from: period.from, to: period.to };
-  for (const r of movingRows(db, filter, true)) {
-    const e = effectOfRow(r);
-    if (e === null) continue;
-    const change = net(e);
+  for (const r of statementRows(db, walletId, tokenId, period.from, period.to)) {
+    const inflow = big(r.inflow);
+    const outflow = big(r.outflow);
+    const fees = big(r.fee);
+    const change = inflow.minus(outflow).minus(fees);
     balance = balance.plus(change);
     if (total >= first && list.length < pageSize)
       list.push({
-        transaction_id: r[10]!,
-        type: r[3] as LedgerType,
-        status: r[4] as LedgerStatus,
-        hash: r[5] ?? '',
-        at: r[9]!,
-        amount: r[6],
-        fee: r[7] ?? '',
-        amount_actual: r[8] ?? '',
-        inflow: plain(e.inflow),
-        outflow: plain(e.outflow),
-        fees: plain(e.fees),
+        transaction_id: r.transaction_id,
+        type: r.type as LedgerType,
+        status: r.status as LedgerStatus,
+        hash: r.hash ?? '',
+        at: r.at,
+        amount: r.amount,
+        fee: r.fee ?? '',
+        amount_actual: r.amount_actual ?? '',
+        inflow: plain(inflow),
+        outflow: plain(outflow),
+        fees: plain(fees),
         change: plain(change),
         balance: plain(balance),
       });
@@ -252,7 +223,25 @@ function closedPeriod(input: { from: string; to: string; time_zone?: string }): 
   return { from: p.from!, to: p.to! };
 }
 
-export function balancesHandlers(ctx: ServiceContext): HandlersOf<typeof balancesContract> {
+/**
+ * A balance difference as an exception: the exception queue (tickets/, a domain above the ledger)
+ * opens it, or updates the Pending one of the same subject, and answers its ticket_id.
+ */
+export interface BalanceException {
+  /** wallet_id|token_id|at (Unix ms): the same check again updates its exception. */
+  subject: string;
+  wallet_id: string;
+  chain_id: string;
+  token_id: string;
+  /** The difference. */
+  amount: string;
+  desc: string;
+  /** JSON of the check's figures. */
+  claimed: string;
+}
+export type RaiseBalanceException = (exception: BalanceException, meta: CallMeta) => string;
+
+export function balancesHandlers(ctx: ServiceContext, raise: RaiseBalanceException): HandlersOf<typeof balancesContract> {
   return {
     'balances-at': ({ wallet_id, at, time_zone }): BalancesAt => {
       const zone = readZone(time_zone);
@@ -288,25 +277,19 @@ export function balancesHandlers(ctx: ServiceContext): HandlersOf<typeof balance
         difference: plain(difference),
       };
       if (difference.eq(0)) return { ...figures, ticket_id: null };
-      const [ticketId] = inTransaction(ctx.db, () =>
-        raiseExceptions(ctx.db, [
-          {
-            kind: 'balance',
-            subject: `${walletId}|${input.token_id}|${at}`,
-            wallet_id: walletId!,
-            transaction_id: '',
-            chain_id: token.chain_id,
-            token_id: input.token_id,
-            amount: figures.difference,
-            desc: `statement ${figures.statement_balance} ${token.symbol}, ledger ${figures.ledger_balance}, difference ${figures.difference} (at ${new Date(at).toISOString()})`,
-            claimed: JSON.stringify({ ...figures, time_zone: zone, at_text: input.at }),
-            run_id: null,
-            actor: actorOf(ctx, meta),
-            at: ctx.now(),
-          },
-        ]),
+      const ticketId = raise(
+        {
+          subject: `${walletId}|${input.token_id}|${at}`,
+          wallet_id: walletId!,
+          chain_id: token.chain_id,
+          token_id: input.token_id,
+          amount: figures.difference,
+          desc: `statement ${figures.statement_balance} ${token.symbol}, ledger ${figures.ledger_balance}, difference ${figures.difference} (at ${new Date(at).toISOString()})`,
+          claimed: JSON.stringify({ ...figures, time_zone: zone, at_text: input.at }),
+        },
+        meta,
       );
-      return { ...figures, ticket_id: ticketId! };
+      return { ...figures, ticket_id: ticketId };
     },
   };
 }

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openService } from '../src/main/service/index';
+import { periodBalances } from '../src/main/service/ledger/balances';
+import { generateLedger } from './generate-ledger';
+
+/*
+ * npx tsx bench/balances.ts [-- --rows 1000000 --seed 1 --repeat 3]
+ * Generates a native-format ledger (20 wallets), imports it through ledger-import, then times the
+ * balance handlers on it: every wallet's balances at a date, every wallet's period, one wallet's
+ * balances and period, one statement page, a balance check, and the report's periodBalances.
+ * Each is run `repeat` times; the best and the worst are printed.
+ */
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '1' },
+    repeat: { type: 'string', default: '3' },
+  },
+});
+const rows = Number(values.rows);
+const repeat = Number(values.repeat);
+const meta = { actor: 'cli' as const };
+
+const dir = mkdtempSync(join(tmpdir(), 'nps-bench-balances-'));
+try {
+  let t = performance.now();
+  const csv = join(dir, 'ledger.csv');
+  const gen = await generateLedger(csv, rows, { seed: Number(values.seed), wallets: 20 });
+  console.log(`generated ${rows.toLocaleString('en-US')} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const service = openService({ dataDir: join(dir, 'data') });
+  t = performance.now();
+  const report = await service.invoke('ledger-import', { source: { path: csv } }, meta);
+  console.log(`imported ${report.added.toLocaleString('en-US')} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  const db = service.ctx.db;
+  const span = db.$client
+    .prepare(
+      'SELECT min(coalesce(completed_at, confirmed_at, created_at)) AS lo, max(coalesce(completed_at, confirmed_at, created_at)) AS hi FROM transactions',
+    )
+    .get() as { lo: number; hi: number };
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const mid = day((span.lo + span.hi) / 2);
+  const from = day(span.lo + (span.hi - span.lo) / 4);
+  const wallet = gen.wallets[0]!.toLowerCase();
+  const token = (
+    db.$client
+      .prepare('SELECT token_id FROM transactions WHERE wallet_id = ? GROUP BY token_id ORDER BY count(*) DESC LIMIT 1')
+      .get(wallet) as {
+      token_id: string;
+    }
+  ).token_id;
+  const walletRows = db.$client.prepare('SELECT count(*) FROM transactions WHERE wallet_id = ?').pluck().get(wallet) as number;
+  console.log(
+    `ledger from ${day(span.lo)} to ${day(span.hi)}; period ${from} to ${mid}; one wallet: ${walletRows.toLocaleString('en-US')} rows, ${token}`,
+  );
+
+  const time = async (label: string, fn: () => unknown) => {
+    const runs: number[] = [];
+    let out: unknown;
+    for (let i = 0; i < repeat; i++) {
+      const s = performance.now();
+      out = await fn();
+      runs.push(performance.now() - s);
+    }
+    runs.sort((a, b) => a - b);
+    console.log(`${label.padEnd(44)} best ${runs[0]!.toFixed(0).padStart(6)} ms   worst ${runs.at(-1)!.toFixed(0).padStart(6)} ms`);
+    return out;
+  };
+  const all = (await time('balances-at, every wallet', () => service.invoke('balances-at', { at: mid }, meta))) as { rows: unknown[] };
+  console.log(`  ${all.rows.length} wallet/token rows`);
+  await time('balances-period, every wallet', () => service.invoke('balances-period', { from, to: mid }, meta));
+  await time('balances-at, one wallet', () => service.invoke('balances-at', { wallet_id: wallet, at: mid }, meta));
+  await time('balances-period, one wallet', () => service.invoke('balances-period', { wallet_id: wallet, from, to: mid }, meta));
+  const st = (await time('balance-movements, one wallet and token, page 1', () =>
+    service.invoke('balance-movements', { wallet_id: wallet, token_id: token, from, to: mid, page_size: 100 }, meta),
+  )) as { total: number };
+  console.log(`  ${st.total.toLocaleString('en-US')} movements in the period`);
+  await time('balance-check, one wallet and token', () =>
+    service.invoke('balance-check', { wallet_id: wallet, token_id: token, at: mid, statement_balance: '0' }, meta),
+  );
+  await time('periodBalances (report), every wallet', () => periodBalances(db, null, Date.parse(from), Date.parse(mid)));
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  service.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
