@@ -1,5 +1,6 @@
 import { describeError } from './cli/errors';
 import {
+  balancesUsage,
   callUsage,
   chainsUsage,
   importUsage,
@@ -32,6 +33,7 @@ const commands: Record<string, Command> = {
   chains: { usage: chainsUsage, load: async () => (await import('./cli/catalogue')).chainsCommand },
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
   wallets: { usage: walletsUsage, load: async () => (await import('./cli/wallets')).walletsCommand },
+  balances: { usage: balancesUsage, load: async () => (await import('./cli/balances')).balancesCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
 };
 

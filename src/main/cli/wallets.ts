@@ -16,7 +16,7 @@ function describeWallet(w: WalletSummary): string {
 }
 
 /** A wallet given by its ID, or by its name (ignoring case). */
-async function walletId(service: Invoker, given: string): Promise<string> {
+export async function walletId(service: Invoker, given: string): Promise<string> {
   if (UUID_RE.test(given)) return given;
   const wallets = await service.invoke('wallets-list', {}, cli);
   const found = wallets.find((w) => w.name !== '' && w.name.toLowerCase() === given.trim().toLowerCase());
