@@ -153,5 +153,5 @@ describe('npm run nps -- balances', () => {
     expect(missing.err).toMatch(/--token is required/);
     const zone = await nps(['balances', '--at', '2026-01-31', '--time-zone', 'Nowhere/Else', ...dir]);
     expect(zone.err).toMatch(/^error 1002: time_zone: unknown time zone "Nowhere\/Else"/);
-  }, 90_000);
+  }, 240_000);
 });
