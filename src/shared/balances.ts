@@ -21,13 +21,11 @@ const DateText = requiredString('a date (YYYY-MM-DD) or an ISO 8601 moment')
 const TimeZone = z.string({ error: 'must be an IANA time zone name such as UTC or Europe/Berlin' }).optional();
 const TokenId = requiredString('a token_id').trim().min(1, { error: 'must not be empty' });
 
-export const BalancesAtQuery = z.object({ wallet_id: blankIsAbsent(Uuid), at: DateText, time_zone: TimeZone }).strict();
-export type BalancesAtQuery = z.input<typeof BalancesAtQuery>;
+const BalancesAtQuery = z.object({ wallet_id: blankIsAbsent(Uuid), at: DateText, time_zone: TimeZone }).strict();
 
-export const BalancesPeriodQuery = z.object({ wallet_id: blankIsAbsent(Uuid), from: DateText, to: DateText, time_zone: TimeZone }).strict();
-export type BalancesPeriodQuery = z.input<typeof BalancesPeriodQuery>;
+const BalancesPeriodQuery = z.object({ wallet_id: blankIsAbsent(Uuid), from: DateText, to: DateText, time_zone: TimeZone }).strict();
 
-export const BalanceMovementsQuery = z
+const BalanceMovementsQuery = z
   .object({
     wallet_id: Uuid,
     token_id: TokenId,
@@ -38,20 +36,17 @@ export const BalanceMovementsQuery = z
     page_size: queryInt({ min: 1, max: 500, default: 100, description: 'movements per page' }),
   })
   .strict();
-export type BalanceMovementsQuery = z.input<typeof BalanceMovementsQuery>;
 
-export const BalanceCheckRequest = z
+const BalanceCheckRequest = z
   .object({ wallet_id: Uuid, token_id: TokenId, at: DateText, time_zone: TimeZone, statement_balance: Amount })
   .strict();
-export type BalanceCheckRequest = z.input<typeof BalanceCheckRequest>;
 
-export const BalanceRow = z.object({
+const BalanceRow = z.object({
   wallet_id: z.string(),
   chain_id: z.string(),
   token_id: z.string(),
   balance: z.string(),
 });
-export type BalanceRow = z.infer<typeof BalanceRow>;
 
 /** Records that would move a balance but carry no time at all: no dated balance holds them. */
 const Undated = z.number().int();

@@ -19,7 +19,7 @@ import { stmt } from '../db/statements';
 const MOVES = `(t.status = 'Completed' OR (t.status = 'Failed' AND t.type = 'Withdrawal' AND t.hash IS NOT NULL))`;
 
 /** The moment that places a record in time: when it completed, else when it was confirmed, else when it was created. */
-export const AT = 'coalesce(t.completed_at, t.confirmed_at, t.created_at)';
+const AT = 'coalesce(t.completed_at, t.confirmed_at, t.created_at)';
 
 /**
  * The flows of a moving record: a Completed Deposit brings `amount` in; a Completed Withdrawal takes

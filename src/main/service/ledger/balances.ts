@@ -227,7 +227,7 @@ function closedPeriod(input: { from: string; to: string; time_zone?: string }): 
  * A balance difference as an exception: the exception queue (tickets/, a domain above the ledger)
  * opens it, or updates the Pending one of the same subject, and answers its ticket_id.
  */
-export interface BalanceException {
+interface BalanceException {
   /** wallet_id|token_id|at (Unix ms): the same check again updates its exception. */
   subject: string;
   wallet_id: string;
