@@ -156,7 +156,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 /** Go to a screen through the left navigation, as a user would. */
 export async function openScreen(
   page: Page,
-  name: 'Ledger' | 'Reconcile' | 'Tickets' | 'Wallets' | 'Catalogue' | 'Address check' | 'Settings',
+  name: 'Ledger' | 'Reconcile' | 'Tickets' | 'Balances' | 'Wallets' | 'Catalogue' | 'Address check' | 'Settings',
 ): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name }).click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();

@@ -1,5 +1,6 @@
 import { describeError } from './cli/errors';
 import {
+  balancesUsage,
   callUsage,
   chainsUsage,
   importUsage,
@@ -35,6 +36,7 @@ const commands: Record<string, Command> = {
   tokens: { usage: tokensUsage, load: async () => (await import('./cli/catalogue')).tokensCommand },
   reconcile: { usage: reconcileUsage, load: async () => (await import('./cli/reconcile')).reconcileCommand },
   wallets: { usage: walletsUsage, load: async () => (await import('./cli/wallets')).walletsCommand },
+  balances: { usage: balancesUsage, load: async () => (await import('./cli/balances')).balancesCommand },
   user: { usage: userUsage, load: async () => (await import('./cli/user')).userCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { addressContract } from './address';
 import { appContract } from './app';
+import { balancesContract } from './balances';
 import { catalogueContract } from './catalogue';
 import { keysContract } from './keys';
 import { reconcileContract } from './reconcile';
@@ -48,6 +49,7 @@ export const contract = mergeUnique(
   ticketsContract,
   ledgerContract,
   walletsContract,
+  balancesContract,
 );
 
 export type Contract = typeof contract;

@@ -80,6 +80,20 @@ npm run nps -- wallets address remove WALLET CHAIN_ID ADDRESS [--data-dir D]
   (EVM addresses are kept lower-case). An import into a wallet with an address on the file's chain
   reads deposits and withdrawals by it when no --wallet-address is given.`;
 
+export const balancesUsage = `npm run nps -- balances [--wallet WALLET] [--at DATE] [--time-zone Z] [--json] [--data-dir D]
+npm run nps -- balances --from DATE --to DATE [--wallet WALLET] [--time-zone Z] [--json] [--data-dir D]
+npm run nps -- balances statement --wallet WALLET --token TOKEN_ID --from DATE --to DATE [--time-zone Z] [--json] [--data-dir D]
+npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--time-zone Z] [--json] [--data-dir D]
+  Balances from the ledger, exact: per wallet and token at a moment (default: the end of today), or a
+  period's opening, in, out, fees and closing. Completed deposits count in, completed withdrawals and
+  fees out, a failed withdrawal that went on chain its fee; a record counts at completed_at, else
+  confirmed_at, else created_at (docs/ledger.md, "Balances"). DATE is a day (YYYY-MM-DD, the whole day:
+  --at and --to its end, --from its start) or an ISO 8601 moment; days are read in --time-zone (an
+  IANA name, default UTC). WALLET is a wallet's ID or its name.
+  statement: the records between with the balance after each. check: compares the custodian's
+  closing balance X with the ledger's at DATE; a difference opens an exception of kind balance
+  (the same check again updates it).`;
+
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
   Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
 npm run nps -- keys add --public-key HEX --label L [--wallets W1,W2] [--data-dir D]

@@ -2,6 +2,7 @@ import { useEffect, type ReactElement } from 'react';
 import { transportKind } from './api';
 import { Icon, type IconName } from './components/icons';
 import { AddressScreen } from './screens/address';
+import { BalancesScreen } from './screens/balances';
 import { CatalogueScreen } from './screens/catalogue';
 import { LedgerScreen } from './screens/ledger';
 import { ReconcileScreen } from './screens/reconcile';
@@ -15,6 +16,7 @@ const NAV: Record<Screen, { label: string; icon: IconName; view: () => ReactElem
   ledger: { label: 'Ledger', icon: 'ledger', view: () => <LedgerScreen /> },
   reconcile: { label: 'Reconcile', icon: 'reconcile', view: () => <ReconcileScreen /> },
   tickets: { label: 'Tickets', icon: 'tickets', view: () => <TicketsScreen /> },
+  balances: { label: 'Balances', icon: 'balances', view: () => <BalancesScreen /> },
   wallets: { label: 'Wallets', icon: 'wallets', view: () => <WalletsScreen /> },
   catalogue: { label: 'Catalogue', icon: 'catalogue', view: () => <CatalogueScreen /> },
   address: { label: 'Address check', icon: 'address', view: () => <AddressScreen /> },
@@ -52,7 +54,7 @@ export function App() {
     return () => window.clearInterval(timer);
   }, [loadChains, loadApp]);
 
-  // Alt+1..7 switches screens from anywhere, as the nav's shortcuts say.
+  // Alt+1..8 switches screens from anywhere, as the nav's shortcuts say.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;

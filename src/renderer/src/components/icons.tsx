@@ -18,6 +18,12 @@ const paths: Record<string, ReactElement> = {
       <path d="M10 9h4M10 15h4" />
     </>
   ),
+  balances: (
+    <>
+      <path d="M12 4v16M6 20h12M4 8h16" />
+      <path d="M6 8l-3 6a3 2 0 0 0 6 0zM18 8l-3 6a3 2 0 0 0 6 0z" />
+    </>
+  ),
   catalogue: (
     <>
       <ellipse cx="12" cy="6" rx="7" ry="3" />

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-export const SCREENS = ['ledger', 'reconcile', 'tickets', 'wallets', 'catalogue', 'address', 'settings'] as const;
+export const SCREENS = ['ledger', 'reconcile', 'tickets', 'balances', 'wallets', 'catalogue', 'address', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export interface Route {

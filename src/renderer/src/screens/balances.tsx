@@ -1,0 +1,313 @@
+import { useState } from 'react';
+import type { BalanceCheck, Movement, PeriodBalance } from '../../../shared/balances';
+import { call, errorText } from '../api';
+import { DataTable, type SimpleColumn } from '../components/data-table';
+import { Amount, Badge, Empty, ErrorBox, Field, Loading, PageHeader, Pager } from '../components/ui';
+import { walletLabel, WalletName } from '../components/wallet-name';
+import { formatCount, formatTime, shorten } from '../lib/format';
+import { useQuery } from '../lib/use-query';
+import { useReference } from '../stores/reference';
+
+/*
+ * Balances from the ledger: per wallet and token, a period's opening, in, out, fees and closing
+ * (days in UTC, both ends whole days); a row opens its statement (the movements with the balance
+ * after each); a custodian's closing balance is checked against the ledger's, and a difference
+ * opens an exception in the queue. The rules: docs/ledger.md, "Balances".
+ */
+
+const PAGE_SIZE = 50;
+const pad = (n: number) => String(n).padStart(2, '0');
+const day = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+
+/** The previous calendar month (UTC): the period an accountant usually closes. */
+function previousMonth(now = new Date()): { from: string; to: string } {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  return { from: day(first), to: day(last) };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const rowKey = (r: { wallet_id: string; token_id: string }) => `${r.wallet_id}|${r.token_id}`;
+
+function WalletSelect({ id, value, onChange, allLabel }: { id: string; value: string; onChange: (v: string) => void; allLabel: string }) {
+  const wallets = useReference((s) => s.wallets.data);
+  return (
+    <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{allLabel}</option>
+      {(wallets ?? []).map((w) => (
+        <option key={w.wallet_id} value={w.wallet_id}>
+          {walletLabel(wallets, w.wallet_id)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function Statement({ row, from, to, onClose }: { row: PeriodBalance; from: string; to: string; onClose: () => void }) {
+  const [page, setPage] = useState(1);
+  const q = useQuery(`${rowKey(row)}|${from}|${to}|${page}`, () =>
+    call('balance-movements', { wallet_id: row.wallet_id, token_id: row.token_id, from, to, page, page_size: PAGE_SIZE }),
+  );
+  const columns: SimpleColumn<Movement>[] = [
+    { key: 'at', header: 'Time (UTC)', render: (m) => <span className="nowrap">{formatTime(m.at)}</span> },
+    { key: 'type', header: 'type', render: (m) => m.type },
+    { key: 'status', header: 'status', render: (m) => <Badge>{m.status}</Badge> },
+    {
+      key: 'transaction_id',
+      header: 'transaction_id',
+      render: (m) => (
+        <span className="mono" title={m.transaction_id}>
+          {shorten(m.transaction_id, 8, 4)}
+        </span>
+      ),
+    },
+    { key: 'in', header: 'In', align: 'right', render: (m) => <Amount value={m.inflow === '0' ? '' : m.inflow} /> },
+    { key: 'out', header: 'Out', align: 'right', render: (m) => <Amount value={m.outflow === '0' ? '' : m.outflow} /> },
+    { key: 'fees', header: 'Fees', align: 'right', render: (m) => <Amount value={m.fees === '0' ? '' : m.fees} /> },
+    { key: 'balance', header: 'Balance', align: 'right', render: (m) => <Amount value={m.balance} className="strong" /> },
+  ];
+  const s = q.data;
+  return (
+    <section className="card" aria-label="Statement">
+      <div className="card-head">
+        <div>
+          <h2>
+            Statement: <WalletName id={row.wallet_id} /> · {row.token_id}
+          </h2>
+          <p className="muted small">
+            {from} to {to} (UTC). Each movement with the balance after it; the records that move nothing (pending, rejected) are not listed.
+          </p>
+        </div>
+        <button type="button" className="btn btn-small" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {q.error ? (
+        <ErrorBox message={q.error} onRetry={q.reload} title="Could not load the statement" />
+      ) : !s ? (
+        <Loading what="the statement" />
+      ) : (
+        <>
+          <div className="kv">
+            <span>Opening balance</span>
+            <Amount value={s.opening} />
+            <span>Closing balance</span>
+            <Amount value={s.closing} className="strong" />
+          </div>
+          {s.total === 0 ? (
+            <Empty title="No movements in the period" />
+          ) : (
+            <>
+              <DataTable label="Movements" columns={columns} rows={s.list} rowKey={(m) => m.transaction_id} />
+              <Pager page={page} pageSize={PAGE_SIZE} total={s.total} onPage={setPage} busy={q.loading} />
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; at: string }) {
+  const wallets = useReference((s) => s.wallets.data);
+  const [walletId, setWalletId] = useState(wallet);
+  const [token, setToken] = useState(tokens[0] ?? '');
+  const [date, setDate] = useState(at);
+  const [balance, setBalance] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [result, setResult] = useState<BalanceCheck>();
+  const submit = async () => {
+    setBusy(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      setResult(await call('balance-check', { wallet_id: walletId, token_id: token.trim(), at: date, statement_balance: balance.trim() }));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="check-title">
+      <div>
+        <h2 id="check-title">Check against statement</h2>
+        <p className="muted small">
+          The closing balance on the custodian&apos;s statement, compared with the ledger&apos;s at the end of that day (UTC). A difference
+          opens an exception of kind balance in the Tickets queue; the same check again updates it.
+        </p>
+      </div>
+      <form
+        className="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Field label="Wallet" htmlFor="check-wallet">
+          <WalletSelect id="check-wallet" value={walletId} onChange={setWalletId} allLabel="Choose a wallet" />
+        </Field>
+        <Field label="token_id" htmlFor="check-token">
+          <input
+            id="check-token"
+            className="mono"
+            list="check-tokens"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            spellCheck={false}
+          />
+          <datalist id="check-tokens">
+            {tokens.map((t) => (
+              <option key={t} value={t} />
+            ))}
+          </datalist>
+        </Field>
+        <Field label="Statement date" htmlFor="check-date">
+          <input id="check-date" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        </Field>
+        <Field label="Closing balance on the statement" htmlFor="check-balance">
+          <input
+            id="check-balance"
+            className="mono"
+            inputMode="decimal"
+            value={balance}
+            onChange={(e) => setBalance(e.target.value)}
+            placeholder="e.g. 10.5"
+          />
+        </Field>
+        <div className="filters-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy || !walletId || !token.trim() || !date || !balance.trim()}>
+            {busy ? 'Checking…' : 'Check'}
+          </button>
+        </div>
+      </form>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {result && (
+        <div className={`banner ${result.ticket_id ? 'banner-warn' : 'banner-good'}`} role="status" data-testid="check-result">
+          <strong>
+            {result.ticket_id ? `Difference ${result.difference} ${result.token_id}` : `The statement agrees with the ledger`}
+          </strong>
+          <span>
+            {walletLabel(wallets, result.wallet_id)}, {result.token_id} at {formatTime(result.at)} UTC: statement {result.statement_balance}
+            , ledger {result.ledger_balance}, difference {result.difference}.
+          </span>
+          {result.ticket_id && (
+            <span>
+              Exception <a href={`#/tickets/ticket/${encodeURIComponent(result.ticket_id)}`}>{shorten(result.ticket_id, 8, 4)}</a> (kind
+              balance) is Pending in the Tickets queue.
+            </span>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function BalancesScreen() {
+  const initial = previousMonth();
+  const [wallet, setWallet] = useState('');
+  const [fromText, setFromText] = useState(initial.from);
+  const [toText, setToText] = useState(initial.to);
+  const [period, setPeriod] = useState(initial);
+  const [selected, setSelected] = useState<PeriodBalance>();
+  const q = useQuery(`${wallet}|${period.from}|${period.to}`, () =>
+    call('balances-period', { ...(wallet ? { wallet_id: wallet } : {}), from: period.from, to: period.to }),
+  );
+  const apply = () => {
+    setPeriod({ from: fromText, to: toText });
+    setSelected(undefined);
+  };
+  const columns: SimpleColumn<PeriodBalance>[] = [
+    { key: 'wallet', header: 'Wallet', render: (r) => <WalletName id={r.wallet_id} /> },
+    {
+      key: 'token',
+      header: 'token_id',
+      render: (r) => (
+        <span className="nowrap">
+          <span className="mono">{r.token_id}</span> <span className="chip">{r.chain_id}</span>
+        </span>
+      ),
+    },
+    { key: 'opening', header: 'Opening', align: 'right', render: (r) => <Amount value={r.opening} /> },
+    { key: 'in', header: 'In', align: 'right', render: (r) => <Amount value={r.inflow} /> },
+    { key: 'out', header: 'Out', align: 'right', render: (r) => <Amount value={r.outflow} /> },
+    { key: 'fees', header: 'Fees', align: 'right', render: (r) => <Amount value={r.fees} /> },
+    { key: 'closing', header: 'Closing', align: 'right', render: (r) => <Amount value={r.closing} className="strong" /> },
+    { key: 'movements', header: 'Movements', align: 'right', render: (r) => <span className="num">{formatCount(r.movements)}</span> },
+  ];
+  const rows = q.data?.rows ?? [];
+  const checkWallet = selected?.wallet_id ?? wallet;
+  const checkTokens = [...new Set(rows.filter((r) => !checkWallet || r.wallet_id === checkWallet).map((r) => r.token_id))];
+  const validPeriod = DAY.test(fromText) && DAY.test(toText);
+  return (
+    <div className="screen">
+      <PageHeader
+        title="Balances"
+        subtitle="Opening and closing balance per wallet and token from the ledger: completed deposits in, completed withdrawals and fees out, a failed withdrawal that reached the chain its fee. A record counts when it completed (else confirmed, else created)."
+      />
+      <section className="card">
+        <form
+          className="filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            apply();
+          }}
+        >
+          <Field label="Wallet" htmlFor="bal-wallet">
+            <WalletSelect
+              id="bal-wallet"
+              value={wallet}
+              onChange={(v) => {
+                setWallet(v);
+                setSelected(undefined);
+              }}
+              allLabel="All wallets"
+            />
+          </Field>
+          <Field label="From (UTC day)" htmlFor="bal-from">
+            <input id="bal-from" type="date" value={fromText} onChange={(e) => setFromText(e.target.value)} />
+          </Field>
+          <Field label="To (UTC day, inclusive)" htmlFor="bal-to">
+            <input id="bal-to" type="date" value={toText} onChange={(e) => setToText(e.target.value)} />
+          </Field>
+          <div className="filters-actions">
+            <button type="submit" className="btn" disabled={!validPeriod}>
+              Show
+            </button>
+          </div>
+        </form>
+        {q.error ? (
+          <ErrorBox message={q.error} onRetry={q.reload} title="Could not load the balances" />
+        ) : !q.data ? (
+          <Loading what="balances" />
+        ) : rows.length === 0 ? (
+          <Empty title="No balances">No completed record of {wallet ? 'this wallet' : 'any wallet'} up to the end of the period.</Empty>
+        ) : (
+          <>
+            <DataTable
+              label="Balances"
+              columns={columns}
+              rows={rows}
+              rowKey={rowKey}
+              onRowClick={(r) => setSelected(r)}
+              selectedKey={selected ? rowKey(selected) : undefined}
+            />
+            <p className="muted small">
+              {period.from} to {period.to}, whole days in UTC. Closing = opening + in − out − fees. Choose a row for its statement.
+              {q.data.undated > 0 && ` ${formatCount(q.data.undated)} record(s) carry no time and are in no balance.`}
+            </p>
+          </>
+        )}
+      </section>
+      {selected && (
+        <Statement key={rowKey(selected)} row={selected} from={period.from} to={period.to} onClose={() => setSelected(undefined)} />
+      )}
+      <CheckForm key={`${checkWallet}|${period.to}|${checkTokens.join(',')}`} wallet={checkWallet} tokens={checkTokens} at={period.to} />
+    </div>
+  );
+}
