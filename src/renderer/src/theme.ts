@@ -4,7 +4,7 @@
  * choice is the data-theme attribute on <html>, set by main.tsx before the first render (the CSP
  * allows no inline script in index.html).
  */
-export const THEMES = ['system', 'light', 'dark'] as const;
+const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 
 const STORAGE_KEY = 'nps-theme';
