@@ -140,6 +140,13 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   await expect(firstRows(page).getByRole('row').nth(2)).toContainText('ETH_USDT');
   await shot(page, 'ledger-choices-unknown-token');
 
+  // A refusal stands only while its cause does: a token ID the catalogue has is refused, and editing it takes the message away.
+  await token.getByLabel('Token ID').fill('ETH_USDT');
+  await token.getByRole('button', { name: 'Add to catalogue' }).click();
+  await expect(token.getByRole('alert')).toContainText('ETH_USDT');
+  await token.getByLabel('Token ID').fill('');
+  await expect(token.getByRole('alert')).toHaveCount(0);
+
   await token.getByLabel('Decimal').fill('18');
   await token.getByRole('button', { name: 'Add to catalogue' }).click();
   await expect(page.getByTestId('unknown-tokens-title')).toBeHidden();

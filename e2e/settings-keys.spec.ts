@@ -46,7 +46,16 @@ test('create a key: the secret is shown once, and it signs a request to the loca
   });
   expect([forged.http, forged.status]).toEqual([401, 2005]);
 
-  await shown.getByRole('button', { name: 'I have stored the secret' }).click();
+  // Shown once: neither Escape nor a click beside it closes the dialog, it has no close button, and Done waits for the confirmation.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(shown).toBeVisible();
+  await page.mouse.click(5, 5);
+  await expect(shown).toBeVisible();
+  await expect(shown.getByRole('button', { name: 'Close' })).toHaveCount(0);
+  await expect(shown.getByRole('button', { name: 'Done' })).toBeDisabled();
+  await shown.getByLabel('I have stored the secret').check();
+  await shown.getByRole('button', { name: 'Done' }).click();
   await expect(shown).toBeHidden();
 });
 

@@ -13,7 +13,8 @@ export async function createApiKey(page: Page, label: string): Promise<{ api_key
     api_secret: (await shown.getByTestId('created-api-secret').textContent())!,
   };
   expect(key.api_secret).toMatch(/^[0-9a-f]{64}$/);
-  await shown.getByRole('button', { name: 'I have stored the secret' }).click();
+  await shown.getByLabel('I have stored the secret').check();
+  await shown.getByRole('button', { name: 'Done' }).click();
   await expect(shown).toBeHidden();
   return key;
 }

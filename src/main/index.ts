@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, nativeTheme, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -86,7 +86,8 @@ function openWindow(): BrowserWindow {
     minHeight: 640,
     show: false,
     title: 'NPS Reconcile',
-    backgroundColor: '#f6f7f9',
+    // The page's own background in the system's scheme (styles.css --bg), so a dark desktop sees no light frame.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#0e131b' : '#f5f6f8',
     webPreferences: {
       preload: join(here, '../preload/index.cjs'),
       contextIsolation: true,

@@ -36,7 +36,7 @@ function ApiStatus() {
   return (
     <div className="nav-status" title={app.data?.api.error ?? app.error ?? app.data?.api.base_url ?? ''}>
       <span className={`dot dot-${app.error ? 'bad' : state === 'running' ? 'good' : state === 'failed' ? 'bad' : 'muted'}`} />
-      <span>{text}</span>
+      <span className="nav-label">{text}</span>
     </div>
   );
 }
@@ -74,7 +74,7 @@ export function App() {
       <nav className="nav" aria-label="Screens">
         <div className="brand">
           <span className="brand-mark">N</span>
-          <div>
+          <div className="nav-label">
             <div className="brand-name">NPS Reconcile</div>
             <div className="brand-sub">{transportKind === 'electron' ? 'Desktop' : 'Browser mode'}</div>
           </div>
@@ -89,7 +89,7 @@ export function App() {
                 title={`${NAV[s].label} (Alt+${i + 1})`}
               >
                 <Icon name={NAV[s].icon} size={18} />
-                <span>{NAV[s].label}</span>
+                <span className="nav-label">{NAV[s].label}</span>
               </a>
             </li>
           ))}

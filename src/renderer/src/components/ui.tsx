@@ -255,17 +255,22 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
   );
 }
 
-/** A modal dialog: focus moves in, Escape closes, the page behind is inert, and focus goes back to what opened it. */
+/**
+ * A modal dialog: focus moves in, Escape closes, the page behind is inert, and focus goes back to what opened it.
+ * `dismissable={false}`: neither Escape nor a close button ends it; only its own footer's action does.
+ */
 export function Dialog({
   title,
   onClose,
   children,
   footer,
+  dismissable = true,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
+  dismissable?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   // Taken while rendering, before an autoFocus field inside takes the focus.
@@ -285,14 +290,20 @@ export function Dialog({
       aria-label={title}
       onCancel={(e) => {
         e.preventDefault();
-        onClose();
+        if (dismissable) onClose();
+      }}
+      onClose={(e) => {
+        // The browser closes a modal itself on a repeated Escape (its cancel cannot always be refused): open it again.
+        if (!dismissable && !e.currentTarget.open) e.currentTarget.showModal();
       }}
     >
       <header className="dialog-header">
         <h2>{title}</h2>
-        <button type="button" className="btn btn-ghost btn-icon" onClick={onClose} aria-label="Close">
-          <Icon name="close" />
-        </button>
+        {dismissable && (
+          <button type="button" className="btn btn-ghost btn-icon" onClick={onClose} aria-label="Close">
+            <Icon name="close" />
+          </button>
+        )}
       </header>
       <div className="dialog-body">{children}</div>
       {footer && <footer className="dialog-footer">{footer}</footer>}

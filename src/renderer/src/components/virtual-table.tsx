@@ -152,8 +152,18 @@ export function VirtualTable<T>({
   };
 
   return (
-    <div className="vt" role="grid" aria-label={label} aria-rowcount={rowCount + 1}>
-      <div className="vt-scroll" ref={scroller} tabIndex={0} onKeyDown={onKey} data-testid="vt-scroll">
+    <div className="vt">
+      {/* The grid is the scroller that takes the focus and the keys: a focusable box between grid and rows would break the grid for screen readers. */}
+      <div
+        className="vt-scroll"
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rowCount + 1}
+        ref={scroller}
+        tabIndex={0}
+        onKeyDown={onKey}
+        data-testid="vt-scroll"
+      >
         <div className="vt-inner" style={{ minWidth, height: physicalPx }}>
           <div className="vt-head" role="row" style={{ gridTemplateColumns: template, height: HEADER_HEIGHT }}>
             {columns.map((c) => (
@@ -187,7 +197,7 @@ export function VirtualTable<T>({
                 onDoubleClick={() => onOpen?.(item.index)}
               >
                 {row === undefined ? (
-                  <div className="vt-cell vt-placeholder" style={{ gridColumn: '1 / -1' }}>
+                  <div role="gridcell" className="vt-cell vt-placeholder" style={{ gridColumn: '1 / -1' }}>
                     <span className="skeleton" />
                   </div>
                 ) : (

@@ -3,12 +3,26 @@ import type { ApiKey, KeyCreated } from '../../../shared/keys';
 import { DEFAULT_RETENTION, RETENTION_LIMITS, type RetentionApplied } from '../../../shared/retention';
 import { call, errorText, transportKind, type Progress } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
-import { Badge, CopyButton, Dialog, Empty, ErrorBox, Field, FormDialog, Loading, PageHeader, ProgressBar, Stat } from '../components/ui';
+import {
+  Badge,
+  CopyButton,
+  Dialog,
+  Empty,
+  ErrorBox,
+  Field,
+  FormDialog,
+  Loading,
+  PageHeader,
+  ProgressBar,
+  Segmented,
+  Stat,
+} from '../components/ui';
 import { WalletName, walletLabel } from '../components/wallet-name';
 import { formatBytes, formatCount, formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 import { useAppUser } from '../stores/user';
+import { chooseTheme, storedTheme, type Theme } from '../theme';
 
 type Scope = { all: true } | { all: false; wallets: string[] };
 
@@ -90,15 +104,23 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
   const [label, setLabel] = useState('');
   const [scope, setScope] = useState<Scope>({ all: true });
   const [created, setCreated] = useState<KeyCreated>();
+  const [stored, setStored] = useState(false);
   if (created) {
+    // The secret is never shown again: the dialog stays until the user says it is kept somewhere.
     return (
       <Dialog
         title="API key created"
         onClose={onClose}
+        dismissable={false}
         footer={
-          <button type="button" className="btn btn-primary" onClick={onClose}>
-            I have stored the secret
-          </button>
+          <>
+            <label className="check stored-check">
+              <input type="checkbox" checked={stored} onChange={(e) => setStored(e.target.checked)} /> I have stored the secret
+            </label>
+            <button type="button" className="btn btn-primary" onClick={onClose} disabled={!stored}>
+              Done
+            </button>
+          </>
         }
       >
         <p className="warning" role="alert">
@@ -678,17 +700,43 @@ function UserSection() {
   );
 }
 
+const THEME_OPTIONS: { key: Theme; label: string }[] = [
+  { key: 'system', label: 'System' },
+  { key: 'light', label: 'Light' },
+  { key: 'dark', label: 'Dark' },
+];
+
+function AppearanceSection() {
+  const [theme, setTheme] = useState(storedTheme);
+  const choose = (next: Theme) => {
+    chooseTheme(next);
+    setTheme(next);
+  };
+  return (
+    <section className="card" aria-labelledby="appearance-title">
+      <div className="card-head">
+        <div>
+          <h2 id="appearance-title">Appearance</h2>
+          <p className="muted">System follows the light or dark setting of this computer; the choice is kept for this window.</p>
+        </div>
+        <Segmented label="Theme" options={THEME_OPTIONS} value={theme} onChange={choose} />
+      </div>
+    </section>
+  );
+}
+
 export function SettingsScreen() {
   return (
     <div className="screen">
       <PageHeader
         title="Settings"
-        subtitle="The local API server, the keys that may call it, where the data lives and how long it is kept."
+        subtitle="The local API server, the keys that may call it, where the data lives, how long it is kept, and how the window looks."
       />
       <UserSection />
       <ServerSection />
       <KeysSection />
       <RetentionSection />
+      <AppearanceSection />
     </div>
   );
 }

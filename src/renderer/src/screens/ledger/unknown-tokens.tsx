@@ -19,6 +19,11 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [added, setAdded] = useState<Token>();
+  // A refusal is about the values it was given: editing any of them takes it away.
+  const edit = (setter: (v: string) => void) => (e: { target: { value: string } }) => {
+    setter(e.target.value);
+    setError(undefined);
+  };
   const decimal = /^\d{1,2}$/.test(decimalText.trim()) ? Number(decimalText.trim()) : NaN;
   const valid = symbol.trim() !== '' && Number.isInteger(decimal) && decimal <= 36;
   const add = async () => {
@@ -60,13 +65,7 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
         <div className="unknown-token-form">
           <label className="inline-field">
             <span>Symbol</span>
-            <input
-              className="mono input-symbol"
-              value={symbol}
-              onChange={(e) => setSymbol(e.target.value)}
-              disabled={busy}
-              spellCheck={false}
-            />
+            <input className="mono input-symbol" value={symbol} onChange={edit(setSymbol)} disabled={busy} spellCheck={false} />
           </label>
           <label className="inline-field">
             <span>Decimal</span>
@@ -75,7 +74,7 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
               className="mono input-decimal"
               inputMode="numeric"
               value={decimalText}
-              onChange={(e) => setDecimalText(e.target.value)}
+              onChange={edit(setDecimalText)}
               disabled={busy}
               aria-describedby={`${key}-decimal-hint`}
             />
@@ -86,7 +85,7 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
               className="mono input-token-id"
               value={tokenId}
               placeholder={symbol.trim() ? defaultTokenId(token.chain_id, symbol.trim()) : 'CHAIN_SYMBOL'}
-              onChange={(e) => setTokenId(e.target.value)}
+              onChange={edit(setTokenId)}
               disabled={busy}
               spellCheck={false}
             />

@@ -38,7 +38,7 @@ interface Wizard {
   chainOptions: string[];
   /** A choice changed and the file is being read again with it. */
   checking: boolean;
-  /** Why the last reading with the current choices failed (cleared by the next one that works). */
+  /** Why the last reading with the current choices failed (cleared as soon as a choice changes). */
   detectError?: string;
   busy?: 'detect' | 'preview' | 'import';
   progress?: Progress;
@@ -136,10 +136,13 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
     }
   };
 
-  /** Something the reading depends on changed: what was shown for the old choices is stale from now on. */
+  /**
+   * Something the reading depends on changed: what was shown for the old choices is stale from now on,
+   * and so are the failures that were about them (a new reading reports its own).
+   */
   const changed = (patch: Partial<Wizard>) => {
     generation++;
-    set({ ...patch, checking: true, error: undefined, preview: undefined });
+    set({ ...patch, checking: true, error: undefined, detectError: undefined, preview: undefined });
     clearTimeout(timer);
     timer = setTimeout(() => void detectNow(), DETECT_DELAY_MS);
   };
@@ -199,7 +202,8 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
     setChoices: (patch) => changed({ choices: { ...get().choices, ...patch } }),
     addToken: async (token) => {
       const added = await call('catalogue-token-add', token);
-      set({ addedTokens: [...get().addedTokens, added] });
+      // The catalogue the last preview or import was refused with has changed: its failure no longer stands.
+      set({ addedTokens: [...get().addedTokens, added], error: undefined });
       if (get().step === 'map') await detectNow();
       return added;
     },
