@@ -1,0 +1,76 @@
+import ExcelJS from 'exceljs';
+import { guardText, type TableColumn } from './cells';
+
+/*
+ * The XLSX pieces every file of the service shares: a workbook with its document properties, and a
+ * table sheet (a frozen header with an auto-filter over the columns, widths that fit the values).
+ * Amounts go in as text exactly as their decimal strings: Excel keeps 15 significant digits of a
+ * number, so an 18-decimal amount written as one would be rounded.
+ */
+
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const CSV_MIME = 'text/csv;charset=utf-8';
+
+const TEXT_FORMAT = '@';
+const LINK_FONT: Partial<ExcelJS.Font> = { color: { argb: 'FF0B57D0' }, underline: true };
+export const BOLD: Partial<ExcelJS.Font> = { bold: true };
+
+export function newWorkbook(creator: string, created: Date): ExcelJS.Workbook {
+  const wb = new ExcelJS.Workbook();
+  wb.creator = creator;
+  wb.lastModifiedBy = creator;
+  wb.created = created;
+  wb.modified = created;
+  return wb;
+}
+
+/** Write one cell of a table: counts as numbers, amounts and every other text as text, links as links. */
+function putCell<T>(cell: ExcelJS.Cell, column: TableColumn<T>, row: T): void {
+  const v = column.value(row);
+  if (v === '') return;
+  if (typeof v === 'number') {
+    cell.value = v;
+    return;
+  }
+  if (column.kind === 'link' && /^https?:\/\//i.test(v)) {
+    cell.value = { text: v, hyperlink: v };
+    cell.font = LINK_FONT;
+    return;
+  }
+  cell.value = guardText(v);
+  cell.numFmt = TEXT_FORMAT;
+  if (column.kind === 'amount') cell.alignment = { horizontal: 'right' };
+}
+
+/** A sheet of rows under a frozen, filterable header; `more` adds a closing line (a list cut at a limit). */
+export function addTableSheet<T>(
+  wb: ExcelJS.Workbook,
+  name: string,
+  columns: readonly TableColumn<T>[],
+  rows: Iterable<T>,
+  more?: string,
+): ExcelJS.Worksheet {
+  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
+  ws.columns = columns.map((c) => ({ key: c.key, width: c.width }));
+  const head = ws.getRow(1);
+  columns.forEach((c, i) => (head.getCell(i + 1).value = c.header));
+  head.font = BOLD;
+  head.alignment = { vertical: 'middle' };
+  let count = 0;
+  for (const row of rows) {
+    const line = ws.getRow(count + 2);
+    columns.forEach((c, i) => putCell(line.getCell(i + 1), c, row));
+    count++;
+  }
+  ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, count + 1), column: columns.length } };
+  if (more !== undefined) {
+    const note = ws.getRow(count + 3).getCell(1);
+    note.value = more;
+    note.font = { italic: true };
+  }
+  return ws;
+}
+
+export async function xlsxBuffer(wb: ExcelJS.Workbook): Promise<Buffer> {
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
