@@ -9,7 +9,7 @@ import {
 import type { ReportFile } from '../../../shared/reports';
 import type { Db } from '../db/open';
 import { invalidParam } from '../errors';
-import { addTableSheet, APP_NAME, csvOf, CSV_MIME, isoUtc, newWorkbook, textOf, xlsxBuffer, XLSX_MIME, type TableColumn } from '../reports';
+import { addTableSheet, APP_NAME, csvOf, CSV_MIME, isoUtc, streamedXlsx, textOf, XLSX_MIME, type TableColumn } from '../reports';
 import { countTransactions, eachTransaction, sumTransactions, walletNames } from './repository';
 
 /*
@@ -75,16 +75,12 @@ export async function exportLedgerFile(db: Db, query: LedgerFileQuery, now: numb
     const text = csvOf(columns, eachTransaction(db, query));
     return { file_name, mime: CSV_MIME, base64: Buffer.from(text, 'utf8').toString('base64') };
   }
-  const wb = newWorkbook(APP_NAME, new Date(now));
-  wb.title = 'Ledger';
-  wb.subject = filtersText(query);
-  addTableSheet(wb, 'Ledger', columns, eachTransaction(db, query));
-  addTableSheet(
-    wb,
-    'Totals',
-    TOTAL_COLUMNS,
-    sumTransactions(db, query).totals,
-    `Filters: ${filtersText(query)}. Exported at ${isoUtc(now)}.`,
-  );
-  return { file_name, mime: XLSX_MIME, base64: (await xlsxBuffer(wb)).toString('base64') };
+  const totals = sumTransactions(db, query).totals;
+  const bytes = await streamedXlsx(APP_NAME, new Date(now), (wb) => {
+    wb.title = 'Ledger';
+    wb.subject = filtersText(query);
+    addTableSheet(wb, 'Ledger', columns, eachTransaction(db, query));
+    addTableSheet(wb, 'Totals', TOTAL_COLUMNS, totals, `Filters: ${filtersText(query)}. Exported at ${isoUtc(now)}.`);
+  });
+  return { file_name, mime: XLSX_MIME, base64: bytes.toString('base64') };
 }

@@ -61,6 +61,16 @@ describe('transactions-list sort', () => {
     expect(ids(await list({ sort: 'chain_id', order: 'asc', type: 'Withdrawal' }))).toEqual([3, 7]);
   });
 
+  it('sees records an import adds or changes after a sorted page was read', async () => {
+    await seed();
+    expect(ids(await list({ sort: 'amount', order: 'desc', page_size: 2 }))).toEqual([6, 4]);
+    await seed([eth(8, '99'), good(6, { amount: '1' })]);
+    const after = await svc.invoke('transactions-list', { sort: 'amount', order: 'desc', page_size: 2 }, meta);
+    expect(ids(after.list)).toEqual([8, 4]);
+    expect(after.total).toBe(8);
+    expect(ids(await list({ sort: 'amount', order: 'desc', status: 'Failed' }))).toEqual([5]);
+  });
+
   it('refuses a sort it does not know, naming the field', async () => {
     const err = await failure(svc.invoke('transactions-list', { sort: 'fee' }, meta));
     expect(err.message).toMatch(/^sort: must be one of created_at, amount, type, status, token_id, chain_id/);

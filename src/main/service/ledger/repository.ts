@@ -149,11 +149,51 @@ export function countTransactions(db: Db, query: TransactionFilters): number {
     .get(...args) as number;
 }
 
+/**
+ * The last order asked for that no index serves (a sort other than time), per connection: the
+ * rowids of the records the filters select, in that order. SQLite sorts such a column by reading
+ * every record, and for a page deep in the list it keeps every row before it too, so each page of
+ * a million records would take that long again; sorted once and kept, every page and the count are
+ * a lookup. It is dropped when the store changes: PRAGMA data_version moves when another connection
+ * (an import's thread) commits, total_changes() when this one writes.
+ */
+const sortedOrders = new WeakMap<Db, { key: string; version: string; rowids: number[] }>();
+
+function storeVersion(db: Db): string {
+  const changes = stmt<[], number>(db, 'SELECT total_changes()').pluck().get() as number;
+  return `${db.$client.pragma('data_version', { simple: true }) as number}:${changes}`;
+}
+
+function sortedRowids(db: Db, query: TransactionListQuery): number[] {
+  const { filter, args } = filterSql(query);
+  const sql = `SELECT t.rowid FROM transactions t${filter} ORDER BY ${orderSql(query.sort, query.order)}`;
+  const key = JSON.stringify([sql, args]);
+  const version = storeVersion(db);
+  const kept = sortedOrders.get(db);
+  if (kept && kept.key === key && kept.version === version) return kept.rowids;
+  const rowids = stmt<unknown[], number>(db, sql)
+    .pluck()
+    .all(...args) as number[];
+  sortedOrders.set(db, { key, version, rowids });
+  return rowids;
+}
+
+const RECORDS_BY_ROWID = `SELECT t.rowid, ${RECORD_COLUMNS} FROM transactions t WHERE t.rowid IN (SELECT value FROM json_each(?))`;
+
 export function listTransactions(db: Db, query: TransactionListQuery): Page<LedgerRecord> {
+  const offset = (query.page - 1) * query.page_size;
+  if (query.sort !== 'created_at') {
+    const rowids = sortedRowids(db, query);
+    const wanted = rowids.slice(offset, offset + query.page_size);
+    const rows = stmt(db, RECORDS_BY_ROWID).raw(true).all(JSON.stringify(wanted)) as unknown[][];
+    const byRowid = new Map(rows.map((row) => [row[0] as number, recordOfRow(row.slice(1))]));
+    const list = wanted.map((rowid) => byRowid.get(rowid)).filter((r): r is LedgerRecord => r !== undefined);
+    return { list, total: rowids.length, page: query.page, page_size: query.page_size };
+  }
   const { filter, args } = filterSql(query);
   const list = stmt(db, `${TX_SELECT}${filter} ORDER BY ${orderSql(query.sort, query.order)} LIMIT ? OFFSET ?`)
     .raw(true)
-    .all(...args, query.page_size, (query.page - 1) * query.page_size)
+    .all(...args, query.page_size, offset)
     .map((row) => recordOfRow(row as unknown[]));
   return { list, total: countTransactions(db, query), page: query.page, page_size: query.page_size };
 }

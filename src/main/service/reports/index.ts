@@ -2,4 +2,4 @@
 export { writeReportCsv, csvOf } from './csv';
 export { APP_NAME, writeReportXlsx } from './report-xlsx';
 export { guardText, isoUtc, textOf, type TableColumn } from './cells';
-export { addTableSheet, newWorkbook, xlsxBuffer, CSV_MIME, XLSX_MIME } from './sheets';
+export { addTableSheet, streamedXlsx, CSV_MIME, XLSX_MIME } from './sheets';

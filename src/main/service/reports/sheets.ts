@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import { PassThrough } from 'node:stream';
 import { guardText, type TableColumn } from './cells';
 
 /*
@@ -56,21 +57,50 @@ export function addTableSheet<T>(
   columns.forEach((c, i) => (head.getCell(i + 1).value = c.header));
   head.font = BOLD;
   head.alignment = { vertical: 'middle' };
+  head.commit();
   let count = 0;
   for (const row of rows) {
     const line = ws.getRow(count + 2);
     columns.forEach((c, i) => putCell(line.getCell(i + 1), c, row));
+    // Streamed (streamedXlsx), a committed row is written out and let go; in a workbook in memory this does nothing.
+    line.commit();
     count++;
   }
   ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, count + 1), column: columns.length } };
   if (more !== undefined) {
-    const note = ws.getRow(count + 3).getCell(1);
-    note.value = more;
-    note.font = { italic: true };
+    const line = ws.getRow(count + 3);
+    line.getCell(1).value = more;
+    line.getCell(1).font = { italic: true };
+    line.commit();
   }
+  (ws as ExcelJS.Worksheet & { commit?: () => void }).commit?.();
   return ws;
 }
 
 export async function xlsxBuffer(wb: ExcelJS.Workbook): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+/**
+ * A workbook written row by row as it is filled (exceljs' streaming writer, no shared strings):
+ * a large export holds its zipped bytes, not every cell as an object (a workbook in memory took
+ * gigabytes for a hundred thousand records).
+ */
+export async function streamedXlsx(creator: string, created: Date, fill: (wb: ExcelJS.Workbook) => void): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('end', resolve);
+    out.on('error', reject);
+  });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  wb.creator = creator;
+  wb.lastModifiedBy = creator;
+  wb.created = created;
+  wb.modified = created;
+  fill(wb as unknown as ExcelJS.Workbook);
+  await wb.commit();
+  await done;
+  return Buffer.concat(chunks);
 }
