@@ -16,10 +16,10 @@ const THIN: Partial<ExcelJS.Border> = { style: 'thin' };
 const SECTION_FONT: Partial<ExcelJS.Font> = { bold: true, size: 12 };
 
 /** The sheet of a group: its label (Excel allows 31 characters and no []:*?/\ in a sheet's name). */
-export const sheetNameOf = (group: ReportGroup): string => REPORT_GROUP_LABELS[group].replace(/[[\]:*?/\\]/g, ' ').slice(0, 31);
+const sheetNameOf = (group: ReportGroup): string => REPORT_GROUP_LABELS[group].replace(/[[\]:*?/\\]/g, ' ').slice(0, 31);
 
 /** The line under a group cut at a limit. */
-export const cutNote = (shown: number, total: number): string =>
+const cutNote = (shown: number, total: number): string =>
   `Showing the first ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} items; the counts on the Summary sheet are whole.`;
 
 const periodText = (ms: number | null, open: string): string => (ms === null ? open : isoUtc(ms));

@@ -39,9 +39,13 @@ function putCell<T>(cell: ExcelJS.Cell, column: TableColumn<T>, row: T): void {
     return;
   }
   cell.value = guardText(v);
-  cell.numFmt = TEXT_FORMAT;
-  if (column.kind === 'amount') cell.alignment = { horizontal: 'right' };
 }
+
+/** A column's cells are text (never read as a number or date), amounts right-aligned: set once on the column, every cell takes it. */
+const columnStyle = (kind: TableColumn<unknown>['kind']): Partial<ExcelJS.Style> =>
+  kind === 'count' || kind === 'link'
+    ? {}
+    : { numFmt: TEXT_FORMAT, ...(kind === 'amount' ? { alignment: { horizontal: 'right' as const } } : {}) };
 
 /** A sheet of rows under a frozen, filterable header; `more` adds a closing line (a list cut at a limit). */
 export function addTableSheet<T>(
@@ -52,11 +56,13 @@ export function addTableSheet<T>(
   more?: string,
 ): ExcelJS.Worksheet {
   const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
-  ws.columns = columns.map((c) => ({ key: c.key, width: c.width }));
+  ws.columns = columns.map((c) => ({ key: c.key, width: c.width, style: columnStyle(c.kind) }));
   const head = ws.getRow(1);
-  columns.forEach((c, i) => (head.getCell(i + 1).value = c.header));
-  head.font = BOLD;
-  head.alignment = { vertical: 'middle' };
+  columns.forEach((c, i) => {
+    const cell = head.getCell(i + 1);
+    cell.value = c.header;
+    cell.font = BOLD;
+  });
   head.commit();
   let count = 0;
   for (const row of rows) {
