@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addition, isExactNumber, pageOf, queryInt, Uuid } from './primitives';
+import { ReportFile, ReportFormat } from './files';
 
 /* The service's own records (SPEC.md, "The service's own records (the ledger)") and their import. */
 
@@ -386,9 +387,8 @@ const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional());
 const optionalText = blankIsAbsent(z.string().trim());
 
-export const TransactionListQuery = z.object({
-  page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
-  page_size: queryInt({ min: 1, max: 500, default: 50, description: 'rows per page' }),
+/** What the ledger's list, its totals and its file export select by. */
+const transactionFilters = {
   wallet_id: blankIsAbsent(Uuid),
   chain_id: optionalText,
   token_id: optionalText,
@@ -400,6 +400,24 @@ export const TransactionListQuery = z.object({
   to: optionalMs,
   /** An exact transaction_id, request_id or hash (0x hashes case-insensitively). */
   search: optionalText,
+};
+export const TransactionFilters = z.object(transactionFilters);
+export type TransactionFilters = z.output<typeof TransactionFilters>;
+
+/** The columns the ledger sorts by; amount in exact decimal order, ties by created_at (newest first). */
+export const TRANSACTION_SORTS = ['created_at', 'amount', 'type', 'status', 'token_id', 'chain_id'] as const;
+export const TransactionSort = z.enum(TRANSACTION_SORTS, { error: `must be one of ${TRANSACTION_SORTS.join(', ')}` });
+export type TransactionSort = z.infer<typeof TransactionSort>;
+const transactionOrder = {
+  sort: blankIsAbsent(TransactionSort).default('created_at'),
+  order: blankIsAbsent(z.enum(['asc', 'desc'], { error: 'must be asc or desc' })).default('desc'),
+};
+
+export const TransactionListQuery = z.object({
+  page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
+  page_size: queryInt({ min: 1, max: 500, default: 50, description: 'rows per page' }),
+  ...transactionFilters,
+  ...transactionOrder,
 });
 export type TransactionListQuery = z.output<typeof TransactionListQuery>;
 const TransactionPage = pageOf(LedgerRecord);
@@ -471,6 +489,29 @@ export const LedgerExportPage = z.object({
 });
 export type LedgerExportPage = z.infer<typeof LedgerExportPage>;
 
+/** Sum of one token's records of one type under the ledger's filters (exact decimals). */
+export const TokenTotal = z.object({
+  chain_id: z.string(),
+  token_id: z.string(),
+  type: LedgerType,
+  /** Records summed. */
+  count: z.number().int(),
+  amount: z.string(),
+  fee: z.string(),
+});
+export type TokenTotal = z.infer<typeof TokenTotal>;
+export const LedgerTotals = z.object({
+  /** Every record the filters select, and its sums per chain_id, token_id and type. */
+  total: z.number().int(),
+  totals: z.array(TokenTotal),
+});
+export type LedgerTotals = z.infer<typeof LedgerTotals>;
+
+/** The most records one file export holds; more: narrow the filters, or `nps ledger export` (every record, streamed). */
+export const MAX_EXPORT_RECORDS = 100_000;
+const LedgerFileQuery = z.object({ ...transactionFilters, ...transactionOrder, format: ReportFormat }).strict();
+export type LedgerFileQuery = z.output<typeof LedgerFileQuery>;
+
 export const ledgerContract = {
   'ledger-export': { readOnly: true, input: LedgerExportQuery, output: LedgerExportPage },
   'ledger-detect': { readOnly: true, input: LedgerDetectRequest, output: LedgerDetectResult },
@@ -478,6 +519,8 @@ export const ledgerContract = {
   'ledger-preview': { input: LedgerImportRequest, output: ImportReport },
   'ledger-import': { input: LedgerImportRequest, output: ImportReport },
   'transactions-list': { readOnly: true, input: TransactionListQuery, output: TransactionPage },
+  'transactions-totals': { readOnly: true, input: TransactionFilters.strict(), output: LedgerTotals },
+  'ledger-export-file': { readOnly: true, input: LedgerFileQuery, output: ReportFile },
   'transaction-get': { readOnly: true, input: z.object({ transaction_id: z.string().min(1) }).strict(), output: LedgerRecord },
   'imports-list': {
     readOnly: true,

@@ -73,9 +73,5 @@ export const ReconcileReport = z.object({
 });
 export type ReconcileReport = z.infer<typeof ReconcileReport>;
 
-export const ReportFormat = z.enum(['xlsx', 'csv'], { error: 'must be xlsx or csv' });
-export type ReportFormat = z.infer<typeof ReportFormat>;
-
-/** A file made for the user to save: its suggested name, type and bytes (base64). */
-export const ReportFile = z.object({ file_name: z.string(), mime: z.string(), base64: z.string() });
-export type ReportFile = z.infer<typeof ReportFile>;
+// Declared in files.ts so that ledger.ts, which this file imports, can use them too.
+export { ReportFile, ReportFormat } from './files';

@@ -4,7 +4,8 @@ import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { detectLedger, runImport, type ImportOptions } from './import';
 import { listPresets } from './presets';
-import { exportPage, getImport, getTransaction, listImports, listTransactions } from './repository';
+import { exportLedgerFile } from './export-file';
+import { exportPage, getImport, getTransaction, listImports, listTransactions, sumTransactions } from './repository';
 import { previewUndo, undoImport } from './undo';
 import { walletForImport } from './wallets';
 import { updateWallet } from './wallets-repository';
@@ -73,6 +74,8 @@ export function ledgerHandlers(ctx: ServiceContext, actorOf: ActorOf): HandlersO
       return record;
     },
     'ledger-export': (query) => exportPage(ctx.db, query),
+    'transactions-totals': (query) => sumTransactions(ctx.db, query),
+    'ledger-export-file': (query) => exportLedgerFile(ctx.db, query, ctx.now()),
     'imports-list': ({ page, page_size }) => listImports(ctx.db, page, page_size),
     'import-get': ({ import_id }) => {
       const detail = getImport(ctx.db, import_id);

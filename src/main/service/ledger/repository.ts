@@ -1,8 +1,20 @@
-import type { ImportDetail, ImportListed, LedgerExportPage, LedgerRecord, Rejection, TransactionListQuery } from '../../../shared/ledger';
+import type {
+  ImportDetail,
+  ImportListed,
+  LedgerExportPage,
+  LedgerRecord,
+  LedgerTotals,
+  LedgerType,
+  Rejection,
+  TransactionFilters,
+  TransactionListQuery,
+  TransactionSort,
+} from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
 import { stmt } from '../db/statements';
+import { ExactSum } from './exact-sum';
 import type { CatalogueView } from './rows';
 
 /*
@@ -86,7 +98,8 @@ export function findWallet(db: Db, walletId: string): string | undefined {
 
 const HEX_ID = /^(0x)?[0-9a-fA-F]{64}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export function listTransactions(db: Db, query: TransactionListQuery): Page<LedgerRecord> {
+/** The WHERE clause of the ledger's filters ("" for none) and its arguments. */
+function filterSql(query: TransactionFilters): { filter: string; args: (string | number)[] } {
   const where: string[] = [];
   const args: (string | number)[] = [];
   const eq = (column: string, value: string | undefined) => {
@@ -114,17 +127,120 @@ export function listTransactions(db: Db, query: TransactionListQuery): Page<Ledg
     where.push('(t.transaction_id = ? OR t.hash = ? OR t.request_id = ?)');
     args.push(lowered, lowered, s);
   }
-  const filter = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-  const total = db.$client
-    .prepare(`SELECT count(*) FROM transactions t${filter}`)
+  return { filter: where.length ? ` WHERE ${where.join(' AND ')}` : '', args };
+}
+
+/**
+ * ORDER BY of a sort. Time runs on transactions_created_idx (created_at DESC, transaction_id), read
+ * backwards for ascending; the others sort their column, then newest first. Amounts sort by
+ * decimal_key, exact where a float would tie (0.1000000000000000001 and 0.1).
+ */
+function orderSql(sort: TransactionSort, order: 'asc' | 'desc'): string {
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  if (sort === 'created_at') return order === 'asc' ? 't.created_at ASC, t.transaction_id DESC' : 't.created_at DESC, t.transaction_id';
+  const key = sort === 'amount' ? 'decimal_key(t.amount)' : `t.${q(sort)}`;
+  return `${key} ${dir}, t.created_at DESC, t.transaction_id`;
+}
+
+export function countTransactions(db: Db, query: TransactionFilters): number {
+  const { filter, args } = filterSql(query);
+  return stmt<unknown[], number>(db, `SELECT count(*) FROM transactions t${filter}`)
     .pluck()
     .get(...args) as number;
-  const list = db.$client
-    .prepare(`${TX_SELECT}${filter} ORDER BY t.created_at DESC, t.transaction_id LIMIT ? OFFSET ?`)
+}
+
+/**
+ * The last order asked for that no index serves (a sort other than time), per connection: the
+ * rowids of the records the filters select, in that order. SQLite sorts such a column by reading
+ * every record, and for a page deep in the list it keeps every row before it too, so each page of
+ * a million records would take that long again; sorted once and kept, every page and the count are
+ * a lookup. It is dropped when the store changes: PRAGMA data_version moves when another connection
+ * (an import's thread) commits, total_changes() when this one writes.
+ */
+const sortedOrders = new WeakMap<Db, { key: string; version: string; rowids: number[] }>();
+
+function storeVersion(db: Db): string {
+  const changes = stmt<[], number>(db, 'SELECT total_changes()').pluck().get() as number;
+  return `${db.$client.pragma('data_version', { simple: true }) as number}:${changes}`;
+}
+
+function sortedRowids(db: Db, query: TransactionListQuery): number[] {
+  const { filter, args } = filterSql(query);
+  const sql = `SELECT t.rowid FROM transactions t${filter} ORDER BY ${orderSql(query.sort, query.order)}`;
+  const key = JSON.stringify([sql, args]);
+  const version = storeVersion(db);
+  const kept = sortedOrders.get(db);
+  if (kept && kept.key === key && kept.version === version) return kept.rowids;
+  const rowids = stmt<unknown[], number>(db, sql)
+    .pluck()
+    .all(...args) as number[];
+  sortedOrders.set(db, { key, version, rowids });
+  return rowids;
+}
+
+const RECORDS_BY_ROWID = `SELECT t.rowid, ${RECORD_COLUMNS} FROM transactions t WHERE t.rowid IN (SELECT value FROM json_each(?))`;
+
+export function listTransactions(db: Db, query: TransactionListQuery): Page<LedgerRecord> {
+  const offset = (query.page - 1) * query.page_size;
+  if (query.sort !== 'created_at') {
+    const rowids = sortedRowids(db, query);
+    const wanted = rowids.slice(offset, offset + query.page_size);
+    const rows = stmt(db, RECORDS_BY_ROWID).raw(true).all(JSON.stringify(wanted)) as unknown[][];
+    const byRowid = new Map(rows.map((row) => [row[0] as number, recordOfRow(row.slice(1))]));
+    const list = wanted.map((rowid) => byRowid.get(rowid)).filter((r): r is LedgerRecord => r !== undefined);
+    return { list, total: rowids.length, page: query.page, page_size: query.page_size };
+  }
+  const { filter, args } = filterSql(query);
+  const list = stmt(db, `${TX_SELECT}${filter} ORDER BY ${orderSql(query.sort, query.order)} LIMIT ? OFFSET ?`)
     .raw(true)
-    .all(...args, query.page_size, (query.page - 1) * query.page_size)
+    .all(...args, query.page_size, offset)
     .map((row) => recordOfRow(row as unknown[]));
-  return { list, total, page: query.page, page_size: query.page_size };
+  return { list, total: countTransactions(db, query), page: query.page, page_size: query.page_size };
+}
+
+/** Every record the filters select, in the sort's order, read one at a time (a file export). */
+export function* eachTransaction(
+  db: Db,
+  query: TransactionFilters & { sort: TransactionSort; order: 'asc' | 'desc' },
+): Generator<LedgerRecord> {
+  const { filter, args } = filterSql(query);
+  const rows = db.$client
+    .prepare(`${TX_SELECT}${filter} ORDER BY ${orderSql(query.sort, query.order)}`)
+    .raw(true)
+    .iterate(...args);
+  for (const row of rows) yield recordOfRow(row as unknown[]);
+}
+
+/** The amounts and fees of the records the filters select, per chain, token and type, summed exactly as they stream by. */
+export function sumTransactions(db: Db, query: TransactionFilters): LedgerTotals {
+  const { filter, args } = filterSql(query);
+  const groups = new Map<
+    string,
+    { chain_id: string; token_id: string; type: LedgerType; count: number; amount: ExactSum; fee: ExactSum }
+  >();
+  let total = 0;
+  const rows = stmt(db, `SELECT t.chain_id, t.token_id, t.type, t.amount, t.fee FROM transactions t${filter}`)
+    .raw(true)
+    .iterate(...args) as IterableIterator<[string, string, LedgerType, string, string | null]>;
+  for (const [chain_id, token_id, type, amount, fee] of rows) {
+    const key = `${chain_id}\n${token_id}\n${type}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { chain_id, token_id, type, count: 0, amount: new ExactSum(), fee: new ExactSum() }));
+    g.count++;
+    g.amount.add(amount);
+    g.fee.add(fee);
+    total++;
+  }
+  const totals = [...groups.values()]
+    .map((g) => ({ ...g, amount: g.amount.toString(), fee: g.fee.toString() }))
+    .sort((a, b) => a.chain_id.localeCompare(b.chain_id) || a.token_id.localeCompare(b.token_id) || a.type.localeCompare(b.type));
+  return { total, totals };
+}
+
+/** Wallet names by ID ('' for an unnamed wallet), for files that show them beside the IDs. */
+export function walletNames(db: Db): Map<string, string> {
+  const rows = stmt<[], { wallet_id: string; name: string }>(db, 'SELECT wallet_id, name FROM wallets').all();
+  return new Map(rows.map((r) => [r.wallet_id, r.name]));
 }
 
 /** Records after the cursor (a rowid), in stored order, with the cursor of the next page. */

@@ -7,6 +7,8 @@ export interface Column<T> {
   /** CSS grid track, e.g. '160px' or 'minmax(180px, 1fr)'. */
   width: string;
   align?: 'left' | 'right' | 'center';
+  /** A sortable column's state, for assistive technology (the header itself holds the control). */
+  sort?: 'ascending' | 'descending' | 'none';
   render: (row: T, index: number) => ReactNode;
 }
 
@@ -167,7 +169,7 @@ export function VirtualTable<T>({
         <div className="vt-inner" style={{ minWidth, height: physicalPx }}>
           <div className="vt-head" role="row" style={{ gridTemplateColumns: template, height: HEADER_HEIGHT }}>
             {columns.map((c) => (
-              <div key={c.key} role="columnheader" className={`vt-cell vt-${c.align ?? 'left'}`}>
+              <div key={c.key} role="columnheader" aria-sort={c.sort} className={`vt-cell vt-${c.align ?? 'left'}`}>
                 {c.header}
               </div>
             ))}

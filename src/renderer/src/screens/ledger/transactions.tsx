@@ -1,19 +1,25 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { create } from 'zustand';
 import {
   LEDGER_STATUSES,
   LEDGER_TYPES,
   RECORD_FIELDS,
+  MAX_EXPORT_RECORDS,
   RECORD_TIME_FIELDS,
+  TRANSACTION_SORTS,
   type LedgerRecord,
   type RecordField,
+  type TransactionSort,
 } from '../../../../shared/ledger';
-import { call } from '../../api';
+import type { ReportFormat } from '../../../../shared/reports';
+import { call, errorText } from '../../api';
 import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
 import { Amount, Badge, Empty, ErrorBox, FieldName, Loading, NoValue } from '../../components/ui';
 import { VirtualTable, type Column } from '../../components/virtual-table';
 import { WalletName } from '../../components/wallet-name';
+import { downloadFile } from '../../lib/download';
+import { labelOf } from '../../lib/fields';
 import { dayToMs, formatCount, formatTime, shorten } from '../../lib/format';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useQuery } from '../../lib/use-query';
@@ -32,11 +38,26 @@ export interface TxFilters {
 
 const NO_FILTERS: TxFilters = { search: '', wallet_id: '', chain_id: '', token_id: '', type: '', status: '', from: '', to: '' };
 
-/** The transaction filters survive a trip to another screen. */
-const useTxFilters = create<{ filters: TxFilters; set: (patch: Partial<TxFilters>) => void; clear: () => void }>((set) => ({
+interface TxSort {
+  sort: TransactionSort;
+  order: 'asc' | 'desc';
+}
+const NEWEST_FIRST: TxSort = { sort: 'created_at', order: 'desc' };
+
+/** The transaction filters and sort survive a trip to another screen. */
+const useTxFilters = create<{
+  filters: TxFilters;
+  sort: TxSort;
+  set: (patch: Partial<TxFilters>) => void;
+  clear: () => void;
+  sortBy: (sort: TransactionSort) => void;
+}>((set) => ({
   filters: NO_FILTERS,
+  sort: NEWEST_FIRST,
   set: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
   clear: () => set({ filters: NO_FILTERS }),
+  // A second click on the sorted column turns its order; a new column starts with the largest, latest or last first.
+  sortBy: (sort) => set((s) => ({ sort: { sort, order: s.sort.sort === sort && s.sort.order === 'desc' ? 'asc' : 'desc' } })),
 }));
 
 function toQuery(f: TxFilters) {
@@ -118,13 +139,42 @@ const WIDTH: Record<RecordField, string> = {
 const FIRST: readonly RecordField[] = ['created_at', 'type', 'status', 'amount', 'token_id', 'chain_id', 'to', 'hash'];
 const COLUMN_ORDER: readonly RecordField[] = [...FIRST, ...RECORD_FIELDS.filter((f) => !FIRST.includes(f))];
 
-const columns: Column<LedgerRecord>[] = COLUMN_ORDER.map((f) => ({
-  key: f,
-  header: <FieldName field={f} />,
-  width: WIDTH[f],
-  align: AMOUNT_FIELDS.has(f) ? 'right' : undefined,
-  render: (r) => <RecordValue record={r} field={f} />,
-}));
+const SORTABLE = new Set<string>(TRANSACTION_SORTS);
+
+/** A sortable column's header: a button that sorts by it, showing the order it is sorted in. */
+function SortHeader({ field, sort, onSort }: { field: TransactionSort; sort: TxSort; onSort: (f: TransactionSort) => void }) {
+  const active = sort.sort === field;
+  const next = active && sort.order === 'desc' ? 'ascending' : 'descending';
+  return (
+    <button
+      type="button"
+      className={active ? 'sort-head sort-active' : 'sort-head'}
+      onClick={() => onSort(field)}
+      // Named by its text, as the column is (getByLabel('Token') finds the filter, not this); the header's aria-sort says the order.
+      title={`Sort by ${labelOf(field)}, ${next}`}
+      data-testid={`sort-${field}`}
+    >
+      <FieldName field={field} />
+      <span className="sort-mark" aria-hidden="true">
+        {active ? (sort.order === 'desc' ? '▼' : '▲') : '↕'}
+      </span>
+    </button>
+  );
+}
+
+function columnsOf(sort: TxSort, onSort: (f: TransactionSort) => void): Column<LedgerRecord>[] {
+  return COLUMN_ORDER.map((f) => {
+    const sortable = SORTABLE.has(f);
+    return {
+      key: f,
+      header: sortable ? <SortHeader field={f as TransactionSort} sort={sort} onSort={onSort} /> : <FieldName field={f} />,
+      width: WIDTH[f],
+      align: AMOUNT_FIELDS.has(f) ? 'right' : undefined,
+      sort: !sortable ? undefined : sort.sort !== f ? 'none' : sort.order === 'asc' ? 'ascending' : 'descending',
+      render: (r) => <RecordValue record={r} field={f} />,
+    };
+  });
+}
 
 /** Not part of the record: what this store knows about it. */
 const STORE_FIELDS = ['import_id', 'updated_at'] as const satisfies readonly Field[];
@@ -254,11 +304,123 @@ function FilterBar() {
   );
 }
 
+/** Past this many records the totals wait for a click: summing them holds the service for a moment. */
+const AUTO_TOTALS_MAX = 200_000;
+
+/** Amount per token and type under the current filters, exact, with the record count. */
+function Totals({ query, total }: { query: ReturnType<typeof toQuery>; total: number }) {
+  const key = JSON.stringify(query);
+  const [asked, setAsked] = useState<string>();
+  const wanted = total <= AUTO_TOTALS_MAX || asked === key;
+  const totals = useQuery(wanted && total > 0 ? `totals:${key}` : null, () => call('transactions-totals', query));
+  if (total === 0) return null;
+  let body;
+  if (!wanted)
+    body = (
+      <button type="button" className="btn btn-small" onClick={() => setAsked(key)}>
+        Sum {formatCount(total)} records
+      </button>
+    );
+  else if (totals.error) body = <span className="error-text">Could not sum: {totals.error}</span>;
+  else if (!totals.data) body = <span className="muted">Summing…</span>;
+  else
+    body = (
+      <table className="totals-table">
+        <thead>
+          <tr>
+            <th scope="col">
+              <FieldName field="token_id" />
+            </th>
+            <th scope="col">
+              <FieldName field="type" />
+            </th>
+            <th scope="col" className="num">
+              Records
+            </th>
+            <th scope="col" className="num">
+              <FieldName field="amount" label="Total amount" />
+            </th>
+            <th scope="col" className="num">
+              <FieldName field="fee" label="Total fee" />
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {totals.data.totals.map((t) => (
+            <tr key={`${t.chain_id}|${t.token_id}|${t.type}`} data-testid={`total-${t.token_id}-${t.type}`}>
+              <td className="mono">{t.token_id}</td>
+              <td>
+                <span className={t.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{t.type}</span>
+              </td>
+              <td className="num">{formatCount(t.count)}</td>
+              <td className="num">
+                <Amount value={t.amount} />
+              </td>
+              <td className="num">
+                <Amount value={t.fee} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+  return (
+    <details className="tx-totals" open>
+      <summary>Totals per token for these filters</summary>
+      {body}
+    </details>
+  );
+}
+
+/** Save the current filters' records, in the current sort, as CSV or XLSX. */
+function ExportButtons({ query, sort, total }: { query: ReturnType<typeof toQuery>; sort: TxSort; total: number | undefined }) {
+  const [busy, setBusy] = useState<ReportFormat>();
+  const [error, setError] = useState<string>();
+  const tooMany = total !== undefined && total > MAX_EXPORT_RECORDS;
+  const save = async (format: ReportFormat) => {
+    setBusy(format);
+    setError(undefined);
+    try {
+      downloadFile(await call('ledger-export-file', { ...query, ...sort, format }));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const title = tooMany
+    ? `Export holds at most ${formatCount(MAX_EXPORT_RECORDS)} records: narrow the filters (nps ledger export writes the whole ledger)`
+    : undefined;
+  return (
+    <span className="tx-export">
+      {error && <span className="error-text">{error}</span>}
+      {(['csv', 'xlsx'] as const).map((format) => (
+        <button
+          key={format}
+          type="button"
+          className="btn btn-small"
+          disabled={busy !== undefined || !total || tooMany}
+          title={title}
+          onClick={() => void save(format)}
+        >
+          <Icon name="download" size={14} />
+          {busy === format ? 'Exporting…' : `Export ${format.toUpperCase()}`}
+        </button>
+      ))}
+    </span>
+  );
+}
+
 export function TransactionsTab({ onImport }: { onImport: () => void }) {
   const filters = useTxFilters((s) => s.filters);
+  const sort = useTxFilters((s) => s.sort);
+  const sortBy = useTxFilters((s) => s.sortBy);
   const loadWallets = useReference((s) => s.loadWallets);
   const query = toQuery(filters);
-  const rows = usePagedRows(JSON.stringify(query), (page, page_size) => call('transactions-list', { ...query, page, page_size }));
+  const columns = useMemo(() => columnsOf(sort, sortBy), [sort, sortBy]);
+  const rows = usePagedRows(JSON.stringify({ query, sort }), (page, page_size) =>
+    call('transactions-list', { ...query, ...sort, page, page_size }),
+  );
   const [selected, setSelected] = useState<number>();
   const [open, setOpen] = useState<LedgerRecord>();
   const filtered = Object.values(filters).some(Boolean);
@@ -307,7 +469,9 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
           {rows.total === undefined ? '…' : `${formatCount(rows.total)} transaction${rows.total === 1 ? '' : 's'}`}
         </span>
         <span className="muted">Double-click or Enter opens a row · ↑↓ PgUp PgDn Home End move</span>
+        <ExportButtons query={query} sort={sort} total={rows.total} />
       </div>
+      {rows.total !== undefined && <Totals query={query} total={rows.total} />}
       <div className="tx-body">
         {body}
         {open && <TransactionDetail record={open} onClose={() => setOpen(undefined)} />}

@@ -1,0 +1,117 @@
+import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { importLedger } from './support/ledger';
+import { shot, useSession } from './support/session';
+
+/*
+ * The Ledger table as an accountant works it before a close: sort by amount (exactly: two amounts a
+ * float cannot tell apart keep their order), read the totals per token for the filters, and save
+ * what is shown as CSV and XLSX.
+ */
+
+const session = useSession();
+const dir = mkdtempSync(join(tmpdir(), 'nps-ledger-table-'));
+const WALLET = '11111111-2222-4333-8444-555555555555';
+const HEADER = 'transaction_id,wallet_id,type,status,amount,fee,chain_id,token_id,hash,created_at';
+const row = (n: number, type: string, amount: string, token = 'ETH', fee = '0.000000000000000001') =>
+  [
+    `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    WALLET,
+    type,
+    'Completed',
+    amount,
+    fee,
+    'ETH',
+    token,
+    `0x${String(n).padStart(64, 'a')}`,
+    String(Date.UTC(2024, 4, n, 12)),
+  ].join(',');
+const FILE = join(dir, 'may-ledger.csv');
+writeFileSync(
+  FILE,
+  [
+    HEADER,
+    row(1, 'Deposit', '0.100000000000000001'),
+    row(2, 'Deposit', '0.1'),
+    row(3, 'Deposit', '0.100000000000000002'),
+    row(4, 'Withdrawal', '2.5'),
+    row(5, 'Deposit', '1500.25', 'ETH_USDT', '0'),
+    row(6, 'Withdrawal', '0.75', 'ETH_USDT', '1'),
+  ].join('\n') + '\n',
+);
+
+/** The amount column's text of the table's rows, top to bottom. */
+async function amounts(): Promise<string[]> {
+  const { page } = session();
+  const grid = page.getByRole('grid', { name: 'Transactions' });
+  const cells = grid.getByRole('row').filter({ has: page.getByRole('gridcell') });
+  return cells.evaluateAll((rows) =>
+    rows.map((r) => r.querySelectorAll('[role=gridcell]')[3]?.querySelector('.amount')?.getAttribute('title') ?? ''),
+  );
+}
+
+test('sort the ledger by amount, exactly, both ways', async () => {
+  const { page } = session();
+  await importLedger(page, FILE, 6);
+  await page.getByRole('tab', { name: 'Transactions', exact: true }).click();
+  await expect(page.getByTestId('tx-count')).toHaveText('6 transactions');
+  const amountHead = page.getByRole('columnheader').filter({ has: page.getByTestId('sort-amount') });
+  await expect(amountHead).toHaveAttribute('aria-sort', 'none');
+
+  await page.getByTestId('sort-amount').click();
+  await expect(amountHead).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(amounts).toEqual(['1500.25', '2.5', '0.75', '0.100000000000000002', '0.100000000000000001', '0.1']);
+  await page.getByTestId('sort-amount').click();
+  await expect(amountHead).toHaveAttribute('aria-sort', 'ascending');
+  await expect.poll(amounts).toEqual(['0.1', '0.100000000000000001', '0.100000000000000002', '0.75', '2.5', '1500.25']);
+});
+
+test('see the totals per token and type for the filters', async () => {
+  const { page } = session();
+  const totals = page.locator('.tx-totals');
+  await expect(totals.getByTestId('total-ETH-Deposit')).toContainText('0.300000000000000003');
+  await expect(totals.getByTestId('total-ETH-Deposit')).toContainText('3');
+  await expect(totals.getByTestId('total-ETH-Withdrawal')).toContainText('2.5');
+  await expect(totals.getByTestId('total-ETH_USDT-Deposit')).toContainText('1,500.25');
+  await shot(page, 'ledger-table-sorted-totals');
+  await page.screenshot({ path: '/tmp/ledger-table-1280.png' });
+
+  await page.getByLabel('Token').selectOption('ETH_USDT');
+  await expect(page.getByTestId('tx-count')).toHaveText('2 transactions');
+  await expect(totals.getByTestId('total-ETH-Deposit')).toHaveCount(0);
+  await expect(totals.getByTestId('total-ETH_USDT-Withdrawal')).toContainText('0.75');
+  await page.getByLabel('Token').selectOption('');
+});
+
+test('export what is shown as CSV and XLSX', async () => {
+  const { page } = session();
+  await expect(page.getByTestId('tx-count')).toHaveText('6 transactions');
+
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/^ledger-\d{8}-\d{6}Z\.csv$/);
+  const csvPath = join(dir, csv.suggestedFilename());
+  await csv.saveAs(csvPath);
+  const parsed = Papa.parse<Record<string, string>>(readFileSync(csvPath, 'utf8'), { header: true, skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  // In the table's sort (amount, ascending), the amounts exact, the times ISO 8601 UTC.
+  expect(parsed.data.map((r) => r.amount)).toEqual(['0.1', '0.100000000000000001', '0.100000000000000002', '0.75', '2.5', '1500.25']);
+  expect(parsed.data[0]!.created_at).toBe('2024-05-02T12:00:00.000Z');
+
+  const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export XLSX' }).click()]);
+  expect(xlsx.suggestedFilename()).toMatch(/\.xlsx$/);
+  const xlsxPath = join(dir, xlsx.suggestedFilename());
+  await xlsx.saveAs(xlsxPath);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(xlsxPath);
+  expect(wb.worksheets.map((w) => w.name)).toEqual(['Ledger', 'Totals']);
+  const ledger = wb.getWorksheet('Ledger')!;
+  expect(ledger.rowCount).toBe(7);
+  const amountCol = (ledger.getRow(1).values as unknown[]).indexOf('amount');
+  expect([2, 3, 4].map((r) => ledger.getRow(r).getCell(amountCol).value)).toEqual(['0.1', '0.100000000000000001', '0.100000000000000002']);
+  const totals = wb.getWorksheet('Totals')!;
+  expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, '0.300000000000000003', '0.000000000000000003']);
+});

@@ -1,0 +1,51 @@
+/*
+ * Cells of a report or ledger file, as text the same in CSV and XLSX: times as ISO 8601 UTC,
+ * amounts exactly as their decimal strings, and text that a spreadsheet would run as a formula
+ * made harmless.
+ */
+
+/**
+ * A cell a spreadsheet would read as a formula: = + @ tab CR, or - not followed by a plain number.
+ * A plain decimal ("-12.5") keeps its sign unguarded: a spreadsheet reads it as that number and
+ * nothing else, so a negative amount stays exact and sortable in the file.
+ */
+const FORMULA_START = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/;
+
+/** Text as written, with a leading ' where a spreadsheet would otherwise run it. */
+export const guardText = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** Unix milliseconds as ISO 8601 UTC ("2024-05-31T23:59:59.000Z"); "" when not recorded. */
+export const isoUtc = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '' : new Date(ms).toISOString());
+
+/** A claim's time: Unix seconds (a books' time), or milliseconds where the number is that large. */
+export const isoOfClaimTime = (v: unknown): string => {
+  if (typeof v === 'number' && Number.isFinite(v)) return isoUtc(Math.abs(v) < 100_000_000_000 ? v * 1000 : v);
+  return textOf(v);
+};
+
+/** Any value as cell text: "" for nothing, objects as JSON. */
+export function textOf(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** What a column holds decides how the XLSX writes it; CSV writes every kind as text. */
+export type CellKind = 'text' | 'amount' | 'time' | 'count' | 'link';
+
+export interface TableColumn<T> {
+  key: string;
+  header: string;
+  /** Width in characters (XLSX). */
+  width: number;
+  kind: CellKind;
+  /** The cell's text (a count may be a number). */
+  value: (row: T) => string | number;
+}
+
+/** One row as guarded cell text, in the columns' order (CSV). */
+export const textRow = <T>(columns: readonly TableColumn<T>[], row: T): string[] =>
+  columns.map((c) => {
+    const v = c.value(row);
+    return typeof v === 'number' ? String(v) : guardText(v);
+  });
