@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ReconcileReport } from './reports';
+import { ReconcileReport, ReportFile, ReportFormat } from './reports';
 import { LEDGER_STATUSES, LEDGER_TYPES, LedgerRecord, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
 import { addition, Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
@@ -534,6 +534,11 @@ export const reconcileContract = {
     readOnly: true,
     input: z.object({ run_id: z.string().min(1), limit: z.number().int().min(1).max(100_000).optional() }),
     output: ReconcileReport,
+  },
+  'run-report-file': {
+    readOnly: true,
+    input: z.object({ run_id: z.string().min(1), format: ReportFormat }),
+    output: ReportFile,
   },
   'run-unbooked': {
     readOnly: true,

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReconcileReport } from '../../shared/reports';
+import ExcelJS from 'exceljs';
+import { REPORT_GROUP_LABELS, REPORT_GROUPS, ReconcileReport } from '../../shared/reports';
 import { tempService } from '../service/test-support';
 import { nps } from './nps.test-support';
 
@@ -27,6 +28,31 @@ describe('npm run nps -- reconcile', () => {
     expect(report.groups.not_in_ledger[0]!.claimed).toMatchObject({ request_id: 'WD-2026-09999' });
     expect(report.period_from).toBe(Date.UTC(2026, 0, 1));
     expect(report.period_to).toBe(Date.UTC(2026, 1, 1) - 1);
+
+    // The auditor's workbook of the same books: the summary, then a sheet per group with its rows.
+    const xlsx = join(svc.dataDir, 'january.xlsx');
+    const written = await nps(['reconcile', books, '--from', '2026-01-01', '--to', '2026-01-31', '--out', xlsx, ...dir]);
+    expect(written.err).toContain(`Report written to ${xlsx}`);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(xlsx);
+    expect(wb.worksheets.map((ws) => ws.name)).toEqual([
+      'Summary',
+      'Matched',
+      'Mismatched',
+      'Claimed, not in ledger',
+      'In ledger, not in books',
+      'Duplicate claims',
+    ]);
+    const counts = new Map<unknown, unknown>();
+    wb.getWorksheet('Summary')!.eachRow((row) => counts.set(row.getCell(1).value, row.getCell(2).value));
+    expect(REPORT_GROUPS.map((g) => counts.get(REPORT_GROUP_LABELS[g]))).toEqual([11, 5, 1, 14, 0]);
+    // Every row under a group sheet's header is an item (no cut note: nothing was cut).
+    const items = (name: string) => wb.getWorksheet(name)!.actualRowCount - 1;
+    expect([items('Matched'), items('Mismatched'), items('Claimed, not in ledger'), items('In ledger, not in books')]).toEqual([
+      11, 5, 1, 14,
+    ]);
+    const bad = await nps(['reconcile', books, '--out', join(svc.dataDir, 'report.pdf'), ...dir]);
+    expect(bad.err).toMatch(/^--out: ".*report\.pdf" must end in \.xlsx/);
 
     // The same books with one row twice, for one wallet, human output.
     const lines = (await import('node:fs')).readFileSync(books, 'utf8').trimEnd().split(/\r?\n/);

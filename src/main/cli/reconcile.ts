@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BooksMapping, type BooksRunResult } from '../../shared/reconcile';
 import type { ReconcileReport } from '../../shared/reports';
@@ -73,6 +73,10 @@ export async function reconcileCommand(args: string[]): Promise<void> {
   if (timeDelta !== undefined && !(Number.isSafeInteger(timeDelta) && timeDelta >= 0)) {
     throw new UsageError(`--time-delta: ${JSON.stringify(values['time-delta'])} is not a whole number of seconds >= 0`);
   }
+  const out = values.out === undefined ? undefined : resolve(values.out);
+  const format =
+    out === undefined ? undefined : out.toLowerCase().endsWith('.xlsx') ? 'xlsx' : out.toLowerCase().endsWith('.csv') ? 'csv' : null;
+  if (format === null) throw new UsageError(`--out: ${JSON.stringify(values.out)} must end in .xlsx (the auditor's workbook) or .csv`);
   const source = { path: resolve(positionals[0]!) };
   const { run, report } = await withService(values['data-dir'], async (service) => {
     const wallet = values.wallet !== undefined ? await walletId(service, values.wallet) : values['wallet-id'];
@@ -94,8 +98,13 @@ export async function reconcileCommand(args: string[]): Promise<void> {
       cli,
     );
     const report = await service.invoke('run-report', { run_id: run.run_id }, cli);
+    if (out !== undefined && format !== undefined) {
+      const file = await service.invoke('run-report-file', { run_id: run.run_id, format }, cli);
+      writeFileSync(out, Buffer.from(file.base64, 'base64'));
+    }
     return { run, report };
   });
+  if (out !== undefined) process.stderr.write(`Report written to ${out}\n`);
   process.stdout.write((values.json ? JSON.stringify(report, null, 2) : describe(run, report)) + '\n');
   const s = report.summary;
   if (s.mismatched + s.not_in_ledger + s.not_in_books + s.duplicates + run.rejected_count > 0) process.exitCode = 1;

@@ -58,7 +58,7 @@ export const ledgerUsage = `npm run nps -- ledger export [--wallet-id W] [--chai
   Written to FILE, or to standard output. Importing the file again changes nothing.`;
 
 export const reconcileUsage = `npm run nps -- reconcile BOOKS [--wallet NAME | --wallet-id W] [--from DATE] [--to DATE] [--time-zone Z]
-                            [--map FILE] [--amount-delta X] [--time-delta S] [--one-way] [--json] [--data-dir D]
+                            [--map FILE] [--amount-delta X] [--time-delta S] [--one-way] [--json] [--out FILE.xlsx|.csv] [--data-dir D]
   Reconcile the books (CSV) against the ledger both ways: each claim is matched, mismatched (field by
   field), not in the ledger or a duplicate of an earlier claim; each ledger record of the wallet (or
   every wallet) created in the period that no claim found is not in the books. Every group but
@@ -67,7 +67,9 @@ export const reconcileUsage = `npm run nps -- reconcile BOOKS [--wallet NAME | -
   native header is the claim's fields (request_id, transaction_id, hash, chain_id, token_id, to, type,
   amount, fee, amount_actual, status, time); other layouts need --map (a books mapping, JSON).
   --json prints the report: summary {matched, mismatched, not_in_ledger, not_in_books, duplicates}
-  and the items of each group. Exit status 1 when there is anything to work.`;
+  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the period,
+  wallets, counts, balances, who ran it and a sign-off, then a sheet per group) or CSV (one table).
+  Exit status 1 when there is anything to work.`;
 
 export const walletsUsage = `npm run nps -- wallets list [--json] [--data-dir D]
 npm run nps -- wallets create NAME [--notes T] [--data-dir D]

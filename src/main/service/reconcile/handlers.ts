@@ -35,7 +35,7 @@ import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
 import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } from './verify';
 import { findUnbooked } from './unbooked';
-import { buildReport } from './report';
+import { buildReport, reportFile } from './report';
 import { readPeriod } from '../ledger/period';
 
 const BOOKS_CHUNK = 1000;
@@ -207,6 +207,7 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
     'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
     'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
     'run-report': ({ run_id, limit }, meta) => buildReport(ctx, requireRun(ctx, run_id), actorOf(ctx, meta), limit),
+    'run-report-file': ({ run_id, format }, meta) => reportFile(buildReport(ctx, requireRun(ctx, run_id), actorOf(ctx, meta)), format),
     'run-unbooked': ({ run_id, page, page_size }) => {
       requireRun(ctx, run_id);
       return listUnbooked(ctx.db, run_id, page, page_size);

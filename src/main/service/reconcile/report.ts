@@ -1,11 +1,13 @@
 import type { Chain } from '../../../shared/catalogue';
 import type { LedgerRecord } from '../../../shared/ledger';
 import { FLAG_FIELDS, matchFlagOf, type RunSummary } from '../../../shared/reconcile';
-import type { ReconcileReport, ReportGroup, ReportItem } from '../../../shared/reports';
+import type { ReconcileReport, ReportFile, ReportFormat, ReportGroup, ReportItem } from '../../../shared/reports';
+import { CSV_MIME, writeReportCsv, writeReportXlsx, XLSX_MIME } from '../reports';
 import { explorerTxUrl } from '../catalogue/explorer';
 import { getChain } from '../catalogue/repository';
 import type { ServiceContext } from '../context';
 import { stmt } from '../db/statements';
+import { periodBalances } from '../ledger/balances';
 import { getWallet } from '../ledger/wallets-repository';
 import { parseClaimed } from '../json/claimed';
 import { flagsOf, listRunItems, listUnbooked, type RunItemFilter, type RunItemRow } from './repository';
@@ -126,7 +128,8 @@ export function buildReport(ctx: ServiceContext, run: RunSummary, generatedBy: s
     },
     claims: run.item_count,
     rejected_rows: run.rejected_count,
-    balances: [],
+    // A two-way run's period has an opening and a closing balance per wallet and token.
+    balances: run.two_way ? periodBalances(ctx.db, run.wallet_id ? [run.wallet_id] : null, run.period_from, run.period_to) : [],
     open_exceptions: openExceptions,
     run_by: runBy(ctx, run),
     run_at: run.created_at,
@@ -134,4 +137,15 @@ export function buildReport(ctx: ServiceContext, run: RunSummary, generatedBy: s
     generated_at: ctx.now(),
     groups,
   };
+}
+
+const MIME: Record<ReportFormat, string> = { xlsx: XLSX_MIME, csv: CSV_MIME };
+
+/** The report as a file to save: XLSX (summary, then a sheet per group) or CSV (one table). */
+export async function reportFile(report: ReconcileReport, format: ReportFormat): Promise<ReportFile> {
+  const day = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().slice(0, 10));
+  const period = report.period_from !== null || report.period_to !== null ? `-${day(report.period_from)}_${day(report.period_to)}` : '';
+  const base = `reconciliation-${(report.books || report.run_id).replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_')}${period}`;
+  const bytes = format === 'xlsx' ? await writeReportXlsx(report) : Buffer.from(writeReportCsv(report), 'utf8');
+  return { file_name: `${base}.${format}`, mime: MIME[format], base64: bytes.toString('base64') };
 }

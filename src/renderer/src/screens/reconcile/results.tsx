@@ -5,6 +5,8 @@ import { Icon } from '../../components/icons';
 import { ExplorerLink } from '../../components/links';
 import { Badge, Empty, ErrorBox, FieldName, Loading, Pager, Stat } from '../../components/ui';
 import { downloadText, toCsv } from '../../lib/csv';
+import { downloadFile } from '../../lib/download';
+import type { ReportFormat } from '../../../../shared/reports';
 import { WalletName } from '../../components/wallet-name';
 import { formatCount, formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
@@ -181,6 +183,16 @@ export function RunResults({ runId }: { runId: string }) {
   const fields = givenFields.length ? givenFields : [...FLAG_FIELDS];
   const hidden = FLAG_FIELDS.filter((f) => !fields.includes(f));
 
+  const doReport = async (format: ReportFormat) => {
+    setExporting(`Writing the ${format.toUpperCase()} report…`);
+    try {
+      downloadFile(await call('run-report-file', { run_id: runId, format }));
+      setExporting(undefined);
+    } catch (err) {
+      setExporting(`Report failed: ${errorText(err)}`);
+    }
+  };
+
   const doExport = async () => {
     setExporting('Exporting…');
     try {
@@ -222,7 +234,19 @@ export function RunResults({ runId }: { runId: string }) {
         </div>
         <div className="row-actions">
           {exporting && <span className="muted small">{exporting}</span>}
-          <button type="button" className="btn" onClick={() => void doExport()} disabled={exporting?.startsWith('Exporting')}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => void doReport('xlsx')}
+            disabled={exporting?.endsWith('…')}
+            title="The auditor's workbook: a summary (period, wallets, counts, balances, who ran it, sign-off), then a sheet per group"
+          >
+            <Icon name="download" size={14} /> Report (XLSX)
+          </button>
+          <button type="button" className="btn" onClick={() => void doReport('csv')} disabled={exporting?.endsWith('…')}>
+            <Icon name="download" size={14} /> Report (CSV)
+          </button>
+          <button type="button" className="btn" onClick={() => void doExport()} disabled={exporting?.endsWith('…')}>
             <Icon name="download" size={14} /> Export results (CSV)
           </button>
         </div>
