@@ -40,6 +40,9 @@ test('a two-way run of books with a row booked twice fills the queue with every 
   await page.getByRole('tab', { name: 'New run' }).click();
   await page.getByTestId('file-input').setInputFiles(twice);
   await expect(page.getByLabel('Column for amount', { exact: true })).toHaveValue('Amount');
+  // The month the books close: the ledger side covers January 2026.
+  await page.getByLabel('From (UTC)').fill('2026-01-01');
+  await page.getByLabel('To (UTC)').fill('2026-01-31');
   await page.getByRole('button', { name: 'Run reconciliation' }).click();
   await expect(page.getByRole('table', { name: 'Reconciliation results' })).toBeVisible();
 
