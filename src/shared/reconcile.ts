@@ -361,7 +361,7 @@ export type UnbookedItem = z.infer<typeof UnbookedItem>;
  * A period as the user gives it: a date (YYYY-MM-DD: the whole day) or a moment (ISO 8601), read in
  * time_zone when it carries no zone. `from` is the first moment in the period, `to` the last.
  */
-export const PeriodInput = {
+const PeriodInput = {
   from: z.string().optional().meta({ description: 'First day (YYYY-MM-DD) or moment (ISO 8601) of the period' }),
   to: z.string().optional().meta({ description: 'Last day (YYYY-MM-DD, the whole day) or moment of the period' }),
   time_zone: z.string().default('UTC').meta({ description: 'IANA zone the dates are read in; default UTC' }),

@@ -93,7 +93,7 @@ MONTH_BY_NAME.set('sept', 9);
 const q = (cell: string) => JSON.stringify(cell);
 
 /** Minutes east of UTC for "+08:00" / "-0530" / "+08" / "Z" (a mapping's utc_offset, already checked by its schema). */
-export function offsetMinutes(zone: string): number {
+function offsetMinutes(zone: string): number {
   if (zone === 'Z' || zone === 'z') return 0;
   const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
   if (!m) return 0;

@@ -19,7 +19,7 @@ import { flagsOf, listRunItems, listUnbooked, type RunItemFilter, type RunItemRo
  */
 
 const PAGE = 1000;
-export const REPORT_LIMIT = 100_000;
+const REPORT_LIMIT = 100_000;
 
 /** What the run's stored options say about who ran it (books runs keep it; API runs name their key). */
 function runBy(ctx: ServiceContext, run: RunSummary): string {
