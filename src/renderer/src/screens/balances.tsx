@@ -242,7 +242,13 @@ export function BalancesScreen() {
   ];
   const rows = q.data?.rows ?? [];
   const checkWallet = selected?.wallet_id ?? wallet;
-  const checkTokens = [...new Set(rows.filter((r) => !checkWallet || r.wallet_id === checkWallet).map((r) => r.token_id))];
+  // The chosen row's token first: the check is about what the accountant is looking at.
+  const checkTokens = [
+    ...new Set([
+      ...(selected ? [selected.token_id] : []),
+      ...rows.filter((r) => !checkWallet || r.wallet_id === checkWallet).map((r) => r.token_id),
+    ]),
+  ];
   const validPeriod = DAY.test(fromText) && DAY.test(toText);
   return (
     <div className="screen">
