@@ -19,7 +19,7 @@ export function ReconcileScreen() {
     <div className="screen screen-full">
       <PageHeader
         title="Reconcile"
-        subtitle="Check the accountant's books against the ledger: every row is looked up and compared field by field; mismatches open tickets."
+        subtitle="Check the accountant's books against the ledger both ways: every row is looked up and compared field by field, and the period's ledger records the books never mention are found; every difference is an exception to work."
       />
       <Tabs
         label="Reconcile"
