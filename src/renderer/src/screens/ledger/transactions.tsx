@@ -1,3 +1,4 @@
+import { ChainTokenFilter } from '../../components/chain-token-filter';
 import { useEffect, useMemo, useState } from 'react';
 import { create } from 'zustand';
 import {
@@ -214,12 +215,8 @@ function TransactionDetail({ record, onClose }: { record: LedgerRecord; onClose:
 
 function FilterBar() {
   const { filters, set, clear } = useTxFilters();
-  const chains = useReference((s) => s.chains.data);
   const wallets = useReference((s) => s.wallets.data);
   const [search, setSearch] = useState(filters.search);
-  const tokens = useQuery(filters.chain_id ? `tokens:${filters.chain_id}` : 'tokens:*', () =>
-    call('catalogue-tokens-list', { page_size: 100, ...(filters.chain_id ? { chain_id: filters.chain_id } : {}) }),
-  );
   const any = Object.values(filters).some(Boolean);
   return (
     <form
@@ -252,22 +249,7 @@ function FilterBar() {
           </option>
         ))}
       </select>
-      <select aria-label="Chain" value={filters.chain_id} onChange={(e) => set({ chain_id: e.target.value, token_id: '' })}>
-        <option value="">All chains</option>
-        {(chains ?? []).map((c) => (
-          <option key={c.chain_id} value={c.chain_id}>
-            {c.chain_id}
-          </option>
-        ))}
-      </select>
-      <select aria-label="Token" value={filters.token_id} onChange={(e) => set({ token_id: e.target.value })}>
-        <option value="">All tokens</option>
-        {(tokens.data?.tokens ?? []).map((t) => (
-          <option key={t.token_id} value={t.token_id}>
-            {t.token_id}
-          </option>
-        ))}
-      </select>
+      <ChainTokenFilter chainId={filters.chain_id} tokenId={filters.token_id} onChange={set} />
       <select aria-label="Type" value={filters.type} onChange={(e) => set({ type: e.target.value })}>
         <option value="">All types</option>
         {LEDGER_TYPES.map((t) => (

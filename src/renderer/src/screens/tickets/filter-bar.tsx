@@ -1,12 +1,11 @@
+import { ChainTokenFilter } from '../../components/chain-token-filter';
 import { useEffect, useState } from 'react';
 import { FLAG_FIELDS, type FlagField } from '../../../../shared/reconcile';
 import { EXCEPTION_KINDS, EXCEPTION_KIND_LABELS, type ExceptionKind } from '../../../../shared/tickets';
-import { call } from '../../api';
 import { Icon } from '../../components/icons';
 import { Segmented } from '../../components/ui';
 import { labelOf } from '../../lib/fields';
 import { shorten } from '../../lib/format';
-import { useQuery } from '../../lib/use-query';
 import { useReference } from '../../stores/reference';
 import { narrowed, useQueue, type QueueFilters, type StatusFilter } from './filters';
 
@@ -43,15 +42,11 @@ export function FilterBar() {
   const setFilters = useQueue((s) => s.setFilters);
   const clearFilters = useQueue((s) => s.clearFilters);
   const wallets = useReference((s) => s.wallets.data);
-  const chains = useReference((s) => s.chains.data);
   const loadChains = useReference((s) => s.loadChains);
   const [search, setSearch] = useDebounced('search');
   const [min, setMin] = useDebounced('amount_min');
   const [max, setMax] = useDebounced('amount_max');
   const [older, setOlder] = useDebounced('older_than_days');
-  const tokens = useQuery(filters.chain_id ? `tokens:${filters.chain_id}` : 'tokens:*', () =>
-    call('catalogue-tokens-list', { page_size: 100, ...(filters.chain_id ? { chain_id: filters.chain_id } : {}) }),
-  );
   useEffect(() => loadChains(), [loadChains]);
 
   return (
@@ -92,22 +87,7 @@ export function FilterBar() {
           </option>
         ))}
       </select>
-      <select aria-label="Chain" value={filters.chain_id} onChange={(e) => setFilters({ chain_id: e.target.value, token_id: '' })}>
-        <option value="">All chains</option>
-        {(chains ?? []).map((c) => (
-          <option key={c.chain_id} value={c.chain_id}>
-            {c.chain_id}
-          </option>
-        ))}
-      </select>
-      <select aria-label="Token" value={filters.token_id} onChange={(e) => setFilters({ token_id: e.target.value })}>
-        <option value="">All tokens</option>
-        {(tokens.data?.tokens ?? []).map((t) => (
-          <option key={t.token_id} value={t.token_id}>
-            {t.token_id}
-          </option>
-        ))}
-      </select>
+      <ChainTokenFilter chainId={filters.chain_id} tokenId={filters.token_id} onChange={setFilters} />
       <label className="inline-label">
         Amount
         <input
