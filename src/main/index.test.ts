@@ -58,6 +58,7 @@ vi.mock('electron', () => ({
   },
   shell: { openExternal },
   dialog: { showErrorBox: () => undefined },
+  nativeTheme: { shouldUseDarkColors: false },
 }));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'nps-shell-'));
