@@ -174,6 +174,8 @@ test('dismiss a ticket with a reason, then reopen it', async () => {
   await expect(dismiss.getByLabel('Your name')).toHaveCount(0);
   await dismiss.getByLabel('Reason').fill('Bank statement time, not the chain time');
   await dismiss.getByRole('button', { name: 'Dismiss 1 ticket' }).click();
+  // The dialog sits inside the detail's head: gone first, then the head says the new status.
+  await expect(dismiss).toBeHidden();
   await expect(detail.locator('.ticket-head h2')).toContainText('Dismissed');
   await expect(queue.locator('[data-ticket]')).toHaveCount(3);
 
@@ -181,6 +183,7 @@ test('dismiss a ticket with a reason, then reopen it', async () => {
   const reopen = page.getByRole('dialog', { name: 'Reopen 1 ticket' });
   await reopen.getByLabel('Reason (optional)').fill('Reopened: the auditor wants it checked');
   await reopen.getByRole('button', { name: 'Reopen 1 ticket' }).click();
+  await expect(reopen).toBeHidden();
   await expect(detail.locator('.ticket-head h2')).toContainText('Pending');
   await expect(queue.locator('[data-ticket]')).toHaveCount(4);
   const history = detail.getByRole('region', { name: 'History' });
