@@ -489,7 +489,7 @@ export const LedgerExportPage = z.object({
 });
 export type LedgerExportPage = z.infer<typeof LedgerExportPage>;
 
-/** Sum of one token's records of one type under the ledger's filters (exact decimals). */
+/** Sum of one token's records of one type under the ledger's filters, as exact decimal strings. */
 export const TokenTotal = z.object({
   chain_id: z.string(),
   token_id: z.string(),

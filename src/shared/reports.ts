@@ -28,12 +28,12 @@ export const ReportItem = z.object({
   /** Mismatched: the fields that disagree, comma-separated (chain_id,token_id,...). Duplicates: "repeats books row N". */
   note: z.string(),
   ticket_id: z.string().nullable(),
-  /** The record's (or claim's hash's) explorer page; "" when the chain has no template or there is no hash. */
-  explorer_url: z.string(),
+  /** The chain's explorer_tx_url with the record's (or the claim's) hash filled in; "" when the chain has no template or there is no hash. */
+  explorer_tx_url: z.string(),
 });
 export type ReportItem = z.infer<typeof ReportItem>;
 
-/** Opening and closing balance of a wallet's token over the period (exact decimals). */
+/** Opening and closing balance of a wallet's token over the period, as exact decimal strings. */
 export const ReportBalance = z.object({
   wallet_id: z.string(),
   wallet_name: z.string(),

@@ -78,7 +78,7 @@ export const TicketListInput = z.object({
   token_id: z.string().optional(),
   /** A false flag the exception must have (mismatches), e.g. amount. */
   field: FlagField.optional(),
-  /** Amount bounds, inclusive, compared as exact decimals. */
+  /** Amount bounds, inclusive, compared exactly as decimal numbers (never as floats). */
   amount_min: Amount.optional(),
   amount_max: Amount.optional(),
   /** Only exceptions opened at least this many days ago. */

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 /*
  * Amounts are stored as exact decimal strings, so SQLite cannot order or bound them as numbers
  * without going through a float. decimal_key(text) is a string that sorts (with the default
- * binary collation) in exactly the decimals' numeric order: sign, length of the integer part,
+ * binary collation) in exactly the numeric order of the decimal strings: sign, length of the integer part,
  * the digits (nines' complement for negatives), so `ORDER BY decimal_key(amount)` and
  * `decimal_key(amount) >= decimal_key(?)` are exact. Text that is not a plain decimal keys after
  * every number ('~'), so it never falls inside a bound.

@@ -3,7 +3,7 @@ import Big from 'big.js';
 const PLAIN = /^(-)?(\d+)(?:\.(\d+))?$/;
 
 /**
- * An exact running sum of decimal strings. The stored amounts are plain decimals, so each is read
+ * An exact running sum of decimal strings. The stored amounts are plain decimal strings, so each is read
  * as a BigInt of units at the largest scale seen so far (rescaling the sum when a longer fraction
  * comes), which adds a million amounts several times faster than big.js does; anything else a
  * decimal can be written as (an exponent) goes through big.js first.

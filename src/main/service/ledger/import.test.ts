@@ -50,7 +50,7 @@ const record = (transactionId: string) => svc.invoke('transaction-get', { transa
 const all = async (query: Record<string, unknown> = {}) => (await svc.invoke('transactions-list', { page_size: 500, ...query }, meta)).list;
 
 describe('native ledger', () => {
-  it('imports the native CSV sample: BOM, CRLF, quoted cells, scientific notation and 18 decimals exactly, three time forms', async () => {
+  it('imports the native CSV sample: BOM, CRLF, quoted cells, scientific notation and 18 decimal places exactly, three time forms', async () => {
     const raw = readFileSync(sample('native-ledger.csv').path);
     expect([...raw.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(raw.toString('utf8')).toContain('\r\n');
@@ -234,7 +234,7 @@ describe('native ledger', () => {
     expect((await svc.invoke('import-get', { import_id: r.import_id! }, meta)).rejections).toEqual(r.rejections);
   });
 
-  it('rejects rows that break the catalogue, the token decimals or the chain address form', async () => {
+  it('rejects rows that break the catalogue, the token decimal places or the chain address form', async () => {
     const r = await importFile({
       source: text([
         good(1, { token_id: 'TRON_USDT' }),

@@ -106,7 +106,7 @@ describe('transactions-totals', () => {
 });
 
 describe('ExactSum', () => {
-  it('adds decimals of any scale and sign exactly', () => {
+  it('adds decimal strings of any scale and sign exactly', () => {
     const s = new ExactSum();
     for (const v of ['1', '0.5', '-0.25', '', '0.000000000000000000001', '1e-3', '-2']) s.add(v);
     expect(s.toString()).toBe('-0.748999999999999999999');

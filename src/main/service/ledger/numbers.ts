@@ -145,7 +145,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
   };
 
   const readCell = (cell: string): string | CellError => {
-    // Most cells are plain decimals with a point or none (what explorers write): no copy, no check more.
+    // Most cells are plain decimal numbers with a point or none (what explorers write): no copy, no check more.
     if (PLAIN_DECIMAL.test(cell) && !cell.startsWith('-') && (decimal !== ',' || !cell.includes('.'))) {
       if (decimal === null && cell.includes('.')) {
         const e = evidenceOf(cell);

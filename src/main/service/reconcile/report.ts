@@ -75,7 +75,7 @@ export function buildReport(ctx: ServiceContext, run: RunSummary, generatedBy: s
         record: row.record,
         note: note(row),
         ticket_id: row.ticket_id,
-        explorer_url: explorer(row.record, claimed),
+        explorer_tx_url: explorer(row.record, claimed),
       };
     });
   const matched = claimItems('matched', () => '');
@@ -89,14 +89,14 @@ export function buildReport(ctx: ServiceContext, run: RunSummary, generatedBy: s
   for (let page = 1; ; page++) {
     const { list, total } = listUnbooked(ctx.db, run.run_id, page, PAGE);
     for (const u of list.slice(0, limit - notInBooks.length)) {
-      const explorer_url = explorer(u.record, null);
+      const explorer_tx_url = explorer(u.record, null);
       notInBooks.push({
         books_row: null,
         claimed: null,
         record: u.record,
         note: 'no claim in the books',
         ticket_id: u.ticket_id,
-        explorer_url,
+        explorer_tx_url,
       });
     }
     if (notInBooks.length >= limit || page * PAGE >= total) break;

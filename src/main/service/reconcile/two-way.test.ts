@@ -123,7 +123,7 @@ describe('two-way reconciliation of a period', () => {
     });
     expect(report.groups.matched.map((i) => i.books_row)).toEqual([1, 3]);
     expect(report.groups.mismatched[0]).toMatchObject({ books_row: 2, note: 'differs: amount', record: { transaction_id: id(2) } });
-    expect(report.groups.mismatched[0]!.explorer_url).toBe(`https://etherscan.io/tx/${hash(2)}`);
+    expect(report.groups.mismatched[0]!.explorer_tx_url).toBe(`https://etherscan.io/tx/${hash(2)}`);
     expect(report.groups.not_in_ledger[0]).toMatchObject({ books_row: 4, record: null, note: 'no record found' });
     expect(report.groups.duplicates[0]).toMatchObject({ books_row: 5, note: 'repeats books row 3' });
     expect(report.groups.not_in_books.map((i) => i.record?.transaction_id).sort()).toEqual([id(4), id(5)]);

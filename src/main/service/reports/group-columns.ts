@@ -86,5 +86,5 @@ export const GROUP_COLUMNS: readonly TableColumn<ReportItem>[] = [
   ...recordColumns,
   { key: 'note', header: 'note', width: 40, kind: 'text', value: (item) => item.note },
   { key: 'ticket_id', header: 'ticket_id', width: 38, kind: 'text', value: (item) => item.ticket_id ?? '' },
-  { key: 'explorer_url', header: 'explorer_url', width: 60, kind: 'link', value: (item) => item.explorer_url },
+  { key: 'explorer_tx_url', header: 'explorer_tx_url', width: 60, kind: 'link', value: (item) => item.explorer_tx_url },
 ];

@@ -49,11 +49,11 @@ const item = (patch: Partial<ReportItem>): ReportItem => ({
   record: null,
   note: '',
   ticket_id: null,
-  explorer_url: '',
+  explorer_tx_url: '',
   ...patch,
 });
 
-/** Every group represented; matched is cut at 2 of 3; one amount with 18 decimals; hostile text in a claim. */
+/** Every group represented; matched is cut at 2 of 3; one amount with 18 decimal places; hostile text in a claim. */
 function sampleReport(): ReconcileReport {
   return ReconcileReport.parse({
     title: 'May 2024 close: Treasury',
@@ -88,7 +88,7 @@ function sampleReport(): ReconcileReport {
           books_row: 1,
           claimed: claim(1, { amount: BIG }),
           record: record(1, { amount: BIG }),
-          explorer_url: 'https://etherscan.io/tx/0x1',
+          explorer_tx_url: 'https://etherscan.io/tx/0x1',
         }),
         item({ books_row: 2, claimed: claim(2), record: record(2) }),
       ],
@@ -99,12 +99,16 @@ function sampleReport(): ReconcileReport {
           record: record(3),
           note: 'amount,to',
           ticket_id: '1001',
-          explorer_url: 'https://etherscan.io/tx/0x3',
+          explorer_tx_url: 'https://etherscan.io/tx/0x3',
         }),
       ],
       not_in_ledger: [item({ books_row: 4, claimed: claim(99, { hash: '+cmd|calc', amount: '-0.5' }), note: '', ticket_id: '1002' })],
       not_in_books: [
-        item({ record: record(5, { type: 'Withdrawal', amount: '-7' }), ticket_id: '1003', explorer_url: 'https://etherscan.io/tx/0x5' }),
+        item({
+          record: record(5, { type: 'Withdrawal', amount: '-7' }),
+          ticket_id: '1003',
+          explorer_tx_url: 'https://etherscan.io/tx/0x5',
+        }),
       ],
       duplicates: [item({ books_row: 6, claimed: claim(1), record: record(1), note: 'repeats books row 1', ticket_id: '1004' })],
     },
@@ -212,7 +216,7 @@ describe('writeReportXlsx', () => {
     expect(ws.getCell(2, columnOf(ws, 'claim.time')).value).toBe('2024-05-01T00:00:01.000Z');
     expect(ws.getCell(2, columnOf(ws, 'record.completed_at')).value).toBeNull();
     expect(ws.getCell(2, columnOf(ws, 'books_row')).value).toBe(1);
-    const link = ws.getCell(2, columnOf(ws, 'explorer_url'));
+    const link = ws.getCell(2, columnOf(ws, 'explorer_tx_url'));
     expect(link.type).toBe(ExcelJS.ValueType.Hyperlink);
     expect(link.hyperlink).toBe('https://etherscan.io/tx/0x1');
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
@@ -256,7 +260,7 @@ describe('writeReportCsv', () => {
       'record.created_at': '2024-05-01T00:00:01.000Z',
       'claim.time': '2024-05-01T00:00:01.000Z',
       'record.completed_at': '',
-      explorer_url: 'https://etherscan.io/tx/0x1',
+      explorer_tx_url: 'https://etherscan.io/tx/0x1',
     });
     expect(mismatched).toMatchObject({ note: 'amount,to', ticket_id: '1001', 'claim.to': `'=HYPERLINK("http://evil")` });
     expect(notInLedger).toMatchObject({ 'claim.hash': "'+cmd|calc", 'claim.amount': '-0.5', 'record.transaction_id': '' });

@@ -143,7 +143,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * The queue: filters are exact (wallet IDs are stored lower-cased, as the ledger keeps them),
- * amounts are bounded as exact decimals, `search` finds words in the description, the ids, the
+ * amounts are bounded as exact decimal numbers, `search` finds words in the description, the ids, the
  * claim and the record's hash. `now` dates the age filter.
  */
 export function listTickets(db: Db, q: TicketListInput, now: number): Page<TicketSummary> {

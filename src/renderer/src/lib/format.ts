@@ -56,3 +56,10 @@ export function relativeTime(ms: number | null | undefined, now = Date.now()): s
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86400)} d ago`;
 }
+
+/** The previous calendar month (UTC), as YYYY-MM-DD days: the period a month-end close usually covers. */
+export function previousMonth(now = new Date()): { from: string; to: string } {
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
+}

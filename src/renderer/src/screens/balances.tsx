@@ -4,7 +4,7 @@ import { call, errorText } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { Amount, Badge, Empty, ErrorBox, Field, Loading, PageHeader, Pager } from '../components/ui';
 import { walletLabel, WalletName } from '../components/wallet-name';
-import { formatCount, formatTime, shorten } from '../lib/format';
+import { formatCount, formatTime, previousMonth, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 
@@ -16,16 +16,6 @@ import { useReference } from '../stores/reference';
  */
 
 const PAGE_SIZE = 50;
-const pad = (n: number) => String(n).padStart(2, '0');
-const day = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-
-/** The previous calendar month (UTC): the period an accountant usually closes. */
-function previousMonth(now = new Date()): { from: string; to: string } {
-  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
-  return { from: day(first), to: day(last) };
-}
-
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const rowKey = (r: { wallet_id: string; token_id: string }) => `${r.wallet_id}|${r.token_id}`;
 

@@ -111,7 +111,7 @@ function RecordValue({ record, field, full = false }: { record: LedgerRecord; fi
   return <span className={full ? 'mono break' : 'mono'}>{String(v)}</span>;
 }
 
-/** Column widths of the Transactions table (every field of RECORD_FIELDS has one). The amounts keep room for 18 decimals. */
+/** Column widths of the Transactions table (every field of RECORD_FIELDS has one). The amounts keep room for 18 decimal places. */
 const WIDTH: Record<RecordField, string> = {
   wallet_id: '118px',
   type: '90px',

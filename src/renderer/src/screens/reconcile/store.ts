@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import type { BooksMapping } from '../../../../shared/reconcile';
 import { call, errorText, fileSource, type Progress } from '../../api';
+import { previousMonth } from '../../lib/format';
 
 type MappingIn = z.input<typeof BooksMapping>;
 
@@ -56,13 +57,6 @@ interface RunActions {
   run: () => Promise<BooksRunResult | undefined>;
 }
 
-/** The previous calendar month, as YYYY-MM-DD: the period a month-end close usually covers. */
-function lastMonth(now = new Date()): { from: string; to: string } {
-  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
-  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
-}
-
 const START: RunWizard = {
   step: 'choose',
   mapping: {},
@@ -73,8 +67,8 @@ const START: RunWizard = {
   walletId: '',
   label: '',
   twoWay: true,
-  periodFrom: lastMonth().from,
-  periodTo: lastMonth().to,
+  periodFrom: previousMonth().from,
+  periodTo: previousMonth().to,
 };
 
 /** The preview reads the head of the file (the service decides from the same rows): a picked file's text is cut to it. */

@@ -12,7 +12,7 @@ export interface QueueFilters {
   wallet_id: string;
   chain_id: string;
   token_id: string;
-  /** As typed: the service reads them as exact decimals and names the field when one is not. */
+  /** As typed: the service reads them as exact decimal numbers and names the field when one is not. */
   amount_min: string;
   amount_max: string;
   older_than_days: string;
