@@ -97,7 +97,8 @@ export async function reconcileCommand(args: string[]): Promise<void> {
       },
       cli,
     );
-    const report = await service.invoke('run-report', { run_id: run.run_id }, cli);
+    // The printed summary needs the counts only; --json prints every group's items.
+    const report = await service.invoke('run-report', { run_id: run.run_id, ...(values.json ? {} : { limit: 1 }) }, cli);
     if (out !== undefined && format !== undefined) {
       const file = await service.invoke('run-report-file', { run_id: run.run_id, format }, cli);
       writeFileSync(out, Buffer.from(file.base64, 'base64'));

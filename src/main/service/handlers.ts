@@ -12,7 +12,7 @@ import { parseInput } from './errors';
 import { ledgerHandlers } from './ledger/handlers';
 import { walletsHandlers } from './ledger/wallets';
 import { balancesHandlers, type RaiseBalanceException } from './ledger/balances';
-import { raiseExceptions } from './tickets/exceptions';
+import { raiseExceptions } from './tickets/repository';
 
 export type Handlers = HandlersOf<Contract>;
 

@@ -324,7 +324,7 @@ export const tickets = sqliteTable(
      * (shared/tickets.ts). GET /nps/ticket answers mismatches only.
      */
     kind: text('kind').notNull().default('mismatch'),
-    /** What the exception is about, so one Pending exception of a kind stands per subject (tickets/exceptions.ts). */
+    /** What the exception is about, so one Pending exception of a kind stands per subject (raiseExceptions in tickets/repository.ts). */
     subject: text('subject').notNull().default(''),
     /** The record's (or the claim's) chain, token and amount, for the queue's filters. */
     chain_id: text('chain_id').notNull().default(''),

@@ -6,11 +6,11 @@ import { CSV_MIME, writeReportCsv, writeReportXlsx, XLSX_MIME } from '../reports
 import { explorerTxUrl } from '../catalogue/explorer';
 import { getChain } from '../catalogue/repository';
 import type { ServiceContext } from '../context';
-import { stmt } from '../db/statements';
+import { pendingTicketsOfRun } from '../tickets/repository';
 import { periodBalances } from '../ledger/balances';
 import { getWallet } from '../ledger/wallets-repository';
 import { parseClaimed } from '../json/claimed';
-import { flagsOf, listRunItems, listUnbooked, type RunItemFilter, type RunItemRow } from './repository';
+import { flagsOf, listRunItems, listUnbooked, runRanBy, type RunItemFilter, type RunItemRow } from './repository';
 
 /*
  * An auditor's report of one run, gathered from the store: the run's counts, each group's items
@@ -23,9 +23,8 @@ const REPORT_LIMIT = 100_000;
 
 /** What the run's stored options say about who ran it (books runs keep it; API runs name their key). */
 function runBy(ctx: ServiceContext, run: RunSummary): string {
-  const text = stmt<[string], string>(ctx.db, 'SELECT options FROM verification_runs WHERE run_id = ?').pluck().get(run.run_id);
-  const options = text ? (JSON.parse(text) as { run_by?: string }) : {};
-  if (options.run_by) return options.run_by;
+  const by = runRanBy(ctx.db, run.run_id);
+  if (by) return by;
   return run.source === 'api' ? `api${run.label ? ` (${run.label})` : ''}` : run.source;
 }
 
@@ -109,9 +108,7 @@ export function buildReport(ctx: ServiceContext, run: RunSummary, generatedBy: s
     duplicates,
   };
   const wallet = run.wallet_id ? getWallet(ctx.db, run.wallet_id) : undefined;
-  const openExceptions = stmt<[string], number>(ctx.db, "SELECT count(*) FROM tickets WHERE run_id = ? AND status = 'Pending'")
-    .pluck()
-    .get(run.run_id)!;
+  const openExceptions = pendingTicketsOfRun(ctx.db, run.run_id);
   return {
     title: `Reconciliation of ${run.label || 'the books'}`,
     run_id: run.run_id,

@@ -296,3 +296,38 @@ export function flagsOf(falseFlags: readonly FlagField[]): MatchFlags {
   const falseOnes = new Set(falseFlags);
   return Object.fromEntries(FLAG_FIELDS.map((f) => [matchFlagOf(f), !falseOnes.has(f)])) as MatchFlags;
 }
+
+/** Ids of the records in scope and period, oldest first (served by the wallet/created index or the created index). */
+export function recordIdsInScope(
+  db: Db,
+  scope: { wallet_id: string | null; wallets: ReadonlySet<string> | null },
+  period: { from: number | null; to: number | null },
+): string[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (scope.wallet_id !== null) {
+    where.push('wallet_id = ?');
+    params.push(scope.wallet_id);
+  } else if (scope.wallets !== null) {
+    where.push('lower(wallet_id) IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify([...scope.wallets]));
+  }
+  if (period.from !== null) {
+    where.push('created_at >= ?');
+    params.push(period.from);
+  }
+  if (period.to !== null) {
+    where.push('created_at <= ?');
+    params.push(period.to);
+  }
+  const sql = `SELECT transaction_id FROM transactions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, transaction_id`;
+  return stmt<unknown[], string>(db, sql)
+    .pluck()
+    .all(...params);
+}
+
+/** Who ran a run, as its stored options say (books runs keep it); undefined when they do not. */
+export function runRanBy(db: Db, runId: string): string | undefined {
+  const text = stmt<[string], string>(db, 'SELECT options FROM verification_runs WHERE run_id = ?').pluck().get(runId);
+  return text ? (JSON.parse(text) as { run_by?: string }).run_by : undefined;
+}

@@ -1,10 +1,9 @@
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { ServiceContext } from '../context';
 import { inTransaction } from '../db/open';
-import { stmt } from '../db/statements';
 import type { Period } from '../ledger/period';
-import { raiseExceptions } from '../tickets/exceptions';
-import { addRunGroupCounts, insertUnbooked, recordsWhereIn } from './repository';
+import { raiseExceptions } from '../tickets/repository';
+import { addRunGroupCounts, insertUnbooked, recordIdsInScope, recordsWhereIn } from './repository';
 import type { RunScope, SeenClaims } from './verify';
 
 /*
@@ -15,31 +14,6 @@ import type { RunScope, SeenClaims } from './verify';
 
 const BATCH = 1000;
 
-/** Ids of the records in scope and period, oldest first (served by the wallet/created index or the created index). */
-function recordIdsInScope(ctx: ServiceContext, scope: RunScope, period: Period): string[] {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (scope.wallet_id !== null) {
-    where.push('wallet_id = ?');
-    params.push(scope.wallet_id);
-  } else if (scope.wallets !== null) {
-    where.push('lower(wallet_id) IN (SELECT value FROM json_each(?))');
-    params.push(JSON.stringify([...scope.wallets]));
-  }
-  if (period.from !== null) {
-    where.push('created_at >= ?');
-    params.push(period.from);
-  }
-  if (period.to !== null) {
-    where.push('created_at <= ?');
-    params.push(period.to);
-  }
-  const sql = `SELECT transaction_id FROM transactions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, transaction_id`;
-  return stmt<unknown[], string>(ctx.db, sql)
-    .pluck()
-    .all(...params);
-}
-
 const when = (ms: number | null): string => (ms === null ? 'no time recorded' : new Date(ms).toISOString().replace('.000Z', 'Z'));
 
 function describe(r: LedgerRecord): string {
@@ -49,7 +23,7 @@ function describe(r: LedgerRecord): string {
 
 /** Find the run's unbooked records, open their exceptions and keep them with the run; answers how many. */
 export async function findUnbooked(ctx: ServiceContext, scope: RunScope, period: Period, seen: SeenClaims): Promise<number> {
-  const ids = recordIdsInScope(ctx, scope, period).filter((id) => !seen.has(`tx:${id}`));
+  const ids = recordIdsInScope(ctx.db, scope, period).filter((id) => !seen.has(`tx:${id}`));
   let found = 0;
   for (let start = 0; start < ids.length; start += BATCH) {
     // Not while an import holds the write lock; between batches the window and the API are served.

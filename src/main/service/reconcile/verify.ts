@@ -3,8 +3,15 @@ import type { LedgerRecord } from '../../../shared/ledger';
 import type { MatchFlags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
 import { inTransaction } from '../db/open';
-import { raiseExceptions, type NewException } from '../tickets/exceptions';
-import { openTickets, pendingTicketIds, updateTicketClaim, type NewTicket, type TicketClaim } from '../tickets/repository';
+import {
+  openTickets,
+  pendingTicketIds,
+  raiseExceptions,
+  updateTicketClaim,
+  type NewException,
+  type NewTicket,
+  type TicketClaim,
+} from '../tickets/repository';
 import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
 import { evmChainIds, insertChunk, insertRun, outcomeJson, type RunRow } from './repository';
 
