@@ -1,5 +1,5 @@
-import Big from 'big.js';
 import type { Db } from '../db/open';
+import { ExactSum } from './exact-sum';
 import { stmt } from '../db/statements';
 
 /*
@@ -149,10 +149,10 @@ function sumsInSql(db: Db, f: BalanceFilter): BucketSums[] | null {
   return out;
 }
 
-/** The same sums, each record's flows streamed through big.js: for what the SQL parts cannot hold. */
+/** The same sums, each record's flows streamed through an exact running sum: for what the SQL parts cannot hold. */
 function sumsStreamed(db: Db, f: BalanceFilter): BucketSums[] {
   const flows = flowsSql(f);
-  const groups = new Map<string, { sums: BucketSums; inflow: Big; outflow: Big; fees: Big }>();
+  const groups = new Map<string, { sums: BucketSums; inflow: ExactSum; outflow: ExactSum; fees: ExactSum }>();
   const rows = stmt(db, flows.sql)
     .raw(true)
     .iterate(...flows.args) as IterableIterator<[string, string, string, 0 | 1 | 2, string | null, string | null, string | null]>;
@@ -161,14 +161,19 @@ function sumsStreamed(db: Db, f: BalanceFilter): BucketSums[] {
     let g = groups.get(key);
     if (!g) {
       const sums: BucketSums = { wallet_id, chain_id, token_id, bucket: BUCKETS[bucket], records: 0, inflow: '', outflow: '', fees: '' };
-      groups.set(key, (g = { sums, inflow: new Big(0), outflow: new Big(0), fees: new Big(0) }));
+      groups.set(key, (g = { sums, inflow: new ExactSum(), outflow: new ExactSum(), fees: new ExactSum() }));
     }
     g.sums.records++;
-    if (inflow) g.inflow = g.inflow.plus(inflow);
-    if (outflow) g.outflow = g.outflow.plus(outflow);
-    if (fee) g.fees = g.fees.plus(fee);
+    g.inflow.add(inflow);
+    g.outflow.add(outflow);
+    g.fees.add(fee);
   }
-  return [...groups.values()].map((g) => ({ ...g.sums, inflow: g.inflow.toFixed(), outflow: g.outflow.toFixed(), fees: g.fees.toFixed() }));
+  return [...groups.values()].map((g) => ({
+    ...g.sums,
+    inflow: g.inflow.toString(),
+    outflow: g.outflow.toString(),
+    fees: g.fees.toString(),
+  }));
 }
 
 /** Per wallet and token: the flows before `from`, from `from` to `to`, and of the undated records. */
