@@ -19,6 +19,12 @@ export interface HandlerSpec {
    * need not; a writer marked here would block the service's thread for the import's length.
    */
   readOnly?: boolean;
+  /**
+   * The call writes, but never waits for an import: while one holds the write lock, it answers
+   * from the committed store and keeps its writes durably until the import ends (the service's
+   * engine/deferred.ts). Signed verifications, which local tools send under load.
+   */
+  defersWrites?: boolean;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

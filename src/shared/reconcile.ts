@@ -525,7 +525,7 @@ export const BooksRunResult = RunSummary.extend({ rejected: RejectedRows });
 export type BooksRunResult = z.infer<typeof BooksRunResult>;
 
 export const reconcileContract = {
-  'reconcile-verify-txs': { input: VerifyInput, output: VerifyResults },
+  'reconcile-verify-txs': { defersWrites: true, input: VerifyInput, output: VerifyResults },
   'reconcile-books-detect': { readOnly: true, input: BooksDetectInput, output: BooksDetected },
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
   'reconcile-books-preview': { readOnly: true, input: BooksPreviewInput, output: BooksPreview },

@@ -47,8 +47,9 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     const spec: HandlerSpec = contract[name];
     if (spec.readOnly) continue;
     const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
-    // A call that may write runs when the store is writable (engine/README.md).
-    (handlers as Record<string, unknown>)[name] = (input: unknown, meta: CallMeta) => ctx.engine.write(() => fn(input, meta));
+    // A call that may write runs when the store is writable, unless it defers its writes (engine/README.md).
+    const run = spec.defersWrites ? ctx.engine.writeOrDefer.bind(ctx.engine) : ctx.engine.write.bind(ctx.engine);
+    (handlers as Record<string, unknown>)[name] = (input: unknown, meta: CallMeta) => run(() => fn(input, meta));
   }
   return handlers;
 }

@@ -12,6 +12,8 @@ import { Engine } from './engine/index';
 import type { Logger } from 'pino';
 import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
+import { applyDeferredVerify } from './reconcile/verify';
+import { applyDeferredNonces } from './keys/nonces';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -52,12 +54,18 @@ export function openService(opts: ServiceOptions): Service {
     dataDir: opts.dataDir,
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
-    engine: new Engine(db),
+    engine: new Engine(db, (err) =>
+      ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
+    ),
     log: opts.logger ?? silentLog,
   };
   try {
     seedFromResources(ctx);
     const handlers = createHandlers(ctx);
+    applyDeferredNonces(ctx);
+    applyDeferredVerify(ctx);
+    const recovered = ctx.engine.recover();
+    if (recovered > 0) ctx.log.info({ event: 'deferred-writes-recovered', count: recovered });
     startRetention(ctx);
     return {
       ctx,

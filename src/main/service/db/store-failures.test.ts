@@ -306,6 +306,8 @@ describe('a store written by a newer version', () => {
       expect(contents(dir)).toEqual(files);
       expect(!existsSync(`${file}-wal`) || statSync(`${file}-wal`).size === 0).toBe(true);
     },
+    // Two CLI processes: each starts in about a second, several on a loaded two-core host.
+    60_000,
   );
 });
 

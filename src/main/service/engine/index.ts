@@ -1,6 +1,7 @@
 import type { Db } from '../db/open';
 import { nativeBindingOf } from '../db/open';
 import type { WriterOptions } from '../ledger/import-repository';
+import { DeferredWrites, deferredFileOf, type Applier } from './deferred';
 import { LocalWriter, WORKER_MIN_BYTES, WorkerWriter, type RowWriter } from './import-writer';
 import { RecordLookups, type Found, type Wanted } from './lookups';
 import { WriteGate } from './write-gate';
@@ -25,9 +26,40 @@ export interface ImportWriterOptions extends WriterOptions {
 export class Engine {
   private readonly gate = new WriteGate();
   private readonly lookups: RecordLookups;
+  private readonly deferred: DeferredWrites;
 
-  constructor(private readonly db: Db) {
+  /** `onFailure`: a deferred write that could not be applied (it is kept and tried again at the next start). */
+  constructor(
+    private readonly db: Db,
+    private readonly onFailure: (err: unknown) => void = () => undefined,
+  ) {
     this.lookups = new RecordLookups(db);
+    this.deferred = new DeferredWrites(deferredFileOf(db.$client.name), db.$client, nativeBindingOf(db.$client));
+  }
+
+  /** How deferred writes of `kind` are applied (inside a transaction of the store); register before `recover`. */
+  onDeferred(kind: string, apply: Applier): void {
+    this.deferred.register(kind, apply);
+  }
+
+  /** Apply what a crash left among the deferred writes (at start, before serving). Answers how many were applied. */
+  recover(): number {
+    return this.deferred.recover(this.onFailure);
+  }
+
+  /**
+   * Keep a write that must not wait for the import holding the write lock (`importing`): durable
+   * now, applied to the store when the import ends, before any other waiting write (deferred.ts).
+   * Call it only while `importing`; otherwise write at once.
+   */
+  defer(kind: string, body: unknown): void {
+    if (!this.gate.busy) throw new Error('defer: the store is writable; write at once');
+    this.deferred.add(kind, body);
+  }
+
+  /** Writes deferred and not applied yet (tests and diagnostics). */
+  get deferredCount(): number {
+    return this.deferred.size;
   }
 
   /**
@@ -36,6 +68,18 @@ export class Engine {
    */
   async write<T>(call: () => T | Promise<T>): Promise<T> {
     await this.gate.idle();
+    try {
+      return await call();
+    } finally {
+      this.lookups.afterWrite();
+    }
+  }
+
+  /**
+   * Run a call that writes at once, or defers its writes while an import holds the write lock
+   * (`defer`): without waiting; then let the engine tidy up after it.
+   */
+  async writeOrDefer<T>(call: () => T | Promise<T>): Promise<T> {
     try {
       return await call();
     } finally {
@@ -75,16 +119,40 @@ export class Engine {
     if (bytes < threadMinBytes) return new LocalWriter(this.db.$client, opts, () => this.gate.idle());
     const release = await this.gate.acquire();
     try {
-      return WorkerWriter.start(this.db.$client.name, nativeBindingOf(this.db.$client), opts, release);
+      return WorkerWriter.start(this.db.$client.name, nativeBindingOf(this.db.$client), opts, () => void this.applyDeferred(release));
     } catch (err) {
       release();
       throw err;
     }
   }
 
-  /** Whether an import holds the write lock now (tests and diagnostics). */
+  /**
+   * Whether the service's connection cannot write now: an import holds the write lock, or the
+   * writes deferred meanwhile are being applied. Writes that cannot wait are deferred (`defer`).
+   */
   get importing(): boolean {
     return this.gate.busy;
+  }
+
+  /**
+   * The import has ended: apply the writes deferred meanwhile, one transaction each with the event
+   * loop free in between, still holding the lock (writes arriving meanwhile are deferred too and
+   * applied in turn), then give the lock back.
+   */
+  private async applyDeferred(release: () => void): Promise<void> {
+    try {
+      while (this.deferred.size > 0) {
+        try {
+          this.deferred.applyNext();
+        } catch (err) {
+          this.onFailure(err);
+        }
+        this.lookups.afterWrite();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      release();
+    }
   }
 
   /**
@@ -98,5 +166,6 @@ export class Engine {
   /** The service is closing: end the threads, their connections closed before the service's own. */
   close(): void {
     this.lookups.close();
+    this.deferred.close();
   }
 }

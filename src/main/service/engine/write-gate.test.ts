@@ -1,6 +1,6 @@
 import { strictAnswers } from '../http/answers.test-support';
 import Database from 'better-sqlite3';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateLedger } from '../../../../bench/generate-ledger';
@@ -44,47 +44,93 @@ describe('writes while a large import holds the write lock', () => {
     svc.dispose();
   });
 
-  test('a signed verification and a key change wait for the import instead of failing; reads answer meanwhile', async () => {
+  test('a signed verification answers during the import from the committed ledger; its run, ticket and nonce land when the import ends; other writes wait', async () => {
+    const count = (sql: string) => svc.ctx.db.$client.prepare(sql).pluck().get() as number;
+    const small = join(svc.dataDir, 'small.csv');
+    await generateLedger(small, 200, { seed: 2, wallets: 1 });
+    await svc.invoke('ledger-import', { source: { path: small } }, { actor: 'ui' });
     const file = join(svc.dataDir, 'big.csv');
-    await generateLedger(file, 30_000, { seed: 3, wallets: 2 });
-    const [header, first] = readFileSync(file, 'utf8').split('\n', 2) as [string, string];
-    const cells = first.split(',');
-    const at = (f: string) => cells[header.split(',').indexOf(f)]!;
+    await generateLedger(file, 60_000, { seed: 3, wallets: 2 });
+    const firstRow = (path: string) => {
+      const [header, first] = readFileSync(path, 'utf8').split('\n', 2) as [string, string];
+      const cells = first.split(',');
+      return (f: string) => cells[header.split(',').indexOf(f)]!;
+    };
+    const stored = firstRow(small);
+    const coming = firstRow(file);
     const { api_secret: secret } = await svc.invoke('keys-create', { label: 'robot', wallets: null }, { actor: 'cli' });
+    const runsBefore = count('SELECT count(*) FROM verification_runs');
+    let nonce = Date.now();
 
     let reading!: () => void;
     const started = new Promise<void>((resolve) => (reading = resolve));
-    // Half the file read: the import thread has begun its transaction and is writing rows.
+    // A third of the file read: the import thread has begun its transaction and is writing rows.
     const importing = svc.invoke(
       'ledger-import',
       { source: { path: file } },
-      { actor: 'ui', onProgress: (p) => p.bytes! * 2 >= p.totalBytes! && reading() },
+      { actor: 'ui', onProgress: (p) => p.bytes! * 3 >= p.totalBytes! && reading() },
     );
     await started;
     expect(svc.ctx.engine.importing).toBe(true);
 
-    // Without the gate, the nonce's write would block this thread on SQLite's busy timeout (the
-    // import thread waiting meanwhile for rows from this one) and fail after 5 s.
-    const verifying = signedInject(app, secret, {
-      method: 'POST',
-      url: '/nps/bill/verify/txs',
-      body: { txs: [{ transaction_id: at('transaction_id'), amount: at('amount') }] },
+    const verify = (txs: object[], n = ++nonce) =>
+      signedInject(app, secret, { method: 'POST', url: '/nps/bill/verify/txs', body: { txs }, nonce: n });
+    // Answered now, from the ledger as committed: the record the import brings is not there yet.
+    const first = await verify([
+      { transaction_id: stored('transaction_id'), amount: '999' },
+      { transaction_id: coming('transaction_id'), amount: coming('amount') },
+    ]);
+    expect(first.body.msg).toBe('');
+    const [mismatch, notYet] = first.body.data as { amount_match: boolean; result: boolean; tx: unknown; ticket_id: string | null }[];
+    expect(mismatch).toMatchObject({ amount_match: false, result: false, tx: { transaction_id: stored('transaction_id') } });
+    expect(notYet).toMatchObject({ result: false, tx: null, ticket_id: null });
+    const ticketId = mismatch!.ticket_id!;
+    // A second mismatch about the same record lands on the same ticket, deferred too.
+    const secondNonce = ++nonce;
+    const second = await verify([{ transaction_id: stored('transaction_id'), amount: '998' }], secondNonce);
+    expect((second.body.data as { ticket_id: string }[])[0]!.ticket_id).toBe(ticketId);
+    // The ticket is there for the caller at once, saying what the newest claim said.
+    const lookup = await signedInject(app, secret, {
+      method: 'GET',
+      url: `/nps/ticket?wallet_id=${stored('wallet_id')}&ticket_id=${ticketId}`,
+      nonce: ++nonce,
     });
+    expect(lookup.body).toMatchObject({
+      status: 0,
+      data: { ticket_id: ticketId, status: 'Pending', transaction_id: stored('transaction_id') },
+    });
+    expect((lookup.body.data as { desc: string }).desc).toContain('998');
+    // A nonce accepted during the import is refused a second time, as always.
+    const replay = await verify([{ transaction_id: stored('transaction_id'), amount: '1' }], secondNonce);
+    expect(replay.body.status).toBe(2004);
+    expect(svc.ctx.engine.importing).toBe(true);
+    // Kept beside the store (nps.deferred.sqlite), not yet in it.
+    expect(count('SELECT count(*) FROM verification_runs')).toBe(runsBefore);
+    expect(count(`SELECT count(*) FROM tickets WHERE ticket_id = '${ticketId}'`)).toBe(0);
+    expect(svc.ctx.engine.deferredCount).toBe(5);
+    expect(existsSync(join(svc.dataDir, 'nps.deferred.sqlite'))).toBe(true);
+
+    // A key change (the window's write) waits for the import, then the deferred writes, instead of failing.
     const relabelling = svc
       .invoke('keys-list', {}, { actor: 'ui' })
       .then(([key]) => svc.invoke('keys-update', { api_key: key!.api_key, label: 'renamed' }, { actor: 'ui' }));
     const chains = await app.inject({ method: 'GET', url: '/nps/chains' });
     expect(chains.statusCode).toBe(200);
-    expect(svc.ctx.engine.importing).toBe(true);
 
-    const [imported, verified, relabelled] = await Promise.all([importing, verifying, relabelling]);
-    expect(imported).toMatchObject({ added: 30_000, rejected: 0 });
-    expect(verified.body.msg).toBe('');
-    // Queued behind the import, the verification sees the record the import brought.
-    expect(verified.body.data).toMatchObject([{ tx: { transaction_id: at('transaction_id') } }]);
+    const [imported, relabelled] = await Promise.all([importing, relabelling]);
+    expect(imported).toMatchObject({ added: 60_000, rejected: 0 });
     expect(relabelled.label).toBe('renamed');
     expect(svc.ctx.engine.importing).toBe(false);
-  }, 30_000);
+    expect(svc.ctx.engine.deferredCount).toBe(0);
+    expect(count('SELECT count(*) FROM verification_runs')).toBe(runsBefore + 2);
+    expect(count('SELECT count(*) FROM used_nonces')).toBeGreaterThanOrEqual(3);
+    const ticket = await svc.invoke('ticket-get', { ticket_id: ticketId }, { actor: 'ui' });
+    expect(ticket.desc).toContain('998');
+    expect(ticket.events.map((e) => e.kind)).toEqual(['opened', 'updated']);
+    // Now the record the import brought is found.
+    const after = await verify([{ transaction_id: coming('transaction_id'), amount: coming('amount') }]);
+    expect((after.body.data as { result: boolean }[])[0]!.result).toBe(true);
+  }, 60_000);
 
   test('another program holding the lock: the window and the API say the store is busy, and nothing is written', async () => {
     svc.ctx.db.$client.pragma('busy_timeout = 50');

@@ -3,7 +3,8 @@ import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
 import { ServiceError } from '../errors';
 import type { Service } from '../index';
-import { consumeNonce, getKey, pruneNonces } from '../keys/repository';
+import { nonceBook } from '../keys/nonces';
+import { getKey } from '../keys/repository';
 import { HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE, isKeyHex, verifyRequest } from '../keys/sign';
 
 /** How far a nonce (the request time, Unix ms) may be from the service clock, either way. */
@@ -27,15 +28,16 @@ const HEADER_LABEL: Record<string, string> = {
  *   2003 the nonce is not Unix milliseconds within the window of the service clock;
  *   2005 the signature does not verify over METHOD|PATH|NONCE|QUERY|BODY as received;
  *   2004 the (key, nonce) pair was accepted before: checked last, so only a correctly signed
- *        request can use up a nonce, and recorded in the store, so a restart does not forget it.
+ *        request can use up a nonce, and recorded in the store, so a restart does not forget it
+ *        (during an import, as a deferred write: keys/nonces.ts).
  * The wallet check (2006) belongs to the handlers, which know the wallet a call names.
  * No secret is ever compared here: the service holds public keys only, and the signature is
  * checked by Ed25519 verification, not by comparing it with one computed here.
  */
 export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const windowMs = opts.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;
-  const { db, now, engine } = service.ctx;
-  let lastPrune = -Infinity;
+  const { db, now } = service.ctx;
+  const acceptNonce = nonceBook(service.ctx, windowMs);
 
   return async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'> & { keyLabel: string }> => {
     const values: Record<string, string> = {};
@@ -79,14 +81,8 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
       );
     }
 
-    // Using the nonce is a write: while an import holds the write lock it waits (engine/).
-    // The nonce's time was checked on arrival, so the wait cannot make it stale.
-    await engine.writable();
-    if (t - lastPrune >= windowMs) {
-      pruneNonces(db, t);
-      lastPrune = t;
-    }
-    if (!consumeNonce(db, apiKey, nonce, nonceMs + windowMs, t)) {
+    // Using the nonce is a write; while an import holds the write lock it is deferred (keys/nonces.ts).
+    if (!acceptNonce(apiKey, nonce, nonceMs + windowMs, t)) {
       throw new ServiceError(ErrorCodes.AUTH_REPLAY, 'Biz-Api-Nonce: already used with this key; sign each request with a new nonce');
     }
     return { apiKey, walletScope: key.wallets ?? undefined, keyLabel: key.label };

@@ -87,6 +87,14 @@ export function consumeNonce(db: Db, apiKey: string, nonce: string, expiresAt: n
   })();
 }
 
+/** Whether a (key, nonce) pair was accepted before (a read: while an import holds the write lock). */
+export function nonceUsed(db: Db, apiKey: string, nonce: string): boolean {
+  return (
+    stmt<[string, string], { one: number }>(db, 'SELECT 1 AS one FROM used_nonces WHERE api_key = ? AND nonce = ?').get(apiKey, nonce) !==
+    undefined
+  );
+}
+
 /** Forget nonces that no longer pass the window: they would be refused as stale anyway. */
 export function pruneNonces(db: Db, now: number): number {
   return stmt(db, 'DELETE FROM used_nonces WHERE expires_at < ?').run(now).changes;

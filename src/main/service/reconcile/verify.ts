@@ -3,17 +3,10 @@ import type { LedgerRecord } from '../../../shared/ledger';
 import type { MatchFlags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
 import { inTransaction } from '../db/open';
-import {
-  openTickets,
-  pendingTicketIds,
-  raiseExceptions,
-  updateTicketClaim,
-  type NewException,
-  type NewTicket,
-  type TicketClaim,
-} from '../tickets/repository';
+import { deferredTickets, type TicketWrites } from '../tickets/deferred';
+import { pendingTicketIds, raiseExceptions, type NewException, type NewTicket, type TicketClaim } from '../tickets/repository';
 import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
-import { evmChainIds, insertChunk, insertRun, outcomeJson, type RunRow } from './repository';
+import { evmChainIds, getRun, insertChunk, insertRun, outcomeJson, type ChunkRow, type RunRow } from './repository';
 
 /*
  * The one verification core: the signed API and the books runs both come through verifyChunk, a
@@ -180,10 +173,21 @@ function inScope(scope: RunScope, record: LedgerRecord): boolean {
   return scope.wallets === null || scope.wallets.has(record.wallet_id.toLowerCase());
 }
 
+/** What a batch of claims writes: its run (when the batch creates it), its tickets, its chunk of results. */
+interface VerifyWrites extends TicketWrites {
+  run_id: string;
+  run?: RunRow;
+  chunk: ChunkRow;
+}
+
 /**
  * Check a batch of claims and store the outcome: each result under the run (created first when
  * `createRun` is given), and a ticket opened or updated for each record that does not match.
  * The whole batch is one transaction: it lands entirely or not at all.
+ *
+ * A signed verification (`createRun`, one-way) does not wait for a large import holding the write
+ * lock: it reads the ledger as committed, answers, and keeps its writes durably until the import
+ * ends (engine/deferred.ts, `applyDeferredVerify`). Books runs wait for the import instead.
  */
 export async function verifyChunk(
   ctx: ServiceContext,
@@ -193,87 +197,138 @@ export async function verifyChunk(
   createRun?: RunRow,
 ): Promise<Outcome[]> {
   const items = claims.map((c) => c.item);
-  // Read when no import holds the write lock (this batch's write must not wait on one), and again
-  // if an import took it meanwhile: the import may have changed what was found.
-  const candidates = await ctx.engine.settledRead(() => candidatesOf(ctx, items));
-  // From here to the commit nothing waits: no other call of the service runs in between.
+  const deferrable = createRun !== undefined && scope.twoWay === undefined;
+  // Books runs read when no import holds the write lock (their write must not wait on one), and
+  // again if an import took it meanwhile: the import may have changed what was found.
+  const candidates = deferrable ? await candidatesOf(ctx, items) : await ctx.engine.settledRead(() => candidatesOf(ctx, items));
+  // From here to the write nothing waits: no other call of the service runs in between.
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
   const scoped = scope.wallet_id !== null || scope.wallets !== null;
   const matches = items.map((item, i) =>
     matchClaim(item, scoped ? candidates[i]!.filter((r) => inScope(scope, r)) : candidates[i]!, isEvm),
   );
+  const tickets = deferredTickets(ctx.engine);
 
+  if (deferrable && ctx.engine.importing) {
+    const { writes, outcomes } = planWrites(ctx, scope, firstIdx, claims, matches, [], [], (ids) => tickets.pendingFor(ctx.db, ids));
+    writes.run = createRun;
+    tickets.add(writes);
+    ctx.engine.defer(DEFERRED_VERIFY, writes);
+    return outcomes;
+  }
   return inTransaction(ctx.db, () => {
     if (createRun) insertRun(ctx.db, createRun);
-    const now = ctx.now();
     const dupOf: (number | undefined)[] = new Array(matches.length).fill(undefined);
-    const exceptionOf = scope.twoWay ? twoWayExceptions(ctx, scope, firstIdx, claims, matches, dupOf, now) : [];
-    const mismatched = matches
-      .filter((m, i) => m.record !== null && !m.result && dupOf[i] === undefined)
-      .map((m) => m.record!.transaction_id);
-    const pending = pendingTicketIds(ctx.db, mismatched);
-    // New tickets are written together first; updates follow in claim order, so a second
-    // mismatch about a transaction in this batch lands on the ticket the first one opened.
-    const opened: NewTicket[] = [];
-    const updates: [string, TicketClaim][] = [];
-    const outcomes = matches.map((m, i): Outcome => {
-      if (dupOf[i] !== undefined) {
-        return { record: m.record, flags: m.flags, result: m.result, ticket_id: exceptionOf[i] ?? null, duplicate_of: dupOf[i] };
-      }
-      if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: exceptionOf[i] ?? null };
-      const claim = {
-        abnormals: abnormalFields(m.flags).join(','),
-        desc: describeMismatch(items[i]!, m.record, m.flags),
-        claimed: claims[i]!.claimed,
-        run_id: scope.run_id,
-        actor: scope.actor,
-        at: now,
-      };
-      let ticketId = pending.get(m.record.transaction_id);
-      if (ticketId !== undefined) {
-        updates.push([ticketId, claim]);
-      } else {
-        ticketId = uuidv7();
-        opened.push({
-          ...claim,
-          ticket_id: ticketId,
-          wallet_id: m.record.wallet_id,
-          transaction_id: m.record.transaction_id,
-          chain_id: m.record.chain_id,
-          token_id: m.record.token_id,
-          amount: m.record.amount,
-        });
-        pending.set(m.record.transaction_id, ticketId);
-      }
-      return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId };
-    });
-    openTickets(ctx.db, opened);
-    for (const [ticketId, claim] of updates) updateTicketClaim(ctx.db, ticketId, claim);
-    let claimsDoc = '';
-    let outcomesDoc = '';
-    let matched = 0;
-    let notFound = 0;
-    let duplicates = 0;
-    for (let i = 0; i < outcomes.length; i++) {
-      const o = outcomes[i]!;
-      if (o.duplicate_of !== undefined) duplicates++;
-      else if (o.result) matched++;
-      else if (o.record === null) notFound++;
-      const sep = i === 0 ? '' : ',';
-      claimsDoc += sep + claims[i]!.claimed;
-      outcomesDoc += sep + outcomeJson(o.record?.transaction_id ?? null, o.result, o.flags, o.ticket_id, o.duplicate_of);
-    }
-    insertChunk(ctx.db, scope.run_id, {
-      first_idx: firstIdx,
-      item_count: outcomes.length,
-      matched,
-      mismatched: outcomes.length - matched - notFound - duplicates,
-      not_found: notFound,
-      duplicates,
-      claims: `[${claimsDoc}]`,
-      outcomes: `[${outcomesDoc}]`,
-    });
+    const exceptionOf = scope.twoWay ? twoWayExceptions(ctx, scope, firstIdx, claims, matches, dupOf, ctx.now()) : [];
+    const { writes, outcomes } = planWrites(ctx, scope, firstIdx, claims, matches, dupOf, exceptionOf, (ids) =>
+      pendingTicketIds(ctx.db, ids),
+    );
+    tickets.apply(ctx.db, writes);
+    insertChunk(ctx.db, scope.run_id, writes.chunk);
     return outcomes;
   });
+}
+
+const DEFERRED_VERIFY = 'verify';
+
+/**
+ * How a verification deferred during an import is applied when it ends (engine/deferred.ts).
+ * Idempotent: a batch whose run is stored already was applied before a crash.
+ */
+export function applyDeferredVerify(ctx: ServiceContext): void {
+  const tickets = deferredTickets(ctx.engine);
+  ctx.engine.onDeferred(DEFERRED_VERIFY, (body) => {
+    const writes = body as VerifyWrites;
+    if (writes.run === undefined || getRun(ctx.db, writes.run_id) !== undefined) {
+      tickets.forget(writes);
+      return;
+    }
+    insertRun(ctx.db, writes.run);
+    tickets.apply(ctx.db, writes);
+    insertChunk(ctx.db, writes.run_id, writes.chunk);
+  });
+}
+
+/**
+ * The outcome of each claim and what the batch writes: a new Pending ticket for a mismatch about
+ * a transaction without one (`pendingOf` answers those that have one), an update of the ticket
+ * otherwise, and the chunk of results. Reads only; the caller writes.
+ */
+function planWrites(
+  ctx: ServiceContext,
+  scope: RunScope,
+  firstIdx: number,
+  claims: readonly Claim[],
+  matches: readonly { record: LedgerRecord | null; flags: MatchFlags; result: boolean }[],
+  dupOf: readonly (number | undefined)[],
+  exceptionOf: readonly (string | undefined)[],
+  pendingOf: (transactionIds: string[]) => Map<string, string>,
+): { writes: VerifyWrites; outcomes: Outcome[] } {
+  const now = ctx.now();
+  const items = claims.map((c) => c.item);
+  const mismatched = matches
+    .filter((m, i) => m.record !== null && !m.result && dupOf[i] === undefined)
+    .map((m) => m.record!.transaction_id);
+  const pending = pendingOf(mismatched);
+  // New tickets are written together first; updates follow in claim order, so a second
+  // mismatch about a transaction in this batch lands on the ticket the first one opened.
+  const opened: NewTicket[] = [];
+  const updates: [string, TicketClaim][] = [];
+  const outcomes = matches.map((m, i): Outcome => {
+    if (dupOf[i] !== undefined) {
+      return { record: m.record, flags: m.flags, result: m.result, ticket_id: exceptionOf[i] ?? null, duplicate_of: dupOf[i] };
+    }
+    if (m.record === null || m.result) return { record: m.record, flags: m.flags, result: m.result, ticket_id: exceptionOf[i] ?? null };
+    const claim = {
+      abnormals: abnormalFields(m.flags).join(','),
+      desc: describeMismatch(items[i]!, m.record, m.flags),
+      claimed: claims[i]!.claimed,
+      run_id: scope.run_id,
+      actor: scope.actor,
+      at: now,
+    };
+    let ticketId = pending.get(m.record.transaction_id);
+    if (ticketId !== undefined) {
+      updates.push([ticketId, claim]);
+    } else {
+      ticketId = uuidv7();
+      opened.push({
+        ...claim,
+        ticket_id: ticketId,
+        wallet_id: m.record.wallet_id,
+        transaction_id: m.record.transaction_id,
+        chain_id: m.record.chain_id,
+        token_id: m.record.token_id,
+        amount: m.record.amount,
+      });
+      pending.set(m.record.transaction_id, ticketId);
+    }
+    return { record: m.record, flags: m.flags, result: m.result, ticket_id: ticketId };
+  });
+  let claimsDoc = '';
+  let outcomesDoc = '';
+  let matched = 0;
+  let notFound = 0;
+  let duplicates = 0;
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i]!;
+    if (o.duplicate_of !== undefined) duplicates++;
+    else if (o.result) matched++;
+    else if (o.record === null) notFound++;
+    const sep = i === 0 ? '' : ',';
+    claimsDoc += sep + claims[i]!.claimed;
+    outcomesDoc += sep + outcomeJson(o.record?.transaction_id ?? null, o.result, o.flags, o.ticket_id, o.duplicate_of);
+  }
+  const chunk: ChunkRow = {
+    first_idx: firstIdx,
+    item_count: outcomes.length,
+    matched,
+    mismatched: outcomes.length - matched - notFound - duplicates,
+    not_found: notFound,
+    duplicates,
+    claims: `[${claimsDoc}]`,
+    outcomes: `[${outcomesDoc}]`,
+  };
+  return { writes: { run_id: scope.run_id, opened, updates, chunk }, outcomes };
 }

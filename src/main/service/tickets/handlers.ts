@@ -5,6 +5,7 @@ import type { HandlersOf, ServiceContext } from '../context';
 import { invalidParam, ServiceError } from '../errors';
 import { parseClaimed } from '../json/claimed';
 import { findWallet, getTransaction } from '../ledger/repository';
+import { deferredTickets } from './deferred';
 import { getTicket, listTickets, setTicketStatus, setTicketsStatus, ticketEvents, ticketStatuses, type TicketRow } from './repository';
 import { actorOf, transitionError } from './rules';
 
@@ -57,7 +58,8 @@ export function ticketsHandlers(ctx: ServiceContext): HandlersOf<typeof ticketsC
         throw new ServiceError(ErrorCodes.AUTH_WALLET_FORBIDDEN, `wallet_id: this API key may not act on wallet ${wallet_id}`);
       }
       if (!findWallet(ctx.db, wallet_id)) throw new ServiceError(ErrorCodes.UNKNOWN_WALLET, `wallet_id: unknown wallet ${wallet_id}`);
-      const found = getTicket(ctx.db, ticket_id.toLowerCase());
+      // Also a ticket a verification opened or updated while an import holds the write lock.
+      const found = deferredTickets(ctx.engine).get(ctx.db, ticket_id.toLowerCase());
       // The API's tickets are the mismatches; the desktop app's other exceptions are not its business.
       const row = found?.kind === 'mismatch' ? found : undefined;
       // Another wallet's ticket is answered exactly like a missing one: its existence is not the caller's business.

@@ -129,4 +129,69 @@ describe('kill -9 of the service', () => {
     // The store file is still there and still a store.
     expect(statSync(join(dataDir, 'nps.sqlite')).size).toBeGreaterThan(0);
   }, 300_000);
+
+  it('in the middle of an import after a verification answered meanwhile: its run and tickets are kept', async () => {
+    const dataDir = join(work, 'deferred');
+    const [header, ...rows] = readFileSync(smallLedger, 'utf8').trim().split('\n');
+    const at = (name: string) => header!.split(',').indexOf(name);
+    const records = rows.slice(0, 40).map((r) => r.split(','));
+    expect((await nps(['import', smallLedger, '--data-dir', dataDir])).code).toBe(0);
+    const secret = /API secret: ([0-9a-f]{64})/.exec((await nps(['keys', 'create', '--label', 'crash', '--data-dir', dataDir])).out)![1]!;
+    let nonce = Date.now();
+    const call = (url: string, method: 'GET' | 'POST', body = '') =>
+      new Promise<{ status: number; data: unknown }>((resolve, reject) => {
+        const { pathname, search } = new URL(url);
+        const headers = {
+          ...signedHeaders(secret, { method, path: pathname, query: search.slice(1), body }, ++nonce),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        };
+        const req = request(url, { method, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { status: number; data: unknown }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+
+    const serving = await serve(dataDir);
+    const importing = nps(['import', bigLedger, '--data-dir', dataDir]);
+    const wal = join(dataDir, 'nps.sqlite-wal');
+    for (let i = 0; i < 3000 && (statSync(wal, { throwIfNoEntry: false })?.size ?? 0) < 2 * 1024 * 1024; i++) await sleep(10);
+    // Every claim mismatches its record (amount 1): each opens a ticket.
+    const body = JSON.stringify({ txs: records.map((c) => ({ transaction_id: c[at('transaction_id')], amount: '1' })) });
+    const answer = await call(`${serving.url}/nps/bill/verify/txs`, 'POST', body);
+    expect(answer.status).toBe(0);
+    const tickets = (answer.data as { ticket_id: string | null }[]).map((d) => d.ticket_id!);
+    expect(tickets.every((t) => typeof t === 'string')).toBe(true);
+    await serving.kill();
+    await importing;
+    const state = inspect(dataDir);
+    expect(state.integrity).toBe('ok');
+    // Killed while the import was being written (only the first, small import is there): the verification's writes were deferred.
+    expect(state.imports).toBe(1);
+    const deferredFile = join(dataDir, 'nps.deferred.sqlite');
+    const kept = (file: string, sql: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare(sql).pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    expect(kept(deferredFile, "SELECT count(*) FROM deferred WHERE kind = 'verify'")).toBe(1);
+    expect(kept(join(dataDir, 'nps.sqlite'), 'SELECT count(*) FROM tickets')).toBe(0);
+
+    // The next start applies what was kept beside the store before it serves.
+    const again = await serve(dataDir);
+    const stored = kept(join(dataDir, 'nps.sqlite'), `SELECT count(*) FROM tickets WHERE ticket_id IN ('${tickets.join("','")}')`);
+    expect(stored).toBe(tickets.length);
+    expect(kept(join(dataDir, 'nps.sqlite'), 'SELECT count(*) FROM verification_runs')).toBe(1);
+    expect(kept(deferredFile, 'SELECT count(*) FROM deferred')).toBe(0);
+    const wallet = records[0]![at('wallet_id')]!;
+    const lookup = await call(`${again.url}/nps/ticket?wallet_id=${wallet}&ticket_id=${tickets[0]}`, 'GET');
+    expect(lookup).toMatchObject({ status: 0, data: { ticket_id: tickets[0], status: 'Pending' } });
+    await again.stop();
+    expect(inspect(dataDir)).toMatchObject({ integrity: 'ok', foreignKeys: 0, halfRuns: 0, runs: 1 });
+  }, 300_000);
 });
