@@ -128,6 +128,8 @@ describe('npm run nps -- keys / call', () => {
       const bad = await nps(['serve', '--rate-limit', 'lots']);
       expect(bad.code).toBe(1);
       expect(bad.err.trim()).toBe('--rate-limit: must be a whole number of requests a minute (0: no limit), got lots');
+      const badImports = await nps(['serve', '--max-imports', '0']);
+      expect([badImports.code, badImports.err.trim()]).toEqual([1, '--max-imports: must be a whole number of import jobs >= 1, got 0']);
 
       // A folder of its own: the one above has a service running on it already.
       const dataDir = mkdtempSync(join(tmpdir(), 'nps-serve-flags-'));

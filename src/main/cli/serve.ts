@@ -22,6 +22,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     'read-limit': { type: 'string' },
     'auth-fail-limit': { type: 'string' },
     'max-verifies': { type: 'string' },
+    'max-imports': { type: 'string' },
     'log-level': { type: 'string' },
     ...dataDirOption,
   });
@@ -41,9 +42,15 @@ export async function serveCommand(args: string[]): Promise<void> {
     return n;
   };
   const limits = { signed: perMinute('rate-limit'), reads: perMinute('read-limit'), failedAuth: perMinute('auth-fail-limit') };
-  const maxVerifies = values['max-verifies'] === undefined ? undefined : Number(values['max-verifies']);
-  if (maxVerifies !== undefined && !(Number.isInteger(maxVerifies) && maxVerifies >= 1))
-    throw new UsageError(`--max-verifies: must be a whole number of requests >= 1, got ${values['max-verifies']}`);
+  const atLeastOne = (flag: 'max-verifies' | 'max-imports', what: string): number | undefined => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!(Number.isInteger(n) && n >= 1)) throw new UsageError(`--${flag}: must be a whole number of ${what} >= 1, got ${text}`);
+    return n;
+  };
+  const maxVerifies = atLeastOne('max-verifies', 'requests');
+  const maxImports = atLeastOne('max-imports', 'import jobs');
   const rateLimit = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   // Whoever holds the window's session drives the app: only this machine may be offered one.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
@@ -68,6 +75,7 @@ export async function serveCommand(args: string[]): Promise<void> {
       ...(nonceWindow !== undefined ? { auth: { nonceWindowMs: nonceWindow * 1000 } } : {}),
       rateLimit,
       ...(maxVerifies !== undefined ? { admissionBound: maxVerifies } : {}),
+      ...(maxImports !== undefined ? { importBound: maxImports } : {}),
     });
   } catch (err) {
     service.close();

@@ -124,7 +124,7 @@ export const userUsage = `npm run nps -- user [NAME] [--json] [--data-dir D]
 
 export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S]
                           [--rate-limit N] [--read-limit N] [--auth-fail-limit N] [--max-verifies N]
-                          [--log-level info|debug|warn|error|fatal|silent]
+                          [--max-imports N] [--log-level info|debug|warn|error|fatal|silent]
   Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
   --nonce-window: seconds a signed request's nonce may be off the clock (default 60).
   Limits, in requests a minute (0: no limit); all loopback addresses count as one client:
@@ -134,6 +134,9 @@ export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--
   use up what good requests need (default ${DEFAULT_RATE_LIMITS.failedAuth}).
   --max-verifies: verification requests taken at once; beyond, 4003 busy at once with Retry-After
   (default 2 per core).
+  --max-imports: import jobs (imports, previews, undos) the command line may have running or
+  waiting at once; beyond, 4003 busy at once with Retry-After (default 1 per core; the window's
+  own imports are not counted).
   --log-level: what the log (logs/nps.N.log in the data folder) keeps; default info, a line per request.
   --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
 

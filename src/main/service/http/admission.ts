@@ -17,13 +17,28 @@ const REQUESTS_PER_CORE = 2;
 
 export const defaultAdmissionBound = (): number => availableParallelism() * REQUESTS_PER_CORE;
 
+/**
+ * Import jobs (imports, previews, undos: each holds the store's write lock while it runs) the
+ * command line's door takes at once, running or waiting for the lock: one per core. The window's
+ * imports are not counted: the user started them and watches them.
+ */
+export const defaultImportBound = (): number => availableParallelism();
+
+/** Seconds a refused import is asked to wait: a large import takes that long and more. */
+export const IMPORT_RETRY_AFTER_S = 10;
+
 /** Seconds a refused client is asked to wait: about the time the work in flight takes. */
 export const BUSY_RETRY_AFTER_S = 1;
 
 export class Admission {
   private inFlight = 0;
 
-  constructor(readonly bound: number) {}
+  /** `what`: the work counted, as the refusal names it. */
+  constructor(
+    readonly bound: number,
+    private readonly what = 'verification requests',
+    readonly retryAfterS = BUSY_RETRY_AFTER_S,
+  ) {}
 
   /** Requests now in flight. */
   get load(): number {
@@ -46,7 +61,7 @@ export class Admission {
   refusal(): ServiceError {
     return new ServiceError(
       ErrorCodes.BUSY,
-      `busy: ${this.inFlight} verification requests are in progress (the service takes ${this.bound} at once); retry in ${BUSY_RETRY_AFTER_S} s`,
+      `busy: ${this.inFlight} ${this.what} are in progress (the service takes ${this.bound} at once); retry in ${this.retryAfterS} s`,
     );
   }
 }

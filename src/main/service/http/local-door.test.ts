@@ -2,7 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { tempService } from '../test-support';
-import { LOCAL_TOKEN_FILE, LOCAL_TOKEN_HEADER } from './local-door';
+import { generateLedger } from '../../../../bench/generate-ledger';
+import { LOCAL_TOKEN_FILE, LOCAL_TOKEN_HEADER, PROGRESS_MEDIA_TYPE } from './local-door';
 import { startServer, type RunningServer } from './server';
 
 const svc = tempService();
@@ -44,6 +45,47 @@ test('without the token, with a wrong one, or from a browser page: refused befor
   expect(browser.status).toBe(403);
   expect(await svc.invoke('keys-list', {}, { actor: 'cli' })).toEqual([]);
 });
+
+test('import jobs beyond the bound are refused at once with 4003 and Retry-After; other calls go on; the bound frees when the job ends', async () => {
+  const other = tempService();
+  const running = await startServer(other, { port: 0, log: () => {}, importBound: 1 });
+  const doorToken = readFileSync(join(other.dataDir, LOCAL_TOKEN_FILE), 'utf8').trim();
+  try {
+    const file = join(other.dataDir, 'big.csv');
+    await generateLedger(file, 60_000, { seed: 5, wallets: 2 });
+    const post = (name: string, body: unknown, accept = 'application/json') =>
+      fetch(`${running.url}/local/rpc/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept, [LOCAL_TOKEN_HEADER]: doorToken },
+        body: JSON.stringify(body),
+      });
+    // The first import streams its progress: it is in flight once the first line arrives.
+    const first = await post('ledger-import', { source: { path: file } }, PROGRESS_MEDIA_TYPE);
+    const lines = first.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const firstLine = await lines.read();
+    expect(firstLine.value).toContain('progress');
+
+    const second = await post('ledger-preview', { source: { path: file } });
+    expect(second.status).toBe(503);
+    expect(second.headers.get('retry-after')).toBe('10');
+    expect(await second.json()).toEqual({
+      status: 4003,
+      data: null,
+      msg: 'busy: 1 import jobs are in progress (the service takes 1 at once); retry in 10 s',
+    });
+    expect(await (await post('keys-list', {})).json()).toMatchObject({ status: 0, data: [] });
+
+    let rest = firstLine.value!;
+    for (let r = await lines.read(); !r.done; r = await lines.read()) rest += r.value;
+    expect(JSON.parse(rest.trim().split('\n').at(-1)!)).toMatchObject({ status: 0, data: { added: 60_000 } });
+    // Its answer sent, the job no longer counts.
+    const again = await post('ledger-import', { source: { path: file } });
+    expect(await again.json()).toMatchObject({ status: 0, data: { added: 0, unchanged: 60_000 } });
+  } finally {
+    await running.close();
+    other.dispose();
+  }
+}, 60_000);
 
 test('closing the service removes the token with api.json', async () => {
   const other = tempService();

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCodes } from '../../../shared/errors';
 import { ServiceError } from '../errors';
 import type { Service } from '../index';
+import { Admission, defaultImportBound, IMPORT_RETRY_AFTER_S } from './admission';
 import { answerCall, PROGRESS_MEDIA_TYPE, tokenMatches } from './app-door';
 import { sendError } from './envelope';
 import { isJsonContentType } from './json-body';
@@ -25,7 +26,17 @@ export const newLocalToken = (): string => randomBytes(32).toString('base64url')
 /** Calls name files on this machine (the CLI's own arguments), so they stay small. */
 const LOCAL_BODY_LIMIT = 1024 * 1024;
 
-export function registerLocalDoor(app: FastifyInstance, service: Service, token: string, log: (line: string) => void): void {
+/** Calls that are import jobs: each holds the store's write lock while it runs. */
+const IMPORT_JOBS = new Set(['ledger-import', 'ledger-preview', 'import-undo']);
+
+export function registerLocalDoor(
+  app: FastifyInstance,
+  service: Service,
+  token: string,
+  log: (line: string) => void,
+  importBound: number = defaultImportBound(),
+): void {
+  const imports = new Admission(importBound, 'import jobs', IMPORT_RETRY_AFTER_S);
   void app.register(async (door) => {
     door.removeAllContentTypeParsers();
     door.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: LOCAL_BODY_LIMIT }, (_req, body, done) => {
@@ -55,6 +66,16 @@ export function registerLocalDoor(app: FastifyInstance, service: Service, token:
         return sendError(reply, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
       }
       const progress = (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE);
+      if (IMPORT_JOBS.has(req.params.name)) {
+        // Admission control: beyond the bound, 4003 at once rather than another job queued for the lock.
+        const leave = imports.tryEnter();
+        if (leave === undefined) {
+          const refusal = imports.refusal();
+          return sendError(reply.header('retry-after', String(imports.retryAfterS)), refusal.code, refusal.message);
+        }
+        // Counted until its answer has been sent (a progress stream ends with it) or the caller left.
+        reply.raw.once('close', leave);
+      }
       return answerCall(service, { name: req.params.name, input: req.body ?? {}, actor: 'cli', progress }, reply, log);
     });
   });

@@ -44,6 +44,8 @@ export interface ServerOptions {
   ui?: UiOptions;
   /** The command line's door (/local/rpc, local-door.ts), open to whoever shows this token. */
   localToken?: string;
+  /** Import jobs the command line's door takes at once (admission.ts); beyond, 4003 at once. Default: 1 per core. */
+  importBound?: number;
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -132,7 +134,7 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
   void app.register(async (api) => npsRoutesOf(api, service, opts, knownPaths));
 
   if (opts.ui) registerAppDoor(app, service, opts.ui, log);
-  if (opts.localToken) registerLocalDoor(app, service, opts.localToken, log);
+  if (opts.localToken) registerLocalDoor(app, service, opts.localToken, log, opts.importBound);
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = (req.raw.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
