@@ -254,11 +254,12 @@ export type ImportChoices = z.infer<typeof ImportChoices>;
 
 /** A choice the file leaves open and the import needs: what to give, and why. */
 export const NeededChoice = z.object({
-  field: z.enum(['chain_id', 'token_id', 'decimal_separator', 'date_order', 'wallet_address']),
+  /** wallet_id: the wallet every row goes to (the CLI's --wallet NAME or --wallet-id W; the request's wallet_name or wallet_id). */
+  field: z.enum(['chain_id', 'token_id', 'decimal_separator', 'date_order', 'wallet_address', 'wallet_id']),
   /** The CLI flag that gives it, e.g. "--chain". */
   flag: z.string(),
   reason: z.string(),
-  /** The values to choose from, where they are few (chains of the file's coin, the two separators). */
+  /** The values to choose from, where they are few (chains of the file's coin, tokens of the file's chain, the two separators). */
   options: z.array(z.string()),
 });
 export type NeededChoice = z.infer<typeof NeededChoice>;
