@@ -261,6 +261,19 @@ export const NeededChoice = z.object({
   reason: z.string(),
   /** The values to choose from, where they are few (chains of the file's coin, tokens of the file's chain, the two separators). */
   options: z.array(z.string()),
+  /**
+   * A chain_id need that no chain of the catalogue answers (none has the file's coin): what the file
+   * says of the chain to add (catalogue-chain-add's fields; native_decimal null where the family
+   * does not fix it). Absent on other needs.
+   */
+  add_chain: z
+    .object({
+      chain_id: z.string(),
+      chain_identifier: z.string(),
+      native_symbol: z.string(),
+      native_decimal: z.number().int().nullable(),
+    })
+    .optional(),
 });
 export type NeededChoice = z.infer<typeof NeededChoice>;
 

@@ -214,6 +214,15 @@ describe('files that do not say everything', () => {
     const name = 'mantlescan-anonymized-txlist.csv';
     const err = await failure(importFile({ source: file(name), wallet_id: WALLET }));
     expect(err.message).toMatch(/no chain in the catalogue has the coin MNT: add the chain/);
+    // What the file says of the chain to add: an EVM export (Etherscan's columns) whose coin is MNT.
+    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
+    expect(detect.needs).toEqual([
+      expect.objectContaining({
+        field: 'chain_id',
+        options: [],
+        add_chain: { chain_id: 'MNT', chain_identifier: 'ETH', native_symbol: 'MNT', native_decimal: 18 },
+      }),
+    ]);
     await svc.invoke(
       'catalogue-chain-add',
       {

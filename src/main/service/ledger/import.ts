@@ -178,6 +178,25 @@ function chainIdColumn(
   return chainId!;
 }
 
+/** What a file says of a chain the catalogue lacks: its family, its coin, and its id where a ChainId column names a known one. */
+function chainToAdd(
+  headers: string[],
+  rows: string[][],
+  family: { family: string; unit: string | null },
+): NonNullable<NeededChoice['add_chain']> {
+  const column = findHeader(headers, 'ChainId') ?? findHeader(headers, 'Chain Id');
+  const named = column === undefined ? undefined : EVM_CHAIN_IDS[(rows[0]?.[headers.indexOf(column)] ?? '').trim()];
+  const symbol = (family.unit ?? '').toUpperCase();
+  const fromSymbol = symbol.replace(/[^A-Z0-9_]/g, '_');
+  return {
+    chain_id: named ?? (/^[A-Z][A-Z0-9_]{1,31}$/.test(fromSymbol) ? fromSymbol : ''),
+    chain_identifier: family.family,
+    native_symbol: family.unit ?? '',
+    // An EVM chain's coin counts in 18 decimal places (wei); of other families the file shows no more than a lower bound.
+    native_decimal: family.family === 'ETH' ? 18 : null,
+  };
+}
+
 /** Same coin, spelled as explorers spell it before and after a rename. */
 const SAME_COIN: Record<string, string> = { MATIC: 'POL', POL: 'POL' };
 const coin = (symbol: string) => SAME_COIN[symbol.toUpperCase()] ?? symbol.toUpperCase();
@@ -249,6 +268,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
         field: 'chain_id',
         flag: '--chain',
         options: candidates,
+        ...(candidates.length === 0 ? { add_chain: chainToAdd(headers, rows, family) } : {}),
         reason:
           family.unit === null
             ? `the file does not say its chain (a ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`

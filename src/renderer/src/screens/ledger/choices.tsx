@@ -4,6 +4,7 @@ import { call } from '../../api';
 import { shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useReference } from '../../stores/reference';
+import { AddChain } from './add-chain';
 import { useImportWizard } from './wizard-store';
 
 /*
@@ -178,7 +179,9 @@ function Question({ need, chainId }: { need: NeededChoice; chainId: string | nul
   let control;
   switch (need.field) {
     case 'chain_id':
-      control = (
+      control = need.add_chain ? (
+        <AddChain suggested={need.add_chain} />
+      ) : (
         <select
           aria-label="Chain of the file"
           value={choices.chain_id ?? ''}

@@ -173,6 +173,17 @@ function MapStep() {
             <span>{problem}</span>
           </div>
         )}
+        {w.addedChains.length > 0 && (
+          <p className="text-good" role="status" data-testid="added-chains">
+            Added to the catalogue: chain <span className="mono">{w.addedChains.map((c) => `${c.chain_id} (${c.name})`).join(', ')}</span>
+            {detect.read_as.chain_id !== null && (
+              <>
+                ; the file is read on <span className="mono">{detect.read_as.chain_id}</span>
+              </>
+            )}
+            .
+          </p>
+        )}
         <UnknownTokens tokens={detect.unknown_tokens} firstRows onAdd={w.addToken} />
         {w.addedTokens.length > 0 && (
           <p className="text-good" role="status">
