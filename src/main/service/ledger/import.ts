@@ -715,6 +715,10 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
       readAs: plan.readAs,
       dryRun: opts.dryRun,
       onProgress: opts.onProgress,
+      reader: () => {
+        const tokens: UnknownTokens = new Map();
+        return { read: compile(plan, sniffed, opts.walletId, fileName, tokens), unknownTokens: tokens };
+      },
     },
     (r) => ({ ...r, message: summaryMessage(r, unmappedColumns(sniffed.headers, mapping)) }),
   );
