@@ -160,3 +160,68 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   await expect(page.getByTestId('import-result')).toContainText('2 added');
   await shot(page, 'ledger-choices-token-report');
 });
+
+test('a Mantlescan export on a store without its chain: the chain is added in the wizard, and the records land on it', async () => {
+  const { page } = session();
+  await chooseFile(page, join(exports, 'mantlescan-anonymized-txlist.csv'));
+  await expect(page.getByTestId('detected-preset')).toContainText('Etherscan-family transactions');
+
+  // Value_IN(MNT): no chain of the catalogue has that coin; what the file says of the chain is filled in.
+  const questions = page.getByTestId('questions');
+  await expect(questions).toContainText('Which chain was this file exported from?');
+  await expect(questions).toContainText('No chain in the catalogue has the coin MNT');
+  const form = page.getByRole('group', { name: 'Add chain' });
+  await expect(form.getByLabel(/chain_id$/)).toHaveValue('MNT');
+  await expect(form.getByLabel(/chain_identifier$/)).toHaveValue('ETH');
+  await expect(form.getByLabel(/native_symbol$/)).toHaveValue('MNT');
+  await expect(form.getByLabel(/native_decimal$/)).toHaveValue('18');
+  await expect(form.getByLabel(/confirming_threshold$/)).toHaveValue('12');
+  // The chain needs a name before it can be added.
+  await expect(form.getByRole('button', { name: 'Add chain' })).toBeDisabled();
+  await form.getByLabel(/chain_id$/).fill('MANTLE');
+  await form.getByLabel(/^Name/).fill('Mantle');
+  // A refusal names the field and stands only until that field is edited.
+  await form.getByLabel(/explorer_tx_url$/).fill('https://mantlescan.xyz/tx/');
+  await form.getByRole('button', { name: 'Add chain' }).click();
+  await expect(form.getByRole('alert')).toContainText('explorer_tx_url: must be an https URL containing {hash}');
+  await form.getByLabel(/explorer_tx_url$/).fill('https://mantlescan.xyz/tx/{hash}');
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  await form.getByLabel(/explorer_address_url$/).fill('https://mantlescan.xyz/address/{address}');
+  await shot(page, 'ledger-choices-add-chain');
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await shot(page, 'ledger-choices-add-chain-1024');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await form.getByRole('button', { name: 'Add chain' }).click();
+  // Read again: the file's coin is MANTLE's, so the chain is the one added, without asking.
+  await expect(page.getByTestId('added-chains')).toContainText('MANTLE (Mantle)');
+  await expect(page.getByTestId('added-chains')).toContainText('the file is read on MANTLE');
+  await expect(page.getByLabel('Read as chain')).toHaveValue('MANTLE');
+  await expect(questions).toContainText('Which wallet are these rows of?');
+  await page.getByLabel('Wallet for every row').selectOption('new');
+  await expect(questions).toBeHidden();
+  await expect(firstRows(page).getByRole('row')).toHaveCount(5);
+  await expect(firstRows(page)).toContainText('MANTLE');
+  await shot(page, 'ledger-choices-add-chain-answered');
+
+  await preview(page).click();
+  await expect(page.getByTestId('preview-message')).toContainText('4 would be added');
+  await page.getByRole('button', { name: 'Import 4 rows' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('4 added');
+  await expect(page.getByTestId('read-as-summary')).toContainText('MANTLE');
+
+  // The records are on the chain added, with its coin and its explorer link.
+  const hash = '0xabc0000000000000000000000000000000000000000000000000000000000004';
+  await page.getByRole('button', { name: 'Show the transactions' }).click();
+  await page.getByLabel('Search by hash, transaction ID or request ID').fill(hash);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tx-count')).toHaveText('1 transaction');
+  const grid = page.getByRole('grid', { name: 'Transactions' });
+  await grid.getByRole('row').nth(1).getByRole('gridcell').first().click();
+  await page.keyboard.press('Enter');
+  const detail = page.getByRole('complementary', { name: 'Transaction detail' });
+  await expect(detail).toContainText('MANTLE');
+  await expect(detail).toContainText('109');
+  await expect(detail.getByRole('link', { name: hash })).toHaveAttribute('href', `https://mantlescan.xyz/tx/${hash}`);
+  await page.keyboard.press('Escape');
+});

@@ -254,12 +254,26 @@ export type ImportChoices = z.infer<typeof ImportChoices>;
 
 /** A choice the file leaves open and the import needs: what to give, and why. */
 export const NeededChoice = z.object({
-  field: z.enum(['chain_id', 'token_id', 'decimal_separator', 'date_order', 'wallet_address']),
+  /** wallet_id: the wallet every row goes to (the CLI's --wallet NAME or --wallet-id W; the request's wallet_name or wallet_id). */
+  field: z.enum(['chain_id', 'token_id', 'decimal_separator', 'date_order', 'wallet_address', 'wallet_id']),
   /** The CLI flag that gives it, e.g. "--chain". */
   flag: z.string(),
   reason: z.string(),
-  /** The values to choose from, where they are few (chains of the file's coin, the two separators). */
+  /** The values to choose from, where they are few (chains of the file's coin, tokens of the file's chain, the two separators). */
   options: z.array(z.string()),
+  /**
+   * A chain_id need that no chain of the catalogue answers (none has the file's coin): what the file
+   * says of the chain to add (catalogue-chain-add's fields; native_decimal null where the family
+   * does not fix it). Absent on other needs.
+   */
+  add_chain: z
+    .object({
+      chain_id: z.string(),
+      chain_identifier: z.string(),
+      native_symbol: z.string(),
+      native_decimal: z.number().int().nullable(),
+    })
+    .optional(),
 });
 export type NeededChoice = z.infer<typeof NeededChoice>;
 

@@ -41,6 +41,18 @@ describe('npm run nps -- import', () => {
     expect(preview.code).toBe(0);
     expect(JSON.parse(preview.stdout)).toMatchObject({ dry_run: true, import_id: null, added: 0, unchanged: 8, rejected: 4 });
   });
+
+  it('an explorer export without a wallet is refused naming --wallet and --wallet-id; with --wallet NAME it imports', async () => {
+    const file = 'resources/samples/tronscan-token-transfers.csv';
+    const refused = await nps('import', file, '--data-dir', dataDir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^error 1002: tronscan-token-transfers\.csv: the file has no wallet_id column: say which wallet every row goes to \(give --wallet NAME or --wallet-id W\); nothing was imported\n$/,
+    );
+    const named = await nps('import', file, '--wallet', 'Tron hot', '--data-dir', dataDir);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toMatch(/rows 8: added 8/);
+  });
 });
 
 describe('a data folder made by an earlier version', () => {

@@ -155,6 +155,7 @@ describe('files that do not say everything', () => {
     const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
     expect(detect.needs).toEqual([
       expect.objectContaining({ field: 'chain_id', flag: '--chain', options: ['ETH', 'ARBITRUM_ETH', 'OPT_ETH', 'BASE_ETH'] }),
+      expect.objectContaining({ field: 'wallet_id', flag: '--wallet', options: [] }),
     ]);
     const wrong = await failure(importFile({ source: file(name), wallet_id: WALLET, chain_id: 'BSC_BNB' }));
     expect(wrong.message).toMatch(/values are in ETH, but BSC_BNB's coin is BNB/);
@@ -213,6 +214,15 @@ describe('files that do not say everything', () => {
     const name = 'mantlescan-anonymized-txlist.csv';
     const err = await failure(importFile({ source: file(name), wallet_id: WALLET }));
     expect(err.message).toMatch(/no chain in the catalogue has the coin MNT: add the chain/);
+    // What the file says of the chain to add: an EVM export (Etherscan's columns) whose coin is MNT.
+    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
+    expect(detect.needs).toEqual([
+      expect.objectContaining({
+        field: 'chain_id',
+        options: [],
+        add_chain: { chain_id: 'MNT', chain_identifier: 'ETH', native_symbol: 'MNT', native_decimal: 18 },
+      }),
+    ]);
     await svc.invoke(
       'catalogue-chain-add',
       {
@@ -234,11 +244,14 @@ describe('files that do not say everything', () => {
     const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
     const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
     expect(detect.preset).toBe('tronscan');
-    expect(detect.needs.map((n) => n.field)).toEqual(['wallet_address']);
+    // The chain is TRON (the only chain of the family): its tokens are offered.
+    expect(detect.needs.map((n) => n.field)).toEqual(['token_id', 'wallet_address', 'wallet_id']);
+    expect(detect.needs[0]).toMatchObject({ flag: '--token', options: ['TRON', 'TRON_USDT'] });
+    expect(detect.problem).toBeNull();
     const noToken = await failure(
       importFile({ source: file(name), wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY' }),
     );
-    expect(noToken.message).toMatch(/token_id \(give --token/);
+    expect(noToken.message).toMatch(/names no token.*\(give --token TRON\|TRON_USDT\); nothing was imported$/);
     const r = await importFile({
       source: file(name),
       wallet_id: WALLET,

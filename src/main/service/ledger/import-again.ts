@@ -3,12 +3,14 @@ import { performance } from 'node:perf_hooks';
 import type { ImportReport } from '../../../shared/ledger';
 import type { CallMeta, ServiceContext } from '../context';
 import { mayRepeatImport, repeatImport } from './import-repository';
-import type { OpenedSource, Sniffed } from './source';
+import type { RowReader, UnknownTokens } from './rows';
+import { FileError, streamRows, type OpenedSource, type Sniffed } from './source';
 
 /*
  * Importing a file again that an earlier import read the same way, with no record updated since
  * (see repeatImport in import-repository.ts): every valid row is unchanged, and the report says so
- * without reading a row. Hashing the file is most of its time (a fraction of a second for 250 MB).
+ * without reading a row (but those rejected for an unknown token, read again for the tokens the
+ * report lists). Hashing the file is most of its time (a fraction of a second for 250 MB).
  */
 
 export interface Again {
@@ -22,6 +24,8 @@ export interface Again {
   readAs: ImportReport['read_as'];
   dryRun: boolean;
   onProgress?: CallMeta['onProgress'];
+  /** A row reader of the import's own (rows are read in order: the import reads the file with another), and the unknown tokens it notes. */
+  reader: () => { read: RowReader; unknownTokens: UnknownTokens };
 }
 
 async function sha256Of(opened: OpenedSource, onProgress: Again['onProgress']): Promise<string> {
@@ -35,6 +39,27 @@ async function sha256Of(opened: OpenedSource, onProgress: Again['onProgress']): 
   return hash.digest('hex');
 }
 
+/**
+ * The file's SHA-256, reading through the reader the rows (by number) an earlier import rejected for
+ * an unknown token, so that they note their tokens as they did then; undefined when it cannot be read.
+ */
+async function readUnknownTokenRows(a: Again, rows: readonly number[], read: RowReader): Promise<string | undefined> {
+  const wanted = new Set(rows);
+  try {
+    const file = await streamRows(a.opened, a.sniffed, {
+      rows: (batch, first) => {
+        for (let k = 0; k < batch.length; k++) if (wanted.has(first + k)) read(batch[k]!);
+      },
+      progress: (bytes) => a.onProgress?.({ done: 0, bytes: Math.min(bytes, a.opened.size - 1), totalBytes: a.opened.size }),
+    });
+    return file.sha256;
+  } catch (err) {
+    // The earlier import read this file whole: a file that now fails is not that file (reading it all says why).
+    if (err instanceof FileError) return undefined;
+    throw err;
+  }
+}
+
 /** The report of importing (or previewing) the file again, or undefined when its rows must be read. */
 export async function importAgain(
   ctx: ServiceContext,
@@ -42,15 +67,18 @@ export async function importAgain(
   finish: (report: Omit<ImportReport, 'message'>) => ImportReport,
 ): Promise<ImportReport | undefined> {
   const sqlite = ctx.db.$client;
-  if (!mayRepeatImport(sqlite, a.fingerprint, a.opened.size)) return undefined;
-  const sha256 = await sha256Of(a.opened, a.onProgress);
+  const unknownTokenRows = mayRepeatImport(sqlite, a.fingerprint, a.opened.size);
+  if (unknownTokenRows === undefined) return undefined;
+  const { read, unknownTokens } = a.reader();
+  const sha256 = unknownTokenRows.length ? await readUnknownTokenRows(a, unknownTokenRows, read) : await sha256Of(a.opened, a.onProgress);
+  if (sha256 === undefined) return undefined;
   // An import may have committed while the file was hashed: look again, in one synchronous step
   // with the record, once no import holds the write lock.
   do await ctx.engine.writable();
   while (ctx.engine.importing);
   const repeated = repeatImport(
     sqlite,
-    { fingerprint: a.fingerprint, size: a.opened.size, sha256 },
+    { fingerprint: a.fingerprint, size: a.opened.size, sha256, unknownTokenRows },
     a.dryRun
       ? null
       : (r) => ({
@@ -85,7 +113,7 @@ export async function importAgain(
     rejections: repeated.rejections,
     updates: [],
     wallets_created: [],
-    unknown_tokens: [],
+    unknown_tokens: [...unknownTokens.values()].sort((x, y) => y.rows - x.rows),
     read_as: a.readAs,
     duration_ms: Math.round(performance.now() - a.t0),
   });

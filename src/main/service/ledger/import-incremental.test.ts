@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LEDGER_FIELDS, type ImportChoices, type ImportReport } from '../../../shared/ledger';
 import { tempService } from '../test-support';
@@ -149,6 +151,53 @@ describe('importing the same file again', () => {
     const r = await run(svc, changed);
     expect(writers).toHaveBeenCalledTimes(2);
     expect(r).toMatchObject({ updated: 1, unchanged: 56 });
+  });
+});
+
+describe('importing again a file whose rows name unknown tokens', () => {
+  // A real ERC-20 transfer export, of tokens the catalogue lacks, and two USDT transfers (known by contract) after it.
+  const usdt = (n: number) =>
+    `"0x${String(n).repeat(64)}","4500000","1510000000","2017-11-06 20:26:40","0xf98c96b5d10faafc2324847c82305bd5fd7e5ad3","0x${'11'.repeat(20)}","1${n}.5","$12.50","0xdac17f958d2ee523a2206206994597c13d831ec7","Tether USD","USDT"`;
+  const exported = readFileSync(join(__dirname, '../../../../test/fixtures/exports/etherscan-0xf98c-erc20.csv'), 'utf8');
+  const source = { name: 'erc20.csv', text: [...exported.trimEnd().split(/\r?\n/), usdt(1), usdt(2)].join('\r\n') + '\r\n' };
+  const WALLET = '5b1d2c3e-4f50-4a61-8b72-9c8d7e6f5a41';
+  const erc20 = (s: typeof svc, dryRun = false) => runImport(s.ctx, { source, dryRun, walletId: WALLET, choices: { chain_id: 'ETH' } });
+
+  it('unchanged: answered without writing, its unknown tokens listed as reading every row lists them', async () => {
+    const first = await erc20(svc);
+    expect(first).toMatchObject({ added: 2, rejected: 8 });
+    expect(first.unknown_tokens).toHaveLength(8);
+    const writers = countWriters(svc);
+    const preview = await erc20(svc, true);
+    const again = await erc20(svc);
+    expect(writers).not.toHaveBeenCalled();
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: first.added, rejected: first.rejected });
+    expect(again.unknown_tokens).toEqual(first.unknown_tokens);
+    expect(again.message).toMatch(/unknown token/);
+
+    const slow = await slowPath([(s) => erc20(s), (s) => erc20(s, true), (s) => erc20(s)]);
+    expect(same(preview)).toEqual(same(slow.reports[1]!));
+    expect(same(again)).toEqual(same(slow.reports[2]!));
+    expect(dump(svc)).toBe(slow.store);
+  });
+
+  it('a token added to the catalogue since: every row read, and its rows land', async () => {
+    const first = await erc20(svc);
+    const token = first.unknown_tokens[0]!;
+    await svc.invoke(
+      'catalogue-token-add',
+      { chain_id: 'ETH', contract_address: token.contract_address, symbol: token.symbol || 'X', decimal: 18 },
+      { actor: 'cli' },
+    );
+    const writers = countWriters(svc);
+    const again = await erc20(svc);
+    expect(writers).toHaveBeenCalledTimes(1);
+    expect(again).toMatchObject({ added: token.rows, unchanged: first.added, rejected: first.rejected - token.rows });
+    expect(again.unknown_tokens.map((t) => t.contract_address)).not.toContain(token.contract_address);
+    // Then the file is the same as the store again: answered without writing.
+    const third = await erc20(svc);
+    expect(writers).toHaveBeenCalledTimes(1);
+    expect(third).toMatchObject({ added: 0, unchanged: first.added + token.rows, unknown_tokens: again.unknown_tokens });
   });
 });
 

@@ -479,8 +479,9 @@ function recordImport(sqlite: Database.Database, summary: ImportSummary, rejecti
  * unchanged and rejects the same rows for the same reasons: its report is the earlier one's with
  * every kept row unchanged, and nothing is read or written but the import's own record.
  *
- * Not taken when the earlier import rejected a row for an unknown token: the report lists those
- * tokens, from the rows themselves.
+ * Rows rejected for an unknown token are read again (only they): the report lists those tokens,
+ * with what their rows say of them (import-again.ts). A token added to the catalogue since changes
+ * the fingerprint (it covers the catalogue), so then every row is read, and the token's rows land.
  */
 
 /**
@@ -509,12 +510,17 @@ const EARLIER_IMPORT = `
   WHERE i.read_fingerprint = @fingerprint AND i.file_size = @size AND (@sha256 IS NULL OR i.file_sha256 = @sha256)
     AND NOT EXISTS (SELECT 1 FROM imports j WHERE j.rowid > i.rowid AND j.updated > 0)
     AND NOT EXISTS (SELECT 1 FROM imports u WHERE u.undone_at IS NOT NULL AND (u.rowid >= i.rowid OR u.undone_at >= i.started_at))
-    AND NOT EXISTS (SELECT 1 FROM import_rejections r WHERE r.import_id = i.import_id AND r.reason LIKE 'unknown token%')
   ORDER BY i.rowid DESC LIMIT 1`;
 
-/** Whether an import of a file of this size read this way could be repeated without reading it (before hashing it). */
-export function mayRepeatImport(sqlite: Database.Database, fingerprint: string, size: number): boolean {
-  return sqlite.prepare(EARLIER_IMPORT).get({ fingerprint, size, sha256: null }) !== undefined;
+const UNKNOWN_TOKEN_ROWS = `SELECT row_number FROM import_rejections WHERE import_id = ? AND reason LIKE 'unknown token%' ORDER BY row_number`;
+
+/**
+ * Whether an import of a file of this size read this way could be repeated without reading it
+ * (before hashing it): undefined when not, else the rows it rejected for an unknown token.
+ */
+export function mayRepeatImport(sqlite: Database.Database, fingerprint: string, size: number): number[] | undefined {
+  const earlier = sqlite.prepare(EARLIER_IMPORT).get({ fingerprint, size, sha256: null }) as EarlierImport | undefined;
+  return earlier && (sqlite.prepare(UNKNOWN_TOKEN_ROWS).pluck().all(earlier.import_id) as number[]);
 }
 
 export interface RepeatedImport {
@@ -531,11 +537,15 @@ export interface RepeatedImport {
  */
 export function repeatImport(
   sqlite: Database.Database,
-  find: { fingerprint: string; size: number; sha256: string },
+  find: { fingerprint: string; size: number; sha256: string; unknownTokenRows: readonly number[] },
   summary: ((earlier: RepeatedImport) => ImportSummary) | null,
 ): RepeatedImport | undefined {
-  const earlier = sqlite.prepare(EARLIER_IMPORT).get(find) as EarlierImport | undefined;
+  const { fingerprint, size, sha256 } = find;
+  const earlier = sqlite.prepare(EARLIER_IMPORT).get({ fingerprint, size, sha256 }) as EarlierImport | undefined;
   if (earlier === undefined) return undefined;
+  // The unknown tokens were read from the rows mayRepeatImport named: they must be this import's.
+  const unknownTokenRows = sqlite.prepare(UNKNOWN_TOKEN_ROWS).pluck().all(earlier.import_id) as number[];
+  if (unknownTokenRows.join() !== find.unknownTokenRows.join()) return undefined;
   const rejections = sqlite
     .prepare('SELECT row_number, "column", reason, value FROM import_rejections WHERE import_id = ? ORDER BY row_number, id')
     .all(earlier.import_id) as Rejection[];

@@ -402,7 +402,7 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     [
       'no wallet for a native file without wallet_id',
       { name: 'nw.csv', text: `transaction_id,type,status,amount,chain_id,token_id\n${id(5)},Deposit,Completed,1,ETH,ETH\n` },
-      /wallet_id \(give --wallet-id/,
+      /no wallet_id column: say which wallet every row goes to \(give --wallet NAME or --wallet-id W\)/,
     ],
     ['an empty file', { name: 'e.csv', text: '' }, /empty/],
     ['a single object instead of an array', { name: 'o.json', text: '{"transaction_id": "x"}' }, /array of objects/],
@@ -527,7 +527,7 @@ describe('presets', () => {
     const noChain = await failure(importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET }));
     expect(noChain.message).toMatch(/values are in ETH.*give --chain ETH\|ARBITRUM_ETH\|OPT_ETH\|BASE_ETH/);
     const err = await failure(importFile({ source: sample('etherscan-transactions.csv'), chain_id: 'ETH' }));
-    expect(err.message).toMatch(/wallet_id \(give --wallet-id/);
+    expect(err.message).toMatch(/no wallet_id column.*\(give --wallet NAME or --wallet-id W\)/);
 
     const r = await importFile({ source: sample('etherscan-transactions.csv'), wallet_id: ETHERSCAN_WALLET, chain_id: 'ETH' });
     expect(r).toMatchObject({ preset: 'etherscan', rows_total: 10, added: 10, rejected: 0 });
@@ -600,6 +600,77 @@ describe('presets', () => {
   it('refuses a mapping that names a column the file lacks', async () => {
     const err = await failure(importFile({ source: text([good(1)]), mapping: { columns: { amount: 'Betrag' } } }));
     expect(err.message).toMatch(/no column "Betrag" \(for amount\)/);
+  });
+});
+
+describe('what a file leaves out: the wallet, the chain and the token are asked for, never guessed', () => {
+  const csv = [
+    'Date,Amount,Type,Status,Hash',
+    `2026-01-02 10:00:00,5,Deposit,Completed,${evmHash(1)}`,
+    `2026-01-03 10:00:00,2.25,Withdrawal,Completed,${evmHash(2)}`,
+  ].join('\n');
+  const source = { name: 'books.csv', text: csv };
+  const columns = { created_at: 'Date', amount: 'Amount', type: 'Type', status: 'Status', hash: 'Hash' };
+  const detect = (input: Record<string, unknown>) => svc.invoke('ledger-detect', { source, ...input }, meta);
+
+  it('detect answers the wallet and the token as needs with their flags, the token offered from the chain, and no problem', async () => {
+    const d = await detect({ mapping: { columns, constants: { chain_id: 'ETH' } } });
+    expect(d.problem).toBeNull();
+    expect(d.needs).toEqual([
+      expect.objectContaining({ field: 'token_id', flag: '--token', reason: expect.stringMatching(/names no token.*a token on ETH/) }),
+      { field: 'wallet_id', flag: '--wallet', options: [], reason: 'the file has no wallet_id column: say which wallet every row goes to' },
+    ]);
+    expect(d.needs[0]!.options).toEqual(['ETH', 'ETH_USDC', 'ETH_USDT']);
+    expect(d.parsed).toEqual([]);
+
+    // Without a chain: the chain is asked too, and the token offers nothing until the chain is known.
+    const noChain = await detect({ mapping: { columns }, wallet_name: 'Books' });
+    expect(noChain.problem).toBeNull();
+    expect(noChain.needs.map((n) => [n.field, n.flag])).toEqual([
+      ['chain_id', '--chain'],
+      ['token_id', '--token'],
+    ]);
+    expect(noChain.needs[0]!.options).toContain('TRON');
+    expect(noChain.needs[1]!.options).toEqual([]);
+
+    // Answered: nothing is needed, and the first rows are read.
+    const answered = await detect({ mapping: { columns }, wallet_name: 'Books', chain_id: 'ETH', token_id: 'ETH_USDT' });
+    expect(answered).toMatchObject({ needs: [], problem: null });
+    expect(answered.parsed.map((r) => r.values?.token_id)).toEqual(['ETH_USDT', 'ETH_USDT']);
+  });
+
+  it('a structural gap stays a problem beside the needs', async () => {
+    const { status: _status, ...noStatus } = columns;
+    const d = await detect({ mapping: { columns: noStatus, constants: { chain_id: 'ETH' } } });
+    expect(d.needs.map((n) => n.field)).toEqual(['token_id', 'wallet_id']);
+    expect(d.problem).toBe('no column or constant gives status');
+  });
+
+  it('an import with a need open is refused naming the flags, and runs once they are given', async () => {
+    const mapping = { columns, constants: { chain_id: 'ETH' } };
+    const before = dump();
+    const err = await failure(importFile({ source, mapping }));
+    expect(err.code).toBe(1002);
+    expect(err.message).toBe(
+      'books.csv: the file names no token (no token, contract or symbol column): every row is read as the token given (a token on ETH)' +
+        ' (give --token ETH|ETH_USDC|ETH_USDT);' +
+        ' the file has no wallet_id column: say which wallet every row goes to (give --wallet NAME or --wallet-id W); nothing was imported',
+    );
+    const noWallet = await failure(importFile({ source, mapping, token_id: 'ETH_USDT' }));
+    expect(noWallet.message).toMatch(
+      /^books\.csv: the file has no wallet_id column: .* \(give --wallet NAME or --wallet-id W\); nothing was imported$/,
+    );
+    expect(dump()).toBe(before);
+
+    const r = await importFile({ source, mapping, token_id: 'ETH_USDT', wallet_name: 'Books' });
+    expect(r).toMatchObject({ added: 2, rejected: 0 });
+    const rows = await all();
+    expect(rows.map((x) => [x.token_id, x.amount, x.type]).sort()).toEqual([
+      ['ETH_USDT', '2.25', 'Withdrawal'],
+      ['ETH_USDT', '5', 'Deposit'],
+    ]);
+    const wallets = await svc.invoke('wallets-list', {}, meta);
+    expect(wallets.find((w) => w.name === 'Books')?.wallet_id).toBe(rows[0]!.wallet_id);
   });
 });
 

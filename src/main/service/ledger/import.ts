@@ -21,7 +21,16 @@ import { detectDecimalSeparator } from './numbers';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS, type PresetDef } from './presets';
 import { loadCatalogue } from './repository';
 import { walletAddressOn } from './wallets-repository';
-import { compileRowReader, FileProblem, RowProblem, unmappedColumns, type CatalogueView, type RowReader, type UnknownTokens } from './rows';
+import {
+  compileRowReader,
+  FileProblem,
+  mappingProblem,
+  RowProblem,
+  unmappedColumns,
+  type CatalogueView,
+  type RowReader,
+  type UnknownTokens,
+} from './rows';
 import { detach } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 import type { RowWriter } from '../engine/index';
@@ -169,6 +178,25 @@ function chainIdColumn(
   return chainId!;
 }
 
+/** What a file says of a chain the catalogue lacks: its family, its coin, and its id where a ChainId column names a known one. */
+function chainToAdd(
+  headers: string[],
+  rows: string[][],
+  family: { family: string; unit: string | null },
+): NonNullable<NeededChoice['add_chain']> {
+  const column = findHeader(headers, 'ChainId') ?? findHeader(headers, 'Chain Id');
+  const named = column === undefined ? undefined : EVM_CHAIN_IDS[(rows[0]?.[headers.indexOf(column)] ?? '').trim()];
+  const symbol = (family.unit ?? '').toUpperCase();
+  const fromSymbol = symbol.replace(/[^A-Z0-9_]/g, '_');
+  return {
+    chain_id: named ?? (/^[A-Z][A-Z0-9_]{1,31}$/.test(fromSymbol) ? fromSymbol : ''),
+    chain_identifier: family.family,
+    native_symbol: family.unit ?? '',
+    // An EVM chain's coin counts in 18 decimal places (wei); of other families the file shows no more than a lower bound.
+    native_decimal: family.family === 'ETH' ? 18 : null,
+  };
+}
+
 /** Same coin, spelled as explorers spell it before and after a rename. */
 const SAME_COIN: Record<string, string> = { MATIC: 'POL', POL: 'POL' };
 const coin = (symbol: string) => SAME_COIN[symbol.toUpperCase()] ?? symbol.toUpperCase();
@@ -240,6 +268,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
         field: 'chain_id',
         flag: '--chain',
         options: candidates,
+        ...(candidates.length === 0 ? { add_chain: chainToAdd(headers, rows, family) } : {}),
         reason:
           family.unit === null
             ? `the file does not say its chain (a ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`
@@ -247,6 +276,15 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
               ? `no chain in the catalogue has the coin ${family.unit}: add the chain (\`nps chains add\`) and give it`
               : `the file's values are in ${family.unit}, the coin of ${candidates.join(', ')}: say which chain it was exported from`,
       });
+  }
+  if (!family && chainId === null && mapping.columns.chain_id === undefined) {
+    const ids = [...catalogue.chains.keys()];
+    needs.push({
+      field: 'chain_id',
+      flag: '--chain',
+      options: ids,
+      reason: `the file has no chain_id column: every row is read on the chain given (${ids.join(', ')})`,
+    });
   }
   if (chainId !== null) {
     mapping.constants.chain_id = chainId;
@@ -268,6 +306,11 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
       throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${choices.token_id} is on ${token.chain_id}, not ${chainId}`);
     mapping.constants.token_id = choices.token_id;
   }
+  // An export of the chain's coin has its token once the chain is known; any other file names its token or is given one.
+  const namesToken =
+    mapping.constants.token_id !== undefined ||
+    Boolean(mapping.columns.token_id || mapping.columns.token_contract || mapping.columns.token_symbol);
+  if (!namesToken && !(def?.ofNativeCoin && chainId === null)) needs.push(tokenNeed(catalogue, chainId));
 
   // The decimal separator.
   let separator: '.' | ',' | null = mapping.number.decimal_separator === 'auto' ? null : mapping.number.decimal_separator;
@@ -320,6 +363,22 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
         "the file has no type column, and no address is on every one of its first rows: give the wallet's address to tell deposits from withdrawals",
     });
 
+  // The wallet every row goes to, for files without a wallet_id column.
+  if (opts.walletId === undefined && mapping.columns.wallet_id === undefined && mapping.constants.wallet_id === undefined)
+    needs.push({
+      field: 'wallet_id',
+      flag: '--wallet',
+      options: [],
+      reason: 'the file has no wallet_id column: say which wallet every row goes to',
+    });
+
+  // What no choice gives: a mapped column the header lacks, a field nothing gives.
+  const unreadable = mappingProblem(
+    { headers, mapping, catalogue, walletId: opts.walletId, walletAddress },
+    new Set(needs.map((n) => n.field)),
+  );
+  if (unreadable !== null) problems.push(unreadable);
+
   return {
     preset,
     mapping,
@@ -337,14 +396,35 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   };
 }
 
+/** The tokens offered for a file that names none: the chain's, where the chain is known and they are few. */
+const FEW_TOKENS = 20;
+
+function tokenNeed(catalogue: CatalogueView, chainId: string | null): NeededChoice {
+  const native = chainId === null ? undefined : catalogue.chains.get(chainId)?.native_token_id;
+  const onChain = [...catalogue.tokens]
+    .filter(([, t]) => t.chain_id === chainId)
+    .map(([id]) => id)
+    // The chain's coin first, then by token_id.
+    .sort((a, b) => Number(b === native) - Number(a === native) || a.localeCompare(b));
+  return {
+    field: 'token_id',
+    flag: '--token',
+    options: onChain.length <= FEW_TOKENS ? onChain : [],
+    reason: `the file names no token (no token, contract or symbol column): every row is read as the token given${chainId === null ? '' : ` (a token on ${chainId})`}`,
+  };
+}
+
+/** What a flag takes, where a need offers no values to choose from. */
+const FLAG_VALUE: Record<string, string> = { '--wallet': 'NAME or --wallet-id W', '--token': 'T', '--chain': 'C', '--wallet-address': 'A' };
+
 /** A plan that cannot run: the reasons, each with the flag that fixes it. */
 function refusePlan(plan: Plan, fileName: string): void {
-  if (plan.problem !== null) throw fileFailure(fileName, plan.problem);
-  if (plan.needs.length)
-    throw fileFailure(
-      fileName,
-      plan.needs.map((n) => `${n.reason} (give ${n.flag}${n.options.length ? ` ${n.options.join('|')}` : ''})`).join('; '),
-    );
+  const reasons = plan.needs.map((n) => {
+    const value = n.options.length ? n.options.join('|') : FLAG_VALUE[n.flag];
+    return `${n.reason} (give ${n.flag}${value ? ` ${value}` : ''})`;
+  });
+  if (plan.problem !== null) reasons.unshift(plan.problem);
+  if (reasons.length) throw fileFailure(fileName, reasons.join('; '));
 }
 
 function compile(plan: Plan, sniffed: Sniffed, walletId: string | undefined, fileName: string, unknownTokens?: UnknownTokens): RowReader {
@@ -635,6 +715,10 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
       readAs: plan.readAs,
       dryRun: opts.dryRun,
       onProgress: opts.onProgress,
+      reader: () => {
+        const tokens: UnknownTokens = new Map();
+        return { read: compile(plan, sniffed, opts.walletId, fileName, tokens), unknownTokens: tokens };
+      },
     },
     (r) => ({ ...r, message: summaryMessage(r, unmappedColumns(sniffed.headers, mapping)) }),
   );

@@ -91,16 +91,19 @@ function valueMap<T extends string>(
   };
 }
 
-/**
- * Compile a mapping against a file's header into a function that reads one row. Throws
- * FileProblem when the file as a whole cannot be read this way.
- */
-export function compileRowReader(opts: RowReaderOptions): RowReader {
-  const { headers, mapping, catalogue } = opts;
+interface Sources {
+  src: Record<MappingInput, Source>;
+  constants: Partial<Record<string, string>>;
+  /** Mapped columns the header lacks. */
+  missing: string[];
+}
+
+/** Where each field and extra input is read from: its column, or its constant. */
+function sourcesOf(opts: RowReaderOptions): Sources {
+  const { headers, mapping } = opts;
   const constants: Partial<Record<string, string>> = { ...mapping.constants };
   if (opts.walletId !== undefined) constants.wallet_id = opts.walletId;
   if (opts.walletAddress !== undefined) constants.wallet_address = opts.walletAddress;
-
   const missing: string[] = [];
   const source = (field: MappingInput): Source => {
     const column = mapping.columns[field];
@@ -113,26 +116,51 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     const constant = constants[field];
     return { index, constant: constant === undefined ? undefined : constant.trim(), label: index >= 0 ? headers[index]!.trim() : field };
   };
-  const has = (s: Source) => s.index >= 0 || s.constant !== undefined;
-
   const src = Object.fromEntries([...LEDGER_FIELDS, ...MAPPING_EXTRA_INPUTS].map((f) => [f, source(f)])) as Record<MappingInput, Source>;
-  if (missing.length) throw new FileProblem(`the header has no column ${missing.join(', ')}`);
+  return { src, constants, missing };
+}
 
+const has = (s: Source) => s.index >= 0 || s.constant !== undefined;
+
+/**
+ * What the file as mapped cannot be read without: a mapped column the header lacks, or a field with
+ * no column or constant; null when nothing. `asked`: the choices the import asks the user for
+ * (import.ts's needs), whose fields are not problems: a wallet, a chain (which also decides the
+ * token of an export of the chain's coin), a token, the wallet's address (which tells the type).
+ */
+export function mappingProblem(opts: RowReaderOptions, asked: ReadonlySet<string> = new Set()): string | null {
+  const { src, constants, missing } = sourcesOf(opts);
+  if (missing.length) return `the header has no column ${missing.join(', ')}`;
+  const { mapping } = opts;
   const walletAddress = constants.wallet_address?.trim() || undefined;
-  const deriveId = !has(src.transaction_id);
   const typeFromInOut = has(src.amount_in) || has(src.amount_out);
   const typeFromAddress = walletAddress !== undefined && (has(src.from) || has(src.to));
   const needs: string[] = [];
-  if (!has(src.wallet_id)) needs.push('wallet_id (give --wallet-id, or a wallet_id column)');
-  if (!has(src.chain_id)) needs.push('chain_id (give --chain, or a chain_id column)');
-  if (!has(src.token_id) && !has(src.token_contract) && !has(src.token_symbol)) needs.push('token_id (give --token, or a token column)');
+  if (!has(src.wallet_id) && !asked.has('wallet_id')) needs.push('wallet_id (give --wallet NAME or --wallet-id W, or a wallet_id column)');
+  if (!has(src.chain_id) && !asked.has('chain_id')) needs.push('chain_id (give --chain, or a chain_id column)');
+  if (!has(src.token_id) && !has(src.token_contract) && !has(src.token_symbol) && !asked.has('token_id') && !asked.has('chain_id'))
+    needs.push('token_id (give --token, or a token column)');
   if (!has(src.status)) needs.push('status');
   if (!has(src.amount) && !typeFromInOut) needs.push('amount');
-  if (!has(src.type) && !typeFromInOut && !typeFromAddress && !mapping.signed_amounts) {
+  if (!has(src.type) && !typeFromInOut && !typeFromAddress && !mapping.signed_amounts && !asked.has('wallet_address')) {
     needs.push(has(src.from) || has(src.to) ? 'type (or wallet_address, to tell deposits from withdrawals)' : 'type');
   }
-  if (deriveId && !mapping.id_fields.some((f) => has(src[f]))) needs.push('transaction_id (or a hash to derive it from)');
-  if (needs.length) throw new FileProblem(`no column or constant gives ${needs.join(', ')}`);
+  if (!has(src.transaction_id) && !mapping.id_fields.some((f) => has(src[f]))) needs.push('transaction_id (or a hash to derive it from)');
+  return needs.length ? `no column or constant gives ${needs.join(', ')}` : null;
+}
+
+/**
+ * Compile a mapping against a file's header into a function that reads one row. Throws
+ * FileProblem when the file as a whole cannot be read this way.
+ */
+export function compileRowReader(opts: RowReaderOptions): RowReader {
+  const { mapping, catalogue } = opts;
+  const problem = mappingProblem(opts);
+  if (problem !== null) throw new FileProblem(problem);
+  const { src, constants } = sourcesOf(opts);
+  const walletAddress = constants.wallet_address?.trim() || undefined;
+  const deriveId = !has(src.transaction_id);
+  const typeFromInOut = has(src.amount_in) || has(src.amount_out);
 
   const typeOf = valueMap(mapping.values.type, readType);
   const statusOf = valueMap(mapping.values.status, readStatus);

@@ -38,6 +38,8 @@ const LABELS: Record<string, string> = {
   name: 'Name',
   is_testnet: 'Testnet',
   explorer_url: 'Explorer',
+  native_symbol: 'Native symbol',
+  native_decimal: 'Native decimal',
   // token
   symbol: 'Symbol',
   contract_address: 'Contract address',

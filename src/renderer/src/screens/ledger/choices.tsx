@@ -4,6 +4,7 @@ import { call } from '../../api';
 import { shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useReference } from '../../stores/reference';
+import { AddChain } from './add-chain';
 import { useImportWizard } from './wizard-store';
 
 /*
@@ -166,9 +167,10 @@ const QUESTION: Record<NeededChoice['field'], string> = {
   decimal_separator: 'Which decimal separator do the amounts use?',
   date_order: 'In which order are day and month written?',
   wallet_address: 'Which address was this file exported for?',
+  wallet_id: 'Which wallet are these rows of?',
 };
 
-function Question({ need }: { need: NeededChoice }) {
+function Question({ need, chainId }: { need: NeededChoice; chainId: string | null }) {
   const choices = useImportWizard((s) => s.choices);
   const setChoices = useImportWizard((s) => s.setChoices);
   const walletAddress = useImportWizard((s) => s.walletAddress);
@@ -177,7 +179,9 @@ function Question({ need }: { need: NeededChoice }) {
   let control;
   switch (need.field) {
     case 'chain_id':
-      control = (
+      control = need.add_chain ? (
+        <AddChain suggested={need.add_chain} />
+      ) : (
         <select
           aria-label="Chain of the file"
           value={choices.chain_id ?? ''}
@@ -219,14 +223,15 @@ function Question({ need }: { need: NeededChoice }) {
       );
       break;
     case 'token_id':
+      return <TokenQuestion need={need} chainId={chainId} />;
+    case 'wallet_id':
       control = (
-        <CommitInput
-          aria-label="Token of every row"
-          className="mono question-input"
-          value={choices.token_id ?? ''}
-          onCommit={(token) => setChoices({ token_id: token || undefined })}
-          placeholder="a token ID of the catalogue, e.g. TRON_USDT, then Enter"
-        />
+        <>
+          <label className="sr-only" htmlFor="imp-wallet">
+            Wallet for every row
+          </label>
+          <WalletSelect id="imp-wallet" />
+        </>
       );
       break;
   }
@@ -239,30 +244,34 @@ function Question({ need }: { need: NeededChoice }) {
   );
 }
 
-/** The token of every row, for files that name none: one of the catalogue's tokens on the file's chain. */
-function TokenQuestion({ chainId }: { chainId: string | null }) {
+/**
+ * The token of every row, for files that name none: one of the tokens the service offers (the
+ * file's chain's), shown with their symbol and contract, or typed where it offers none.
+ */
+function TokenQuestion({ need, chainId }: { need: NeededChoice; chainId: string | null }) {
   const tokenId = useImportWizard((s) => s.choices.token_id);
   const setChoices = useImportWizard((s) => s.setChoices);
-  const tokens = useQuery(chainId === null ? null : `tokens:${chainId}`, () =>
+  const tokens = useQuery(chainId === null || need.options.length === 0 ? null : `tokens:${chainId}`, () =>
     call('catalogue-tokens-list', { chain_id: chainId!, page_size: 100 }),
   );
+  const label = (id: string) => {
+    const t = tokens.data?.tokens.find((x) => x.token_id === id);
+    return t ? `${id} (${t.symbol}${t.contract_address ? ` ${shorten(t.contract_address, 8, 6)}` : ', native'})` : id;
+  };
   return (
     <fieldset className="question" data-field="token_id">
       <legend>{QUESTION.token_id}</legend>
-      <p className="question-reason">
-        The file has no token or contract column: every row is read as the token chosen here{chainId ? ` (a token on ${chainId})` : ''}.
-      </p>
-      {tokens.data ? (
+      <p className="question-reason">{sentence(need.reason)}</p>
+      {need.options.length ? (
         <select
           aria-label="Token of every row"
           value={tokenId ?? ''}
           onChange={(e) => setChoices({ token_id: e.target.value || undefined })}
         >
           <option value="">Choose a token…</option>
-          {tokens.data.tokens.map((t) => (
-            <option key={t.token_id} value={t.token_id}>
-              {t.token_id} ({t.symbol}
-              {t.contract_address ? ` ${shorten(t.contract_address, 8, 6)}` : ', native'})
+          {need.options.map((id) => (
+            <option key={id} value={id}>
+              {label(id)}
             </option>
           ))}
         </select>
@@ -280,39 +289,17 @@ function TokenQuestion({ chainId }: { chainId: string | null }) {
 }
 
 /**
- * The choices the import still needs, each a question with its reason and a control: the service's
- * `needs`, and the wallet and token of every row where neither the file nor the mapping gives them.
+ * The choices the import still needs (the service's `needs`, less those answered since), each a
+ * question with its reason and a control.
  */
-export function Questions({
-  needs,
-  walletMissing,
-  tokenMissing,
-  chainId,
-}: {
-  needs: NeededChoice[];
-  walletMissing: boolean;
-  tokenMissing: boolean;
-  chainId: string | null;
-}) {
-  const count = needs.length + (walletMissing ? 1 : 0) + (tokenMissing ? 1 : 0);
-  if (count === 0) return null;
+export function Questions({ needs, chainId }: { needs: NeededChoice[]; chainId: string | null }) {
+  if (needs.length === 0) return null;
   return (
     <section className="questions" aria-labelledby="questions-title" data-testid="questions">
-      <h3 id="questions-title">{count === 1 ? 'One question' : `${count} questions`} before the import</h3>
+      <h3 id="questions-title">{needs.length === 1 ? 'One question' : `${needs.length} questions`} before the import</h3>
       {needs.map((n) => (
-        <Question key={n.field} need={n} />
+        <Question key={n.field} need={n} chainId={chainId} />
       ))}
-      {tokenMissing && <TokenQuestion chainId={chainId} />}
-      {walletMissing && (
-        <fieldset className="question" data-field="wallet_id">
-          <legend>Which wallet are these rows of?</legend>
-          <p className="question-reason">The file has no wallet_id column: every row goes to the wallet chosen here.</p>
-          <label className="sr-only" htmlFor="imp-wallet">
-            Wallet for every row
-          </label>
-          <WalletSelect id="imp-wallet" />
-        </fieldset>
-      )}
     </section>
   );
 }

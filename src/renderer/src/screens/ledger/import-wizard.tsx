@@ -102,22 +102,15 @@ function MapStep() {
   const unused = detect.headers.filter((h) => !usedHeaders.has(h));
   const busy = w.busy === 'preview';
   const description = w.presets?.find((p) => p.name === w.preset)?.description;
-  const walletMissing = !w.walletId && w.walletName === null && !columns.wallet_id && !constants.wallet_id;
+  // The service's questions, less those answered here since the file was last read: a wallet chosen
+  // (or a new one's name still to type), a token chosen.
+  const questions = detect.needs.filter(
+    (n) => !(n.field === 'wallet_id' && (w.walletId || w.walletName !== null)) && !(n.field === 'token_id' && w.choices.token_id),
+  );
+  const walletMissing = questions.some((n) => n.field === 'wallet_id');
   const nameMissing = !w.walletId && w.walletName !== null && w.walletName.trim() === '';
-  // Asked once the chain is known: a preset of the chain's coin then gives the token itself.
-  const tokenMissing =
-    detect.needs.length === 0 &&
-    !w.choices.token_id &&
-    !columns.token_id &&
-    !constants.token_id &&
-    !columns.token_contract &&
-    !columns.token_symbol;
-  // The service names a missing wallet or token as a problem; the questions above ask for them already.
-  const asked = (walletMissing ? ['wallet_id'] : []).concat(tokenMissing ? ['token_id'] : []);
-  // A wallet named (or its name still to type) answers the wallet's problem, also while the file is read again with it.
-  const answered = w.walletName !== null ? [...asked, 'wallet_id'] : asked;
-  const problem = detect.problem !== null && !answered.some((f) => detect.problem!.includes(`gives ${f}`)) ? detect.problem : null;
-  const open = detect.needs.length + asked.length;
+  const problem = detect.problem;
+  const open = questions.length;
   const blocked = w.checking
     ? 'Reading the file with your choices…'
     : w.detectError
@@ -171,12 +164,7 @@ function MapStep() {
       </div>
 
       <div className={w.checking ? 'wizard-reading is-loading' : 'wizard-reading'} aria-busy={w.checking}>
-        <Questions
-          needs={detect.needs}
-          walletMissing={walletMissing}
-          tokenMissing={tokenMissing}
-          chainId={w.choices.chain_id ?? detect.read_as.chain_id}
-        />
+        <Questions needs={questions} chainId={w.choices.chain_id ?? detect.read_as.chain_id} />
         <ReadAsEditor />
         {w.detectError && <ErrorBox title="The file could not be read with these choices" message={w.detectError} />}
         {problem !== null && (
@@ -184,6 +172,17 @@ function MapStep() {
             <strong>The file cannot be imported as it is read now</strong>
             <span>{problem}</span>
           </div>
+        )}
+        {w.addedChains.length > 0 && (
+          <p className="text-good" role="status" data-testid="added-chains">
+            Added to the catalogue: chain <span className="mono">{w.addedChains.map((c) => `${c.chain_id} (${c.name})`).join(', ')}</span>
+            {detect.read_as.chain_id !== null && (
+              <>
+                ; the file is read on <span className="mono">{detect.read_as.chain_id}</span>
+              </>
+            )}
+            .
+          </p>
         )}
         <UnknownTokens tokens={detect.unknown_tokens} firstRows onAdd={w.addToken} />
         {w.addedTokens.length > 0 && (

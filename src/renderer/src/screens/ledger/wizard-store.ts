@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { Token } from '../../../../shared/catalogue';
+import type { Chain, Token } from '../../../../shared/catalogue';
 import type { HandlerInput } from '../../../../shared/contract';
 import type {
   ImportChoices,
@@ -47,6 +47,8 @@ interface Wizard {
   report?: ImportReport;
   /** Tokens added to the catalogue from this wizard since the last preview or import. */
   addedTokens: Token[];
+  /** Chains added to the catalogue from this wizard for this file. */
+  addedChains: Chain[];
 }
 
 interface WizardActions {
@@ -61,6 +63,8 @@ interface WizardActions {
   setChoices: (patch: Partial<ImportChoices>) => void;
   /** Add a token the file names by contract to the catalogue (the user confirmed it), then read the file again. */
   addToken: (token: HandlerInput<'catalogue-token-add'>) => Promise<Token>;
+  /** Add the chain the file's coin is of (the user confirmed it), then read the file again: its chain is then the one added. */
+  addChain: (chain: HandlerInput<'catalogue-chain-add'>) => Promise<Chain>;
   back: (to: WizardStep) => void;
   runPreview: () => Promise<void>;
   runImport: () => Promise<void>;
@@ -78,6 +82,7 @@ const START: Wizard = {
   chainOptions: [],
   checking: false,
   addedTokens: [],
+  addedChains: [],
   // Named so that starting again clears them (set() merges).
   file: undefined,
   source: undefined,
@@ -205,6 +210,14 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
       // The catalogue the last preview or import was refused with has changed: its failure no longer stands.
       set({ addedTokens: [...get().addedTokens, added], error: undefined });
       if (get().step === 'map') await detectNow();
+      return added;
+    },
+    addChain: async (chain) => {
+      const added = await call('catalogue-chain-add', chain);
+      set({ addedChains: [...get().addedChains, added], error: undefined });
+      // Its name on every chain list, and in the "Read as" line.
+      useReference.getState().loadChains(true);
+      await detectNow();
       return added;
     },
     back: (to) => {
