@@ -1,0 +1,79 @@
+import Database from 'better-sqlite3';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { generateLedger } from '../../../../bench/generate-ledger';
+import { buildServer } from '../http/server';
+import { signedInject } from '../http/signed.test-support';
+import { openService } from '../index';
+import { tempService } from '../test-support';
+import { deferredFileOf } from './deferred';
+
+/*
+ * A crash can land between a deferred write's commit in the store and its removal from
+ * nps.deferred.sqlite; the next start then applies it again. That second time must change nothing:
+ * no second run, no second ticket event, no second nonce.
+ */
+
+test('a deferred verification applied a second time (a crash between the two commits) changes nothing', async () => {
+  const svc = tempService();
+  const app = buildServer(svc, { log: () => {}, rateLimit: false });
+  const small = join(svc.dataDir, 'small.csv');
+  await generateLedger(small, 100, { seed: 7, wallets: 1 });
+  await svc.invoke('ledger-import', { source: { path: small } }, { actor: 'ui' });
+  const [header, first] = readFileSync(small, 'utf8').split('\n', 2) as [string, string];
+  const transactionId = first.split(',')[header.split(',').indexOf('transaction_id')]!;
+  const big = join(svc.dataDir, 'big.csv');
+  await generateLedger(big, 60_000, { seed: 8, wallets: 2 });
+  const { api_secret: secret } = await svc.invoke('keys-create', { label: 'robot', wallets: null }, { actor: 'cli' });
+
+  let reading!: () => void;
+  const started = new Promise<void>((resolve) => (reading = resolve));
+  const importing = svc.invoke(
+    'ledger-import',
+    { source: { path: big } },
+    { actor: 'ui', onProgress: (p) => p.bytes! * 3 >= p.totalBytes! && reading() },
+  );
+  await started;
+  const answer = await signedInject(app, secret, {
+    method: 'POST',
+    url: '/nps/bill/verify/txs',
+    body: { txs: [{ transaction_id: transactionId, amount: '12345' }] },
+  });
+  expect(answer.body.status).toBe(0);
+  expect(svc.ctx.engine.importing).toBe(true);
+  // What the file held at that moment: the entries a crash right after their commits would leave.
+  const deferredFile = deferredFileOf(svc.ctx.db.$client.name);
+  const left = join(svc.dataDir, 'left-behind.sqlite');
+  const copy = new Database(deferredFile, { readonly: true });
+  copy.exec(`VACUUM INTO '${left}'`);
+  copy.close();
+
+  await importing;
+  // Applied as the import gives the lock back, before any write that waited for it.
+  await svc.ctx.engine.writable();
+  expect(svc.ctx.engine.deferredCount).toBe(0);
+  const counts = (db: Database.Database) =>
+    ['verification_runs', 'verification_chunks', 'tickets', 'ticket_events', 'used_nonces'].map((t) =>
+      db.prepare(`SELECT count(*) FROM ${t}`).pluck().get(),
+    );
+  const applied = counts(svc.ctx.db.$client);
+  expect(applied).toEqual([1, 1, 1, 1, 1]);
+  await app.close();
+  svc.close();
+
+  for (const suffix of ['', '-wal', '-shm']) rmSync(deferredFile + suffix, { force: true });
+  const restored = new Database(left);
+  restored.exec(`VACUUM INTO '${deferredFile}'`);
+  restored.close();
+  const again = openService({ dataDir: svc.dataDir });
+  try {
+    expect(counts(again.ctx.db.$client)).toEqual(applied);
+    const left = new Database(deferredFile, { readonly: true });
+    expect(left.prepare('SELECT count(*) FROM deferred').pluck().get()).toBe(0);
+    left.close();
+  } finally {
+    again.close();
+    svc.dispose();
+  }
+}, 60_000);
