@@ -116,16 +116,13 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     app.addHook('onResponse', (req, reply, done) => {
       const url = req.raw.url ?? '/';
       const q = url.indexOf('?');
-      const line: { method: string; path: string; status: number; ms: number; key?: string } = {
+      logger.info({
         method: req.method,
         path: q < 0 ? url : url.slice(0, q),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
-      };
-      // Set only when there is one (a spread of a conditional object measured dearer on this path).
-      const key = keyLabels.get(req);
-      if (key !== undefined) line.key = key;
-      logger.info(line);
+        ...(keyLabels.has(req) ? { key: keyLabels.get(req) } : {}),
+      });
       done();
     });
   }
