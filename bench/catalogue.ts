@@ -10,7 +10,8 @@ import { startServer } from '../src/main/service/http/server';
 import { LOG_LEVELS, openLog, type LogLevel } from '../src/main/service/log';
 
 /*
- * npm run bench:catalogue [-- --rounds 5 --duration 5 --connections 10 --warmup 1 --json --keep]
+ * npm run bench:catalogue [-- --rounds 5 --duration 5 --connections 10 --warmup 1 --log-level info --json --keep]
+ * npm run bench:catalogue -- --log-level silent,info     # what the log costs: two services, interleaved
  *
  * How fast the service answers the catalogue's read routes, against the ceiling for the same
  * answer on this machine:
@@ -59,11 +60,16 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     // The service's log at this level, as `serve` keeps it (info: a line per request); silent: none.
+    // Several levels (silent,info): one service each, in the same rounds as the ceiling, their order
+    // turning each round, and the ratio of each to the first level taken per round.
     'log-level': { type: 'string', default: 'info' },
   },
 });
-if (!(LOG_LEVELS as readonly string[]).includes(values['log-level']))
-  throw new Error(`--log-level: must be one of ${LOG_LEVELS.join(', ')}, got ${values['log-level']}`);
+const logLevels = values['log-level'].split(',') as LogLevel[];
+for (const level of logLevels)
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new Error(`--log-level: each must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
+if (new Set(logLevels).size !== logLevels.length) throw new Error('--log-level: each level once');
 
 /** A whole number in [min, max], or an error naming the option: every loop below is bounded by these. */
 function intArg(name: string, text: string, min: number, max: number): number {
@@ -117,6 +123,8 @@ function get(url: string): Promise<Answer> {
 interface Cannon {
   req_s: number;
   p99_ms: number;
+  /** CPU time (user + system) this process spent over the run per answer, µs: the server under load is the only thing it runs then. */
+  cpu_us: number;
   requests: number;
   status_codes: Record<string, number>;
 }
@@ -138,6 +146,7 @@ interface CannonJson {
  */
 function cannon(url: string, seconds: number, who: string): Promise<Cannon> {
   if (new URL(url).hostname !== HOST) throw new Error(`refusing to load ${url}: only ${HOST} is a target`);
+  const cpu0 = process.cpuUsage();
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -180,7 +189,14 @@ function cannon(url: string, seconds: number, who: string): Promise<Cannon> {
           ),
         );
       }
-      resolve({ req_s: r.requests.average, p99_ms: r.latency.p99, requests: answered, status_codes: statusCodes });
+      const cpu = process.cpuUsage(cpu0);
+      resolve({
+        req_s: r.requests.average,
+        p99_ms: r.latency.p99,
+        cpu_us: (cpu.user + cpu.system) / answered,
+        requests: answered,
+        status_codes: statusCodes,
+      });
     });
   });
 }
@@ -218,10 +234,24 @@ function startBare(answers: Map<string, { body: Buffer; contentType: string }>):
   });
 }
 
+/** One round of a path: the ceiling and each service (by log level), measured one after the other. */
 interface Round {
-  service: Cannon;
   bare: Cannon;
+  services: Record<string, Cannon>;
+  /** Per level: its req/s over the ceiling's in this round. */
+  ratio: Record<string, number>;
+  /** Per level: its req/s over the first level's in this round (1 for the first). */
+  vsFirst: Record<string, number>;
+  /** Per level: its CPU time per answer over the first level's in this round. */
+  cpuVsFirst: Record<string, number>;
+}
+interface LevelMedian {
+  service_req_s: number;
   ratio: number;
+  vs_first: number;
+  service_p99_ms: number;
+  cpu_us: number;
+  cpu_vs_first: number;
 }
 interface PathResult {
   path: string;
@@ -230,7 +260,9 @@ interface PathResult {
   body_bytes: number;
   service_headers: string[];
   rounds: Round[];
-  median: { service_req_s: number; bare_req_s: number; ratio: number; service_p99_ms: number; bare_p99_ms: number };
+  bare: { req_s: number; p99_ms: number; cpu_us: number };
+  /** Medians over the rounds, per log level. */
+  by_level: Record<string, LevelMedian>;
 }
 
 const date = new Date().toISOString();
@@ -239,31 +271,47 @@ say(`machine: ${machine.cores} CPUs (${machine.cpu}), load average ${loadavg()[0
 say(`command: ${command}`);
 say(
   `settings: ${rounds} rounds x ${duration} s per server per path, ${connections} connections, pipelining ${PIPELINING}, warm-up ${warmup} s; autocannon in a child process; ` +
-    `service rate limiting OFF (rateLimit: false); service log ${values['log-level']}; all load on ${HOST}`,
+    `service rate limiting OFF (rateLimit: false); service log ${logLevels.join(', ')}${logLevels.length > 1 ? ' (one service each, interleaved with the ceiling, the order turning each round)' : ''}; all load on ${HOST}`,
 );
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-catalogue-'));
-const logger = await openLog(join(dir, 'data'), values['log-level'] as LogLevel);
-const service = openService({ dataDir: join(dir, 'data'), logger });
-let running: Awaited<ReturnType<typeof startServer>> | undefined;
+interface Served {
+  level: LogLevel;
+  service: ReturnType<typeof openService>;
+  running?: Awaited<ReturnType<typeof startServer>>;
+  base: string;
+}
+const served: Served[] = [];
 let bare: Server | undefined;
 const serviceAnswered: Record<string, number> = {};
 const count = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
 };
 try {
-  running = await startServer(service, { host: HOST, port: 0, rateLimit: false, logger });
-  const serviceBase = `http://${HOST}:${running.port}`;
+  for (const level of logLevels) {
+    const dataDir = join(dir, `data-${level}`);
+    const logger = await openLog(dataDir, level);
+    const s: Served = { level, service: openService({ dataDir, logger }), base: '' };
+    served.push(s);
+    s.running = await startServer(s.service, { host: HOST, port: 0, rateLimit: false, logger });
+    s.base = `http://${HOST}:${s.running.port}`;
+  }
+  const first = served[0]!;
 
-  // 1. The service's answer to each path, once: the bytes the ceiling will send.
+  // 1. The service's answer to each path, once: the bytes the ceiling will send (every service answers the same).
   const answers = new Map<string, Answer>();
   for (const path of PATHS) {
-    const a = await get(serviceBase + path);
-    count(serviceAnswered, { [String(a.status)]: 1 });
-    if (a.status !== 200) throw new Error(`service ${path}: HTTP ${a.status} (expected 200): ${a.body.subarray(0, 300).toString()}`);
-    if (a.headerNames.includes('content-encoding'))
-      throw new Error(`service ${path}: the answer is encoded; the ceiling would not send the same bytes`);
-    answers.set(path, a);
+    for (const s of served) {
+      const a = await get(s.base + path);
+      count(serviceAnswered, { [String(a.status)]: 1 });
+      if (a.status !== 200) throw new Error(`service ${path}: HTTP ${a.status} (expected 200): ${a.body.subarray(0, 300).toString()}`);
+      if (a.headerNames.includes('content-encoding'))
+        throw new Error(`service ${path}: the answer is encoded; the ceiling would not send the same bytes`);
+      if (s === first) answers.set(path, a);
+      else if (!a.body.equals(answers.get(path)!.body))
+        throw new Error(`service (log ${s.level}) ${path}: another answer than log ${first.level}'s`);
+    }
+    const a = answers.get(path)!;
     say(`service ${path}: HTTP ${a.status}, ${a.contentType}, ${fmt(a.body.length)} bytes (headers: ${a.headerNames.join(', ')})`);
   }
 
@@ -277,30 +325,51 @@ try {
     if (a.status !== 200 || a.contentType !== want.contentType || !a.body.equals(want.body))
       throw new Error(`bare ${path}: does not answer the service's bytes`);
   }
-  say(`bare node:http ceiling on ${bareBase}, service on ${serviceBase}`);
+  say(
+    `bare node:http ceiling on ${bareBase}, service${served.length > 1 ? 's' : ''} on ${served.map((s) => `${s.base} (log ${s.level})`).join(', ')}`,
+  );
 
-  // 3. Per path: warm-up of both, then the rounds, alternating service and bare.
+  // 3. Per path: warm-up of each, then the rounds, the servers one after the other, the order turning each round.
+  const who = ['bare', ...logLevels] as const;
   const results: PathResult[] = [];
   for (const path of PATHS) {
     const a = answers.get(path)!;
     if (warmup > 0) {
-      count(serviceAnswered, (await cannon(serviceBase + path, warmup, 'service')).status_codes);
+      for (const s of served) count(serviceAnswered, (await cannon(s.base + path, warmup, `service (log ${s.level})`)).status_codes);
       await cannon(bareBase + path, warmup, 'bare');
     }
     const done: Round[] = [];
     for (let r = 0; r < rounds; r++) {
-      // Flip the order each round so neither server is always the first of the pair.
-      const order = r % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
-      const got: Partial<Record<'service' | 'bare', Cannon>> = {};
-      for (const who of order) {
-        got[who] = await cannon((who === 'service' ? serviceBase : bareBase) + path, duration, who);
-        if (who === 'service') count(serviceAnswered, got[who].status_codes);
+      // Turn the order each round so no server is always first or always after the same one.
+      const order = who.map((_, i) => who[(i + r) % who.length]!);
+      const got: Record<string, Cannon> = {};
+      for (const w of order) {
+        const s = served.find((x) => x.level === w);
+        got[w] = await cannon((s ? s.base : bareBase) + path, duration, s ? `service (log ${s.level})` : 'bare');
+        if (s) count(serviceAnswered, got[w].status_codes);
       }
-      const round = { service: got.service!, bare: got.bare!, ratio: got.service!.req_s / got.bare!.req_s };
+      const services = Object.fromEntries(logLevels.map((l) => [l, got[l]!]));
+      const round: Round = {
+        bare: got.bare!,
+        services,
+        ratio: Object.fromEntries(logLevels.map((l) => [l, got[l]!.req_s / got.bare!.req_s])),
+        vsFirst: Object.fromEntries(logLevels.map((l) => [l, got[l]!.req_s / got[first.level]!.req_s])),
+        cpuVsFirst: Object.fromEntries(logLevels.map((l) => [l, got[l]!.cpu_us / got[first.level]!.cpu_us])),
+      };
       done.push(round);
       say(
-        `  ${path} round ${r + 1}/${rounds}: service ${fmt(round.service.req_s)} req/s (p99 ${round.service.p99_ms} ms), ` +
-          `bare ${fmt(round.bare.req_s)} req/s (p99 ${round.bare.p99_ms} ms), ratio ${round.ratio.toFixed(3)}`,
+        `  ${path} round ${r + 1}/${rounds} (order ${order.join(', ')}): ` +
+          logLevels
+            .map(
+              (l) =>
+                `service log ${l} ${fmt(got[l]!.req_s)} req/s (p99 ${got[l]!.p99_ms} ms, ${round.ratio[l]!.toFixed(3)}× bare, ${got[l]!.cpu_us.toFixed(1)} µs CPU/answer)`,
+            )
+            .join(', ') +
+          `, bare ${fmt(round.bare.req_s)} req/s (p99 ${round.bare.p99_ms} ms, ${round.bare.cpu_us.toFixed(1)} µs CPU/answer)` +
+          logLevels
+            .slice(1)
+            .map((l) => `; ${l}/${first.level} ${round.vsFirst[l]!.toFixed(3)} req/s, ${round.cpuVsFirst[l]!.toFixed(3)} CPU per answer`)
+            .join(''),
       );
     }
     results.push({
@@ -310,17 +379,28 @@ try {
       body_bytes: a.body.length,
       service_headers: a.headerNames,
       rounds: done,
-      median: {
-        service_req_s: median(done.map((d) => d.service.req_s)),
-        bare_req_s: median(done.map((d) => d.bare.req_s)),
-        ratio: median(done.map((d) => d.ratio)),
-        service_p99_ms: median(done.map((d) => d.service.p99_ms)),
-        bare_p99_ms: median(done.map((d) => d.bare.p99_ms)),
+      bare: {
+        req_s: median(done.map((d) => d.bare.req_s)),
+        p99_ms: median(done.map((d) => d.bare.p99_ms)),
+        cpu_us: median(done.map((d) => d.bare.cpu_us)),
       },
+      by_level: Object.fromEntries(
+        logLevels.map((l) => [
+          l,
+          {
+            service_req_s: median(done.map((d) => d.services[l]!.req_s)),
+            ratio: median(done.map((d) => d.ratio[l]!)),
+            vs_first: median(done.map((d) => d.vsFirst[l]!)),
+            service_p99_ms: median(done.map((d) => d.services[l]!.p99_ms)),
+            cpu_us: median(done.map((d) => d.services[l]!.cpu_us)),
+            cpu_vs_first: median(done.map((d) => d.cpuVsFirst[l]!)),
+          },
+        ]),
+      ),
     });
   }
 
-  // Every answer the service gave in the run (each cannon() run already refused any other).
+  // Every answer the services gave in the run (each cannon() run already refused any other).
   const non200 = Object.entries(serviceAnswered).filter(([k]) => k !== '200');
   if (non200.length > 0) throw new Error(`the service answered other than HTTP 200: ${JSON.stringify(serviceAnswered)}`);
   const serviceTotal = serviceAnswered['200'] ?? 0;
@@ -341,6 +421,7 @@ try {
             warmup_s: warmup,
             host: HOST,
             rate_limit: false,
+            log_levels: logLevels,
             client: 'autocannon 9 CLI in a child process',
           },
           service_answers: serviceAnswered,
@@ -351,31 +432,40 @@ try {
       ),
     );
   } else {
-    const head = ['path', 'bytes', 'service req/s', 'bare req/s', 'service/bare', 'p99 service', 'p99 bare'];
-    const rows = results.map((p) => [
-      p.path,
-      fmt(p.body_bytes),
-      fmt(p.median.service_req_s),
-      fmt(p.median.bare_req_s),
-      p.median.ratio.toFixed(3),
-      `${p.median.service_p99_ms} ms`,
-      `${p.median.bare_p99_ms} ms`,
-    ]);
+    const head = ['path', 'bytes', 'bare req/s', 'p99 bare', 'bare CPU µs'];
+    for (const l of logLevels) {
+      head.push(`log ${l} req/s`, `${l}/bare`, `p99 ${l}`, `${l} CPU µs`);
+      if (l !== first.level) head.push(`${l}/${first.level} req/s`, `${l}/${first.level} CPU`);
+    }
+    const rows = results.map((p) => {
+      const cells = [p.path, fmt(p.body_bytes), fmt(p.bare.req_s), `${p.bare.p99_ms} ms`, p.bare.cpu_us.toFixed(1)];
+      for (const l of logLevels) {
+        const m = p.by_level[l]!;
+        cells.push(fmt(m.service_req_s), m.ratio.toFixed(3), `${m.service_p99_ms} ms`, m.cpu_us.toFixed(1));
+        if (l !== first.level) cells.push(m.vs_first.toFixed(3), m.cpu_vs_first.toFixed(3));
+      }
+      return cells;
+    });
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     console.log('');
     console.log(
-      `medians of ${rounds} rounds of ${duration} s, ${connections} connections, pipelining ${PIPELINING}; service/bare is the median of the per-round ratios`,
+      `medians of ${rounds} rounds of ${duration} s, ${connections} connections, pipelining ${PIPELINING}; each ratio is the median of the per-round ratios; ` +
+        `CPU µs: this process's CPU time (every thread) over a run, per answer: the server under load is all it runs then`,
     );
     console.log(line(head));
     for (const r of rows) console.log(line(r));
-    console.log(`all ${fmt(serviceTotal)} answers of the service in the run were HTTP 200; rate limiting was off`);
+    console.log(
+      `all ${fmt(serviceTotal)} answers of the service${served.length > 1 ? 's' : ''} in the run were HTTP 200; rate limiting was off`,
+    );
     console.log(`load average after: ${loadavg()[0]!.toFixed(2)}`);
   }
 } finally {
   if (bare) await new Promise((resolve) => bare!.close(resolve));
-  if (running) await running.close();
-  service.close();
+  for (const s of served) {
+    if (s.running) await s.running.close();
+    s.service.close();
+  }
   if (values.keep) say(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
 }

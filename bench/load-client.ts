@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { sign } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { apiKeyOfSecret, privateKeyFromSeed, signedHeaders, signingDigest, type SignedParts } from '../src/main/service/keys/sign';
 
@@ -48,6 +49,11 @@ export interface LoadResult {
   refusedMs: Float64Array;
   /** The same for each client's first answer (done or refused), which opened its connection: counted in the two above too. */
   firstMs: Float64Array;
+  /** Each client's first request: ms from sending it to its connection being made (the kernel's handshake, before the service accepts it). */
+  connectMs: Float64Array;
+  /** How late this process's own event loop ran over the run (ms): a late loop inflates every time measured here. */
+  loopDelayMax: number;
+  loopDelayP99: number;
   /** Verify only: claims answered in done answers, and how many of them matched. */
   claimsAnswered: number;
   claimsMatched: number;
@@ -92,6 +98,8 @@ type Message = { type: 'job'; job: LoadJob } | { type: 'go'; startAt: number };
 const send = (m: unknown, then: () => void) => process.send!(m, undefined, {}, then);
 
 interface Reply {
+  /** ms from sending to the socket's connect event, when this request opened the connection. */
+  connectMs: number | null;
   http: number;
   headers: IncomingHttpHeaders;
   body: string;
@@ -107,11 +115,18 @@ function get(
   timeoutMs: number,
 ) {
   return new Promise<Reply>((resolve, reject) => {
+    const t0 = performance.now();
+    let connectMs: number | null = null;
     const req = request({ host: url.hostname, port: url.port, path, method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
-      res.on('end', () => resolve({ http: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ connectMs, http: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    req.once('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => (connectMs = performance.now() - t0));
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
     req.on('error', reject);
@@ -190,6 +205,9 @@ async function run(job: LoadJob, { url, method, pathOnly, query, bodies, signers
     doneMs: new Float64Array(0),
     refusedMs: new Float64Array(0),
     firstMs: new Float64Array(0),
+    connectMs: new Float64Array(0),
+    loopDelayMax: 0,
+    loopDelayP99: 0,
     claimsAnswered: 0,
     claimsMatched: 0,
     firstSendAt: Infinity,
@@ -203,6 +221,7 @@ async function run(job: LoadJob, { url, method, pathOnly, query, bodies, signers
   const doneMs: number[] = [];
   const refusedMs: number[] = [];
   const firstMs: number[] = [];
+  const connectMs: number[] = [];
   const other = (key: string, detail: string) => {
     result.other[key] = (result.other[key] ?? 0) + 1;
     if (result.otherSamples.length < 5) result.otherSamples.push(`${key}: ${detail}`);
@@ -241,7 +260,10 @@ async function run(job: LoadJob, { url, method, pathOnly, query, bodies, signers
           continue;
         }
         const ms = performance.now() - t0;
-        if (sent === 0) firstMs.push(ms);
+        if (sent === 0) {
+          firstMs.push(ms);
+          if (reply.connectMs !== null) connectMs.push(reply.connectMs);
+        }
         result.lastAnswerAt = Math.max(result.lastAnswerAt, Date.now());
         const { status, msg } = envelopeStatus(reply.body);
         if (status === 0 && reply.http === 200) {
@@ -273,13 +295,19 @@ async function run(job: LoadJob, { url, method, pathOnly, query, bodies, signers
   };
 
   const cpu0 = process.cpuUsage();
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
   await Promise.all(Array.from({ length: job.clients }, (_, c) => client(c)));
+  delay.disable();
+  result.loopDelayMax = delay.max / 1e6;
+  result.loopDelayP99 = delay.percentile(99) / 1e6;
   const cpu = process.cpuUsage(cpu0);
   result.cpuMs = (cpu.user + cpu.system) / 1000;
   result.maxNonce = Math.max(0, ...lastNonce);
   result.doneMs = Float64Array.from(doneMs);
   result.refusedMs = Float64Array.from(refusedMs);
   result.firstMs = Float64Array.from(firstMs);
+  result.connectMs = Float64Array.from(connectMs);
   return result;
 }
 

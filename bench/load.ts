@@ -1,4 +1,4 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import type { LoadJob, LoadResult } from './load-client';
 
 /*
  * npm run bench:load [-- --rows 200000 --items 100 --duration 10 --levels 50,200,500 --procs 2 --keys 50
- *                        --max-verifies N --max-requests 1000000 --seed 1 --keep --profile]
+ *                        --max-verifies N --max-requests 1000000 --seed 1 --targets verify,chains,tokens --keep --profile]
  * Many clients at once against the service as the user runs it: generates a native-format ledger,
  * imports it through the ledger-import handler, creates `keys` API keys, then starts
  * `node out/main/cli.js serve --port 0 --rate-limit 0 --read-limit 0` in its own process (rate
@@ -25,8 +25,14 @@ import type { LoadJob, LoadResult } from './load-client';
  * (status 0), refused (4003, HTTP 503, Retry-After: 1) and anything else, which fails the run; done
  * claims (or reads) a second; p50/p99/max of the time from sending a request to the last byte of
  * its answer, apart for done and refused answers, and for each client's first answer (its
- * connection opens with it); the service's and the clients' CPU. Everything goes to 127.0.0.1 only.
- * --profile: the service and the client processes write CPU profiles into the kept folder.
+ * connection opens with it; and of that, the time to the connection being made); the service's and
+ * the clients' CPU. Where a new connection's wait comes from: how late the service's event loop ran
+ * (bench/loop-probe.mjs, preloaded into the service), the listening socket's queue (ss Recv-Q,
+ * sampled every 100 ms) and the kernel's listen overflows (nstat), the service thread's time on a
+ * CPU, waiting for one, and waiting on the disk (/proc), and how late the clients' own event loops
+ * ran (a late client inflates what it measures). Everything goes to 127.0.0.1 only.
+ * --targets: only these (e.g. verify). --profile: the service and the client processes write CPU
+ * profiles into the kept folder.
  */
 
 const { values } = parseArgs({
@@ -35,6 +41,7 @@ const { values } = parseArgs({
     items: { type: 'string', default: '100' },
     duration: { type: 'string', default: '10' },
     levels: { type: 'string', default: '50,200,500' },
+    targets: { type: 'string', default: 'verify,chains,tokens' },
     procs: { type: 'string', default: '2' },
     keys: { type: 'string', default: '50' },
     'max-verifies': { type: 'string' },
@@ -58,11 +65,15 @@ for (const [name, n] of Object.entries({ rows, items, duration: durationS, procs
 if (items > 1000) throw new Error('--items: at most 1000 (the service refuses larger batches)');
 if (!levels.every((n) => Number.isInteger(n) && n >= procs)) throw new Error(`--levels: whole numbers >= --procs (${procs})`);
 if (keyCount < procs) throw new Error(`--keys: at least --procs (${procs}): each client process signs with keys of its own`);
+const targetNames = values.targets.split(',');
+if (!targetNames.every((n) => ['verify', 'chains', 'tokens'].includes(n))) throw new Error('--targets: a list of verify, chains, tokens');
 const HOST = '127.0.0.1';
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-load-'));
 /** --profile: the service and every client process write a CPU profile (node --cpu-prof) into the kept folder. */
 const profileArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'profiles')}`] : [];
 const VERIFY_PATH = '/nps/bill/verify/txs';
+/** Where the service's event-loop probe writes (bench/loop-probe.mjs, preloaded into the service). */
+const loopFile = join(dir, 'loop-delay.jsonl');
 const TARGETS = [
   { name: 'verify', path: VERIFY_PATH, verify: true },
   { name: 'chains', path: '/nps/chains', verify: false },
@@ -93,6 +104,93 @@ function cpuMs(pid: number | undefined): number | null {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** The kernel's count of listen-queue overflows since boot (nstat), or null where nstat is not there. */
+function listenOverflows(): number | null {
+  try {
+    const out = execFileSync('nstat', ['-az', '--json', 'TcpExtListenOverflows'], { encoding: 'utf8', timeout: 5000 });
+    const json = JSON.parse(out) as { kernel?: Record<string, number> };
+    return json.kernel?.TcpExtListenOverflows ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sample the listening socket's queue (ss -ltn Recv-Q) every 100 ms until stopped: the largest seen, or null without ss. */
+function sampleListenQueue(port: number): { stop: () => number | null } {
+  let max: number | null = null;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    const ss = spawn('ss', ['-ltnH', `sport = :${port}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    ss.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    ss.on('error', () => (busy = false));
+    ss.on('close', () => {
+      busy = false;
+      const recvQ = Number(out.trim().split(/\s+/)[1]);
+      if (Number.isFinite(recvQ)) max = Math.max(max ?? 0, recvQ);
+    });
+  }, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return max;
+    },
+  };
+}
+
+/** The service's own thread from /proc (Linux): ns on a CPU, ns waiting for one (schedstat); or null. */
+function schedOf(pid: number | undefined): { run: number; wait: number } | null {
+  const file = `/proc/${pid}/task/${pid}/schedstat`;
+  if (pid === undefined || !existsSync(file)) return null;
+  const [run, wait] = readFileSync(file, 'utf8').trim().split(' ').map(Number);
+  return { run: run!, wait: wait! };
+}
+
+/**
+ * Sample the state of the service's own thread every 50 ms until stopped: the share of samples
+ * in D (waiting on the disk, uninterruptibly), or null where /proc is not there.
+ */
+function sampleDiskWaits(pid: number | undefined): { stop: () => number | null } {
+  const file = `/proc/${pid}/task/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return { stop: () => null };
+  let samples = 0;
+  let inD = 0;
+  const timer = setInterval(() => {
+    try {
+      const state = readFileSync(file, 'utf8').split(') ')[1]!.charAt(0);
+      samples++;
+      if (state === 'D') inD++;
+    } catch {
+      // The service ended: the run says so elsewhere.
+    }
+  }, 50);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return samples === 0 ? null : inD / samples;
+    },
+  };
+}
+
+/** The probe's lines (bench/loop-probe.mjs) from `from` to `to` (wall clock): the service loop's worst lateness and the connections it took. */
+function serverLoopOver(file: string, from: number, to: number): { max: number; p99: number; accepted: number } | null {
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { at: number; max: number; p99: number; accepted: number });
+  const inside = lines.filter((l) => l.at >= from && l.at <= to + 200);
+  const before = lines.filter((l) => l.at < from).at(-1);
+  if (inside.length === 0) return null;
+  return {
+    max: Math.max(...inside.map((l) => l.max)),
+    p99: Math.max(...inside.map((l) => l.p99)),
+    accepted: inside.at(-1)!.accepted - (before?.accepted ?? 0),
+  };
+}
+
 interface Latency {
   p50: number;
   p99: number;
@@ -116,6 +214,16 @@ interface Level {
   doneMs: Latency | null;
   refusedMs: Latency | null;
   firstMs: Latency | null;
+  connectMs: Latency | null;
+  /** The service's event loop over the level (bench/loop-probe.mjs): how late it ran, ms, and the connections it accepted. */
+  serverLoop: { max: number; p99: number; accepted: number } | null;
+  clientLoopMax: number;
+  /** The listening socket's queue (ss Recv-Q: connections made but not yet accepted), its largest sample over the level. */
+  listenQueueMax: number | null;
+  /** The kernel's count of connections dropped because a listen queue was full, over the level (nstat). */
+  listenOverflows: number | null;
+  /** The service's own thread over the level: share of the time on a CPU, waiting for one, and of samples waiting on the disk. */
+  mainThread: { onCpu: number; runQueue: number; disk: number | null } | null;
   serverCpu: number | null;
   clientCpu: number;
   loadAfter: string;
@@ -197,6 +305,7 @@ async function runLevel(
   secrets: string[],
   serverPid: number | undefined,
 ): Promise<Level> {
+  const port = Number(new URL(baseUrl).port);
   const children = Array.from({ length: procs }, (_, p) => {
     const mine = split(clients, p);
     const keys = split(secrets.length, p);
@@ -225,10 +334,18 @@ async function runLevel(
   try {
     await Promise.all(children.map((c) => c.ready));
     const startAt = Date.now() + 300;
+    const overflows0 = listenOverflows();
+    const queue = sampleListenQueue(port);
+    const disk = sampleDiskWaits(serverPid);
+    const sched0 = schedOf(serverPid);
     const cpu0 = cpuMs(serverPid);
     for (const c of children) c.child.send({ type: 'go', startAt });
     const results = await Promise.all(children.map((c) => c.result));
     const cpu1 = cpuMs(serverPid);
+    const listenQueueMax = queue.stop();
+    const diskShare = disk.stop();
+    const sched1 = schedOf(serverPid);
+    const overflows1 = listenOverflows();
     const first = Math.min(...results.map((r) => r.firstSendAt));
     const last = Math.max(...results.map((r) => r.lastAnswerAt));
     const elapsedS = (last - first) / 1000;
@@ -256,6 +373,15 @@ async function runLevel(
       doneMs: latency(results.map((r) => r.doneMs)),
       refusedMs: latency(results.map((r) => r.refusedMs)),
       firstMs: latency(results.map((r) => r.firstMs)),
+      connectMs: latency(results.map((r) => r.connectMs)),
+      serverLoop: serverLoopOver(loopFile, first, last),
+      clientLoopMax: Math.max(...results.map((r) => r.loopDelayMax)),
+      listenQueueMax,
+      listenOverflows: overflows0 !== null && overflows1 !== null ? overflows1 - overflows0 : null,
+      mainThread:
+        sched0 && sched1
+          ? { onCpu: (sched1.run - sched0.run) / 1e9 / elapsedS, runQueue: (sched1.wait - sched0.wait) / 1e9 / elapsedS, disk: diskShare }
+          : null,
       serverCpu: cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / 1000 / elapsedS : null,
       clientCpu: results.reduce((n, r) => n + r.cpuMs, 0) / 1000 / elapsedS,
       loadAfter: load(),
@@ -338,7 +464,11 @@ try {
   const serveArgs = ['serve', '--port', '0', '--data-dir', join(dir, 'data'), '--rate-limit', '0', '--read-limit', '0'];
   if (maxVerifies !== undefined) serveArgs.push('--max-verifies', maxVerifies);
   const cli = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
-  server = spawn(process.execPath, [...profileArgs, cli, ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const probe = fileURLToPath(new URL('./loop-probe.mjs', import.meta.url));
+  server = spawn(process.execPath, [...profileArgs, '--import', probe, cli, ...serveArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NPS_BENCH_LOOP_FILE: loopFile },
+  });
   const started = server;
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -398,7 +528,7 @@ try {
   say(`warm-up (not counted): 10 verify requests of ${items} claims (every claim matched), 10 of each read`);
 
   const results: Level[] = [];
-  for (const target of TARGETS) {
+  for (const target of TARGETS.filter((t) => targetNames.includes(t.name))) {
     for (const clients of levels) {
       if (serviceEnded)
         throw new Error(`the service ended (${serviceEnded}) before ${target.name} x ${clients} clients; its log is in the kept folder`);
@@ -421,7 +551,17 @@ try {
         say(`    OTHER ANSWERS: ${JSON.stringify(level.other)}`);
         for (const s of level.otherSamples) say(`      ${s}`);
       }
-      say(`    each client's first answer (its connection opened with that request): ${lat(level.firstMs)}`);
+      say(
+        `    each client's first answer (its connection opened with that request): ${lat(level.firstMs)}; of which connected (handshake) ${lat(level.connectMs)}`,
+      );
+      say(
+        `    service event loop: late by at most ${level.serverLoop ? `${level.serverLoop.max.toFixed(0)} ms (p99 of its 200 ms stretches, worst: ${level.serverLoop.p99.toFixed(0)} ms), ${fmt(level.serverLoop.accepted)} connections accepted` : '?'}; ` +
+          `listen queue (ss Recv-Q) at most ${level.listenQueueMax ?? '?'}, listen overflows ${level.listenOverflows ?? '?'}; client processes' event loops late by at most ${level.clientLoopMax.toFixed(0)} ms`,
+      );
+      const mt = level.mainThread;
+      say(
+        `    service's own thread: ${mt ? `on a CPU ${(mt.onCpu * 100).toFixed(0)}% of the level, waiting for a CPU ${(mt.runQueue * 100).toFixed(0)}%, waiting on the disk in ${mt.disk === null ? '?' : (mt.disk * 100).toFixed(0)}% of samples` : '?'}`,
+      );
       if (level.refusalMsg) say(`    first refusal: ${level.refusalMsg}`);
       if (target.verify) say(`    nonces: at most ${fmt(level.maxNonceLeadMs)} ms ahead of the clock (the service takes 60 s either way)`);
       if (target.verify && level.claimsMatched !== level.claimsAnswered)
@@ -444,7 +584,9 @@ try {
     'claims/s',
     'done p50/p99/max ms',
     'refused p50/p99/max ms',
-    'first p50/max ms',
+    'first p99/max ms',
+    'svc loop max ms',
+    'listen queue',
     'CPU svc/cli',
   ];
   const table = results.map((r) => [
@@ -457,7 +599,9 @@ try {
     r.target === 'verify' ? fmt(r.claimsPerS) : '—',
     r.doneMs ? `${ms(r.doneMs.p50)} / ${ms(r.doneMs.p99)} / ${ms(r.doneMs.max)}` : '—',
     r.refusedMs ? `${ms(r.refusedMs.p50)} / ${ms(r.refusedMs.p99)} / ${ms(r.refusedMs.max)}` : '—',
-    r.firstMs ? `${ms(r.firstMs.p50)} / ${ms(r.firstMs.max)}` : '—',
+    r.firstMs ? `${ms(r.firstMs.p99)} / ${ms(r.firstMs.max)}` : '—',
+    r.serverLoop ? ms(r.serverLoop.max) : '?',
+    String(r.listenQueueMax ?? '?'),
     `${r.serverCpu === null ? '?' : (r.serverCpu * 100).toFixed(0)}% / ${(r.clientCpu * 100).toFixed(0)}%`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { generateLedger } from '../../../../bench/generate-ledger';
@@ -38,13 +38,20 @@ afterAll(async () => {
   svc.dispose();
 });
 
-async function verify(batch: object[], nonce: number): Promise<{ status: number; http: number; retryAfter: string | null }> {
+interface Answer {
+  status: number;
+  http: number;
+  retryAfter: string | null;
+  connection: string | null;
+}
+
+async function verify(batch: object[], nonce: number, agent: Agent | false = false): Promise<Answer> {
   const path = '/nps/bill/verify/txs';
   const body = JSON.stringify({ txs: batch });
   const headers = { ...signedHeaders(secret, { method: 'POST', path, query: '', body }, nonce), 'content-type': 'application/json' };
   // A connection of its own per client, as 200 separate tools would have.
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, { method: 'POST', headers, agent: false }, (res) => {
+    const req = request(`${baseUrl}${path}`, { method: 'POST', headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -54,6 +61,7 @@ async function verify(batch: object[], nonce: number): Promise<{ status: number;
           status: answer.status,
           http: res.statusCode!,
           retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+          connection: res.headers.connection ?? null,
         });
       });
     });
@@ -72,11 +80,30 @@ test('200 verify clients at once: each answer is done (0) or refused (4003, HTTP
   expect(done.length + refused.length).toBe(200);
   expect(done.length).toBeGreaterThan(0);
   expect(refused.length).toBeGreaterThan(0);
-  for (const a of refused) expect([a.http, a.retryAfter]).toEqual([503, '1']);
+  for (const a of refused) expect([a.http, a.retryAfter, a.connection]).toEqual([503, '1', 'close']);
   for (const a of done) expect(a.http).toBe(200);
   // How long clients wait under such bursts is measured by bench/load.ts (docs/benchmarks.md), not asserted here.
   // The bound is given back: the next batch is served.
   expect((await verify(claims.slice(0, 500), base + 1000)).status).toBe(0);
+}, 60_000);
+
+test('a refused client that sends again at once on its kept-alive connection finds it closed, and connects again behind the others', async () => {
+  // Clients that ignore Retry-After and resend on the same connection at once would each keep the
+  // service's event loop busy, and it accepts one new connection per turn of that loop.
+  const base = Date.now() + 10_000;
+  const agents = Array.from({ length: 40 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+  try {
+    const first = await Promise.all(agents.map((agent, i) => verify(claims.slice(i * 50, i * 50 + 500), base + i, agent)));
+    const refused = first.filter((a) => a.status === 4003);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const a of refused) expect(a.connection).toBe('close');
+    for (const a of first.filter((x) => x.status === 0)) expect(a.connection).not.toBe('close');
+    // Each client again, on the same agent: a refused one opens a new connection, and is answered.
+    const again = await Promise.all(agents.map((agent, i) => verify(claims.slice(i * 50, i * 50 + 500), base + 100 + i, agent)));
+    expect(again.every((a) => a.status === 0 || a.status === 4003)).toBe(true);
+  } finally {
+    for (const agent of agents) agent.destroy();
+  }
 }, 60_000);
 
 test('the bound counts requests in, and each leaves once', () => {

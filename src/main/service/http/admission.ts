@@ -10,6 +10,14 @@ import { ServiceError } from '../errors';
  * the service answers requests one event-loop turn at a time, so a burst waits in front of the
  * handler, where counting in the handler would never see it. The desktop window's calls come over
  * IPC or the browser door and are never counted here, so they never wait behind API clients.
+ *
+ * A refused request's connection is closed once the answer is sent (Connection: close). Node 20's
+ * libuv takes one new connection per turn of the event loop, and a turn handles every request
+ * that has arrived on a connection already taken: clients that ignore Retry-After and send again
+ * at once on a kept-alive connection made each turn longer the more of them were connected, and
+ * a burst's last connections waited seconds to be taken (bench:load, 500 clients: 10 s). Closed,
+ * a refused client comes back through the listening socket's queue, behind the others, and
+ * the turns stay short (docs/benchmarks.md, "Load").
  */
 
 /** Verification requests (up to 1,000 claims each) in flight per core: enough to keep both threads busy. */

@@ -227,6 +227,8 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
     const leave = admission.tryEnter();
     if (!leave) {
       const refusal = admission.refusal();
+      // The refused client's connection is closed after the answer (admission.ts says why).
+      reply.header('connection', 'close');
       sendError(reply.header('retry-after', String(BUSY_RETRY_AFTER_S)), refusal.code, refusal.message);
       return;
     }
