@@ -16,7 +16,7 @@ import { buildOpenApi } from './openapi';
 import type { RateLimits } from './limit-defaults';
 import { Admission, BUSY_RETRY_AFTER_S, defaultAdmissionBound } from './admission';
 import type { Logger } from 'pino';
-import { failureFields, silentLog } from '../log';
+import { failureFields, requestLogger, silentLog } from '../log';
 import { clientOf, createLimiters, registerRateLimit } from './limits';
 import { LOCAL_TOKEN_FILE, newLocalToken, registerLocalDoor } from './local-door';
 import { npsRoutes } from './routes';
@@ -114,16 +114,17 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
 
   // One line per request: what was asked, how it was answered, how long it took, and whose key it
   // was; never the body, the query's values or a signature.
-  if (logger.isLevelEnabled('info')) {
+  const logRequest = requestLogger(logger);
+  if (logRequest) {
     app.addHook('onResponse', (req, reply, done) => {
       const url = req.raw.url ?? '/';
       const q = url.indexOf('?');
-      logger.info({
+      logRequest({
         method: req.method,
         path: q < 0 ? url : url.slice(0, q),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
-        ...(keyLabels.has(req) ? { key: keyLabels.get(req) } : {}),
+        key: keyLabels.get(req),
       });
       done();
     });
