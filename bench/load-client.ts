@@ -24,6 +24,8 @@ export interface LoadJob {
   firstClient: number;
   durationMs: number;
   maxRequestsPerClient: number;
+  /** A refused client waits the Retry-After its 4003 names (within the job's end) before sending again. */
+  honourRetryAfter: boolean;
   timeoutMs: number;
   /** Verify only: claims per request, the claims file ([transaction_id, amount] pairs). */
   items: number;
@@ -282,6 +284,10 @@ async function run(job: LoadJob, { url, method, pathOnly, query, bodies, signers
           result.refused++;
           result.refusalMsg ??= msg;
           refusedMs.push(ms);
+          if (job.honourRetryAfter)
+            await new Promise((resolve) =>
+              setTimeout(resolve, Math.min(Number(reply.headers['retry-after']) * 1000, Math.max(0, endAt - Date.now()))),
+            );
         } else {
           other(
             `status ${status ?? '?'}, HTTP ${reply.http}${status === 4003 ? `, Retry-After ${reply.headers['retry-after'] ?? 'none'}` : ''}`,
