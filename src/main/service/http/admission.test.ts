@@ -91,15 +91,23 @@ test('a refused client that sends again at once on its kept-alive connection fin
   // Clients that ignore Retry-After and resend on the same connection at once would each keep the
   // service's event loop busy, and it accepts one new connection per turn of that loop.
   const base = Date.now() + 10_000;
-  const agents = Array.from({ length: 40 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const agents = Array.from({ length: 100 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const batch = (i: number) => claims.slice((i * 35) % 3500, ((i * 35) % 3500) + 500);
   try {
-    const first = await Promise.all(agents.map((agent, i) => verify(claims.slice(i * 50, i * 50 + 500), base + i, agent)));
+    // Whether a burst outruns the bound depends on how fast this process sends it (CI runs other
+    // files beside this one), so the burst is sent again, a bounded number of times, until some
+    // client is refused.
+    let first: Answer[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      first = await Promise.all(agents.map((agent, i) => verify(batch(i), base + round * 1000 + i, agent)));
+      if (first.some((a) => a.status === 4003)) break;
+    }
     const refused = first.filter((a) => a.status === 4003);
     expect(refused.length).toBeGreaterThan(0);
     for (const a of refused) expect(a.connection).toBe('close');
     for (const a of first.filter((x) => x.status === 0)) expect(a.connection).not.toBe('close');
     // Each client again, on the same agent: a refused one opens a new connection, and is answered.
-    const again = await Promise.all(agents.map((agent, i) => verify(claims.slice(i * 50, i * 50 + 500), base + 100 + i, agent)));
+    const again = await Promise.all(agents.map((agent, i) => verify(batch(i), base + 5000 + i, agent)));
     expect(again.every((a) => a.status === 0 || a.status === 4003)).toBe(true);
   } finally {
     for (const agent of agents) agent.destroy();
