@@ -12,7 +12,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './s
 import { otherServiceOn } from './cli/running';
 import { openService, type Service } from './service/index';
 import type { Logger } from 'pino';
-import { openLog, silentLog, type LogLevel } from './service/log';
+import { flushLog, openLog, silentLog, type LogLevel } from './service/log';
 import { SERVING_BUSY_TIMEOUT_MS } from './service/db/open';
 import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from './native-binding';
 
@@ -188,10 +188,10 @@ if (!app.requestSingleInstanceLock()) {
       if (closed) return;
       event.preventDefault();
       closed = true;
-      void (server?.close() ?? Promise.resolve()).finally(() => {
-        service.close();
-        app.quit();
-      });
+      void (server?.close() ?? Promise.resolve())
+        .finally(() => service.close())
+        .finally(() => flushLog(logger))
+        .finally(() => app.quit());
     });
   });
   app.on('window-all-closed', () => app.quit());
