@@ -8,7 +8,7 @@ import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
 import { otherServiceOn } from './running';
 import { SERVING_BUSY_TIMEOUT_MS } from '../service/db/open';
-import { flushLog, LOG_LEVELS, openLog, type LogLevel } from '../service/log';
+import { flushLog, LOG_LEVELS, openLog, silentLog, type LogLevel } from '../service/log';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -63,8 +63,15 @@ export async function serveCommand(args: string[]): Promise<void> {
   const level = values['log-level'] ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(level))
     throw new UsageError(`--log-level: must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
-  const logger = await openLog(dataDir, level as LogLevel);
+  // Without a log file the service still runs, and says so in one line, once the store has
+  // opened (a read-only folder is then the store's own one-line refusal).
+  let noLog: string | undefined;
+  const logger = await openLog(dataDir, level as LogLevel).catch((err: unknown) => {
+    noLog = `no log file in ${dataDir}: ${err instanceof Error ? err.message : String(err)}; serving without a log`;
+    return silentLog;
+  });
   const service = openService({ dataDir, onUpgrade: sayUpgrade, logger, busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS });
+  if (noLog) process.stderr.write(`${noLog}\n`);
   let server;
   try {
     server = await startServer(service, {

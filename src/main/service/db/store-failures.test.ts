@@ -221,6 +221,8 @@ describe('a read-only store', () => {
     const { dir, file } = readOnlyCopy('folder');
     const before = contents(dir);
     expectOneLine(await cli(['keys', 'list', '--data-dir', dir], other), readOnly(file));
+    // serve too: the log it cannot make there is not a second line before the store's.
+    expectOneLine(await cli(['serve', '--port', '0', '--data-dir', dir], other), readOnly(file));
     expect(contents(dir)).toEqual(before);
   });
 
