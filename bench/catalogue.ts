@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -8,10 +8,12 @@ import { parseArgs } from 'node:util';
 import { openService } from '../src/main/service/index';
 import { startServer } from '../src/main/service/http/server';
 import { LOG_LEVELS, openLog, type LogLevel } from '../src/main/service/log';
+import { startServe, type ServingProcess } from '../src/main/cli/serve.test-support';
 
 /*
  * npm run bench:catalogue [-- --rounds 5 --duration 5 --connections 10 --warmup 1 --log-level info --json --keep]
  * npm run bench:catalogue -- --log-level silent,info     # what the log costs: two services, interleaved
+ * npm run bench:catalogue -- --serve --log-level silent,info --rounds 15 --duration 2   # each service as `serve`, a process of its own
  *
  * How fast the service answers the catalogue's read routes, against the ceiling for the same
  * answer on this machine:
@@ -63,6 +65,9 @@ const { values } = parseArgs({
     // Several levels (silent,info): one service each, in the same rounds as the ceiling, their order
     // turning each round, and the ratio of each to the first level taken per round.
     'log-level': { type: 'string', default: 'info' },
+    // Each service as `serve` in a process of its own (the compiled CLI, as a user runs it), its
+    // CPU read from /proc: services that share nothing, not even V8's compiled code.
+    serve: { type: 'boolean', default: false },
   },
 });
 const logLevels = values['log-level'].split(',') as LogLevel[];
@@ -123,7 +128,7 @@ function get(url: string): Promise<Answer> {
 interface Cannon {
   req_s: number;
   p99_ms: number;
-  /** CPU time (user + system) this process spent over the run per answer, µs: the server under load is the only thing it runs then. */
+  /** CPU time (user + system) the server's process spent over the run per answer, µs: the server under load is the only thing it runs then. */
   cpu_us: number;
   requests: number;
   status_codes: Record<string, number>;
@@ -144,9 +149,9 @@ interface CannonJson {
  * (loudly, with the counts) on any answer other than 200, any connection error or timeout, or no
  * answer at all.
  */
-function cannon(url: string, seconds: number, who: string): Promise<Cannon> {
+function cannon(url: string, seconds: number, who: string, pid?: number): Promise<Cannon> {
   if (new URL(url).hostname !== HOST) throw new Error(`refusing to load ${url}: only ${HOST} is a target`);
-  const cpu0 = process.cpuUsage();
+  const cpu0 = cpuUs(pid);
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -189,16 +194,25 @@ function cannon(url: string, seconds: number, who: string): Promise<Cannon> {
           ),
         );
       }
-      const cpu = process.cpuUsage(cpu0);
       resolve({
         req_s: r.requests.average,
         p99_ms: r.latency.p99,
-        cpu_us: (cpu.user + cpu.system) / answered,
+        cpu_us: (cpuUs(pid) - cpu0) / answered,
         requests: answered,
         status_codes: statusCodes,
       });
     });
   });
+}
+
+/** CPU time (user + system, every thread) of this process, or of process `pid` from /proc (10 ms ticks), µs. */
+function cpuUs(pid?: number): number {
+  if (pid === undefined) {
+    const c = process.cpuUsage();
+    return c.user + c.system;
+  }
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 function median(xs: number[]): number {
@@ -277,8 +291,10 @@ say(
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-catalogue-'));
 interface Served {
   level: LogLevel;
-  service: ReturnType<typeof openService>;
+  service?: ReturnType<typeof openService>;
   running?: Awaited<ReturnType<typeof startServer>>;
+  /** With --serve: the service's process. */
+  serving?: ServingProcess;
   base: string;
 }
 const served: Served[] = [];
@@ -290,10 +306,16 @@ const count = (into: Record<string, number>, from: Record<string, number>) => {
 try {
   for (const level of logLevels) {
     const dataDir = join(dir, `data-${level}`);
+    if (values.serve) {
+      const serving = await startServe(dataDir, ['--host', HOST, '--rate-limit', '0', '--read-limit', '0', '--log-level', level]);
+      served.push({ level, serving, base: serving.url });
+      continue;
+    }
     const logger = await openLog(dataDir, level);
-    const s: Served = { level, service: openService({ dataDir, logger }), base: '' };
+    const service = openService({ dataDir, logger });
+    const s: Served = { level, service, base: '' };
     served.push(s);
-    s.running = await startServer(s.service, { host: HOST, port: 0, rateLimit: false, logger });
+    s.running = await startServer(service, { host: HOST, port: 0, rateLimit: false, logger });
     s.base = `http://${HOST}:${s.running.port}`;
   }
   const first = served[0]!;
@@ -335,7 +357,8 @@ try {
   for (const path of PATHS) {
     const a = answers.get(path)!;
     if (warmup > 0) {
-      for (const s of served) count(serviceAnswered, (await cannon(s.base + path, warmup, `service (log ${s.level})`)).status_codes);
+      for (const s of served)
+        count(serviceAnswered, (await cannon(s.base + path, warmup, `service (log ${s.level})`, s.serving?.child.pid)).status_codes);
       await cannon(bareBase + path, warmup, 'bare');
     }
     const done: Round[] = [];
@@ -345,7 +368,7 @@ try {
       const got: Record<string, Cannon> = {};
       for (const w of order) {
         const s = served.find((x) => x.level === w);
-        got[w] = await cannon((s ? s.base : bareBase) + path, duration, s ? `service (log ${s.level})` : 'bare');
+        got[w] = await cannon((s ? s.base : bareBase) + path, duration, s ? `service (log ${s.level})` : 'bare', s?.serving?.child.pid);
         if (s) count(serviceAnswered, got[w].status_codes);
       }
       const services = Object.fromEntries(logLevels.map((l) => [l, got[l]!]));
@@ -423,6 +446,7 @@ try {
             rate_limit: false,
             log_levels: logLevels,
             client: 'autocannon 9 CLI in a child process',
+            services: values.serve ? '`serve`, a process each' : 'in this process',
           },
           service_answers: serviceAnswered,
           paths: results,
@@ -451,7 +475,8 @@ try {
     console.log('');
     console.log(
       `medians of ${rounds} rounds of ${duration} s, ${connections} connections, pipelining ${PIPELINING}; each ratio is the median of the per-round ratios; ` +
-        `CPU µs: this process's CPU time (every thread) over a run, per answer: the server under load is all it runs then`,
+        `CPU µs: the server's process's CPU time (every thread) over a run, per answer: the server under load is all it runs then` +
+        (values.serve ? '; each service is `serve` in a process of its own, its CPU from /proc' : ''),
     );
     console.log(line(head));
     for (const r of rows) console.log(line(r));
@@ -464,7 +489,8 @@ try {
   if (bare) await new Promise((resolve) => bare!.close(resolve));
   for (const s of served) {
     if (s.running) await s.running.close();
-    s.service.close();
+    s.service?.close();
+    await s.serving?.stop();
   }
   if (values.keep) say(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
