@@ -1,4 +1,4 @@
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { DB_FILE, openService } from '../src/main/service/index';
 import { signedHeaders } from '../src/main/service/keys/sign';
 import { generateLedger } from './generate-ledger';
-import type { LoadJob, LoadResult } from './load-client';
+import { startClients } from './load-clients';
 
 /*
  * npm run bench:load [-- --rows 200000 --items 100 --duration 10 --levels 50,200,500 --procs 2 --keys 50
@@ -244,51 +244,6 @@ function latency(parts: Float64Array[]): Latency | null {
   return { p50: percentile(all, 50), p99: percentile(all, 99), max: all[all.length - 1]! };
 }
 
-/** One client process: sent its job, it answers 'ready'; sent 'go', it runs and answers its result. */
-function startClients(job: LoadJob): { child: ChildProcess; ready: Promise<void>; result: Promise<LoadResult>; closed: Promise<void> } {
-  const child = fork(fileURLToPath(new URL('./load-client.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', ...profileArgs],
-    serialization: 'advanced',
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let onReady: () => void = () => {};
-  let onResult: (r: LoadResult) => void = () => {};
-  let onFail: (e: Error) => void = () => {};
-  const ready = new Promise<void>((resolve, reject) => {
-    onReady = resolve;
-    onFail = reject;
-  });
-  const result = new Promise<LoadResult>((resolve, reject) => {
-    onResult = resolve;
-    const previous = onFail;
-    onFail = (e) => {
-      previous(e);
-      reject(e);
-    };
-  });
-  // Whoever awaits only one of the two: the other's rejection is not left unhandled.
-  ready.catch(() => {});
-  result.catch(() => {});
-  let settled = false;
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  child.on('message', (m: { type: 'ready' } | { type: 'result'; result: LoadResult } | { type: 'failed'; message: string }) => {
-    if (m.type === 'ready') onReady();
-    else if (m.type === 'result') {
-      settled = true;
-      onResult(m.result);
-    } else {
-      settled = true;
-      onFail(new Error(`a client process failed: ${m.message}`));
-    }
-  });
-  child.on('error', (e) => onFail(e));
-  child.on('close', (code, signal) => {
-    if (!settled) onFail(new Error(`a client process ended (${signal ?? `code ${code}`}) without a result`));
-  });
-  child.send({ type: 'job', job });
-  return { child, ready, result, closed };
-}
-
 /** Every nonce of a level is above those of the levels before it (the same keys sign them all). */
 let nonceFloor = 0;
 
@@ -312,7 +267,7 @@ async function runLevel(
   const children = Array.from({ length: procs }, (_, p) => {
     const mine = split(clients, p);
     const keys = split(secrets.length, p);
-    return startClients({
+    return startClients(profileArgs, {
       baseUrl,
       path: target.path,
       verify: target.verify,
