@@ -54,4 +54,3 @@ export function startClients(
   child.send({ type: 'job', job });
   return { child, ready, result, closed };
 }
-

@@ -27,7 +27,11 @@ const { values } = parseArgs({
 const N = Number(values.lines);
 const PER = Number(values['per-turn']);
 const ROUNDS = Number(values.rounds);
-for (const [name, v] of [['lines', N], ['per-turn', PER], ['rounds', ROUNDS]] as const)
+for (const [name, v] of [
+  ['lines', N],
+  ['per-turn', PER],
+  ['rounds', ROUNDS],
+] as const)
   if (!Number.isSafeInteger(v) || v < 1) throw new Error(`--${name}: must be a whole number above 0, got ${v}`);
 
 /** CPU µs of `N` turns' worth of work, PER items a turn, each turn a setImmediate. */
@@ -66,7 +70,9 @@ type Way = keyof typeof ways;
 
 const root = mkdtempSync(join(tmpdir(), 'nps-bench-log-'));
 const results: Record<Way, number[]> = { now: [], before: [], dropped: [] };
-console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model}), load ${loadavg()[0]!.toFixed(2)}; node ${process.version}; ${new Date().toISOString()}`);
+console.log(
+  `machine: ${cpus().length} CPUs (${cpus()[0]?.model}), load ${loadavg()[0]!.toFixed(2)}; node ${process.version}; ${new Date().toISOString()}`,
+);
 console.log(`command: npm run bench:log-lines -- --lines ${N} --per-turn ${PER} --rounds ${ROUNDS}`);
 try {
   for (let r = 0; r < ROUNDS; r++) {

@@ -80,7 +80,7 @@ interface FileStream extends Pick<EventEmitter, 'on' | 'once' | 'off'> {
  * come through here too. What waits is written by flushLog (serve and the app call it when they
  * stop); a process killed outright loses at most the last 200 ms.
  */
-export class LineBatch {
+class LineBatch {
   /** Set by pino before each of its own lines (the metadata it gives streams that ask for it). */
   lastLevel = 0;
   private pending: string[] = [];
