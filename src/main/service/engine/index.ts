@@ -3,6 +3,7 @@ import { nativeBindingOf } from '../db/open';
 import type { WriterOptions } from '../ledger/import-repository';
 import { DeferredWrites, deferredFileOf, type Applier } from './deferred';
 import { LocalWriter, WORKER_MIN_BYTES, WorkerWriter, type RowWriter } from './import-writer';
+import { Turns } from './turns';
 import { RecordLookups, type Found, type Wanted } from './lookups';
 import { WriteGate } from './write-gate';
 
@@ -25,6 +26,7 @@ export interface ImportWriterOptions extends WriterOptions {
 
 export class Engine {
   private readonly gate = new WriteGate();
+  private readonly turns = new Turns();
   private readonly lookups: RecordLookups;
   private readonly deferred: DeferredWrites;
 
@@ -55,6 +57,15 @@ export class Engine {
   defer(kind: string, body: unknown): void {
     if (!this.gate.busy) throw new Error('defer: the store is writable; write at once');
     this.deferred.add(kind, body);
+  }
+
+  /**
+   * A turn of the event loop of the caller's own, for the API's verifications (turns.ts): awaited
+   * before each of their pieces of work, so that a burst of them leaves room, turn by turn, for
+   * the connections waiting to be taken. The window's calls do not pass here.
+   */
+  nextTurn(): Promise<void> {
+    return this.turns.next();
   }
 
   /** Writes deferred and not applied yet (tests and diagnostics). */

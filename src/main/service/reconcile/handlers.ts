@@ -67,6 +67,9 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
   if (input.txs.length > MAX_BATCH) {
     throw new ServiceError(ErrorCodes.BATCH_TOO_LARGE, `txs: ${input.txs.length} transactions given; at most ${MAX_BATCH} per request`);
   }
+  // The API's verifications take the event loop one a turn (engine/turns.ts); the window's do not wait.
+  const turn = meta.actor === 'api' ? () => ctx.engine.nextTurn() : undefined;
+  await turn?.();
   const scope = scopeOf(meta);
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
   const claims: Claim[] = input.txs.map((raw, i) => {
@@ -76,16 +79,23 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
   });
   const runId = newRunId();
   const label = meta.apiKey ? (getKey(ctx.db, meta.apiKey)?.label ?? '') : '';
-  const outcomes = await verifyChunk(ctx, { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(ctx, meta) }, 0, claims, {
-    run_id: runId,
-    source: meta.actor,
-    api_key: meta.apiKey ?? null,
-    label,
-    wallet_id: walletId,
-    shape: input.shape,
-    options: '{}',
-    created_at: ctx.now(),
-  });
+  const outcomes = await verifyChunk(
+    ctx,
+    { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(ctx, meta) },
+    0,
+    claims,
+    {
+      run_id: runId,
+      source: meta.actor,
+      api_key: meta.apiKey ?? null,
+      label,
+      wallet_id: walletId,
+      shape: input.shape,
+      options: '{}',
+      created_at: ctx.now(),
+    },
+    turn,
+  );
   afterRunStored(ctx);
   let matched = 0;
   let notFound = 0;

@@ -195,12 +195,16 @@ export async function verifyChunk(
   firstIdx: number,
   claims: readonly Claim[],
   createRun?: RunRow,
+  /** The API's: a turn of the event loop of its own before the matching and the write (engine/turns.ts). */
+  turn?: () => Promise<void>,
 ): Promise<Outcome[]> {
   const items = claims.map((c) => c.item);
   const deferrable = createRun !== undefined && scope.twoWay === undefined;
   // Books runs read when no import holds the write lock (their write must not wait on one), and
   // again if an import took it meanwhile: the import may have changed what was found.
   const candidates = deferrable ? await candidatesOf(ctx, items) : await ctx.engine.settledRead(() => candidatesOf(ctx, items));
+  // Waiting for the turn, an import may have taken the write lock: `importing` is read after it.
+  await turn?.();
   // From here to the write nothing waits: no other call of the service runs in between.
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
