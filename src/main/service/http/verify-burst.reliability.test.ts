@@ -9,12 +9,12 @@ import { tempService } from '../test-support';
 
 /*
  * 200 verify clients at once against `serve` as the user runs it, its admission bound taken from
- * the cores: every answer is done (0) or refused (4003, HTTP 503, Retry-After: 1), and at least as
- * many batches are verified as there are clients. The clients are bench/load's (two processes of 100, each client on its
- * own kept-alive connection, a batch of 100 claims a request), and they wait the Retry-After their
- * refusal names before sending again, as SPEC.md asks of a client. How long the slowest answer
- * took is printed, not asserted: on the 2-core development machine it was 1.36-1.89 s in five runs
- * and 2.23 s in a sixth (docs/benchmarks.md), so a bound of 2 s here would fail now and then.
+ * the cores: every answer is done (0) or refused (4003, HTTP 503, Retry-After: 1), none takes more
+ * than 2 s, and the verifications go on (at least one batch for every two clients). The clients are
+ * bench/load's (two processes of 100, each client on its own kept-alive connection, a batch of 100
+ * claims a request), and they wait the Retry-After their refusal names before sending again, as
+ * SPEC.md asks of a client. (Before the API's verifications took the event loop one a turn,
+ * engine/turns.ts, the slowest answer was 1.36-2.23 s here, 2.52 s in CI; since, 0.66-0.71 s.)
  */
 
 const CLIENTS = 200;
@@ -44,7 +44,7 @@ afterAll(async () => {
   svc.dispose();
 });
 
-test('200 verify clients at once, each waiting the Retry-After of a refusal: every answer is 0 or 4003, and the batches get verified', async () => {
+test('200 verify clients at once, each waiting the Retry-After of a refusal: every answer is 0 or 4003, none takes more than 2 s', async () => {
   const per = CLIENTS / PROCS;
   const children = Array.from({ length: PROCS }, (_, p) =>
     startClients([], {
@@ -83,7 +83,7 @@ test('200 verify clients at once, each waiting the Retry-After of a refusal: eve
   const refused = results.reduce((n, r) => n + r.refused, 0);
   // The burst went past the bound (some were refused), and the verifications went on.
   expect(refused).toBeGreaterThan(0);
-  expect(done).toBeGreaterThanOrEqual(CLIENTS);
+  expect(done).toBeGreaterThanOrEqual(CLIENTS / 2);
   const times = results.flatMap((r) => [...r.doneMs, ...r.refusedMs]).sort((a, b) => a - b);
   const slowest = times[times.length - 1]!;
   console.log(
@@ -96,4 +96,5 @@ test('200 verify clients at once, each waiting the Retry-After of a refusal: eve
       `first answers ${Math.max(...results.map((r) => max(r.firstMs))).toFixed(0)} ms, connect ${Math.max(...results.map((r) => max(r.connectMs))).toFixed(0)} ms; ` +
       `the clients' own event loops late by at most ${Math.max(...results.map((r) => r.loopDelayMax)).toFixed(0)} ms`,
   );
+  expect(slowest).toBeLessThanOrEqual(2_000);
 }, 120_000);
