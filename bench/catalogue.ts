@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { openService } from '../src/main/service/index';
 import { startServer } from '../src/main/service/http/server';
 import { LOG_LEVELS, openLog, type LogLevel } from '../src/main/service/log';
 import { startServe, type ServingProcess } from '../src/main/cli/serve.test-support';
+import { processCpuMs } from './proc';
 
 /*
  * npm run bench:catalogue [-- --rounds 5 --duration 5 --connections 10 --warmup 1 --log-level info --json --keep]
@@ -205,14 +206,15 @@ function cannon(url: string, seconds: number, who: string, pid?: number): Promis
   });
 }
 
-/** CPU time (user + system, every thread) of this process, or of process `pid` from /proc (10 ms ticks), µs. */
+/** CPU time (user + system, every thread) of this process, or of process `pid` from /proc, µs. */
 function cpuUs(pid?: number): number {
   if (pid === undefined) {
     const c = process.cpuUsage();
     return c.user + c.system;
   }
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  const ms = processCpuMs(pid);
+  if (ms === null) throw new Error(`--serve: no /proc/${pid}/stat to read the service's CPU from (Linux only)`);
+  return ms * 1000;
 }
 
 function median(xs: number[]): number {

@@ -9,6 +9,7 @@ import { DB_FILE, openService } from '../src/main/service/index';
 import { signedHeaders } from '../src/main/service/keys/sign';
 import { generateLedger } from './generate-ledger';
 import { startClients } from './load-clients';
+import { processCpuMs } from './proc';
 
 /*
  * npm run bench:load [-- --rows 200000 --items 100 --duration 10 --levels 50,200,500 --procs 2 --keys 50
@@ -97,14 +98,6 @@ const command = `npm run bench:load -- ${process.argv.slice(2).join(' ')}`.trim(
 
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** CPU time (user + system, every thread) a process has used, in ms, where /proc tells it (Linux); else null. */
-function cpuMs(pid: number | undefined): number | null {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return null;
-  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** The kernel's count of listen-queue overflows since boot (nstat), or null where nstat is not there. */
@@ -297,10 +290,10 @@ async function runLevel(
     const queue = sampleListenQueue(port);
     const disk = sampleDiskWaits(serverPid);
     const sched0 = schedOf(serverPid);
-    const cpu0 = cpuMs(serverPid);
+    const cpu0 = processCpuMs(serverPid);
     for (const c of children) c.child.send({ type: 'go', startAt });
     const results = await Promise.all(children.map((c) => c.result));
-    const cpu1 = cpuMs(serverPid);
+    const cpu1 = processCpuMs(serverPid);
     const listenQueueMax = queue.stop();
     const diskShare = disk.stop();
     const sched1 = schedOf(serverPid);
