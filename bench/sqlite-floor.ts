@@ -1,47 +1,138 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { TronWeb } from 'tronweb';
 import { LEDGER_FIELDS } from '../src/shared/ledger';
 import { openService } from '../src/main/service/index';
 import { generateLedger } from './generate-ledger';
 
 /*
- * npm run bench:sqlite-floor [-- --rows 1000000 --page-size 4096]
+ * npm run bench:sqlite-floor [-- --rows 1000000 --page-size 4096 --format store,dense --row-by-row]
  * What SQLite itself needs to hold a ledger of this size with the store's indexes, whatever reads
- * the file: the rows inserted from JavaScript into a table without indexes (one prepared INSERT
- * a row, as the import's writer does), then each index of `transactions` built after the load (as a
- * bulk import does), then the commit and the checkpoint. The sum of the first two is the fastest a
- * bulk import can be on this machine, before reading and checking a single byte.
+ * the file. Two ledgers of --rows rows (seeds 1 and 1001, as bench:import) are imported once
+ * through the service; their records are then copied from JavaScript into a new file, one
+ * prepared INSERT a row as the import's writer does, under the writer's settings:
+ *
+ *   fresh:        the first ledger into a table without indexes, then each index built;
+ *   new rows:     the second ledger into that table of --rows: the indexes dropped, the rows
+ *                 appended, the indexes built again over both (as a bulk import into a ledger it
+ *                 brings at least an eighth of does); with --row-by-row also the other way, every
+ *                 index kept and updated a row at a time.
+ *
+ * Each is the fastest an import can be on this machine before reading and checking a byte. After
+ * each, the file's bytes a row (the write-ahead log checkpointed) and, per table and index, dbstat.
+ *
+ * --format store: the store's own table (db/schema.ts: ids, hashes and addresses as text).
+ * --format dense: the same records in the densest encoding the fields allow, to show what a change
+ * of the store's format would buy: UUIDs and hex hashes as 16- and 32-byte blobs, EVM and TRON
+ * addresses as their 20 and 21 bytes, type, status, chain, token, wallet and import as small
+ * integers (references to a table of each), amounts kept as exact decimal text; the same six
+ * indexes over the same columns. Nothing reads this format back: it is a measurement, not a design.
  */
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '1000000' }, 'page-size': { type: 'string', default: '4096' } },
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    'page-size': { type: 'string', default: '4096' },
+    format: { type: 'string', default: 'store,dense' },
+    'row-by-row': { type: 'boolean', default: false },
+  },
 });
 const rows = Number(values.rows);
 const pageSize = Number(values['page-size']);
+const formats = values.format.split(',') as ('store' | 'dense')[];
+for (const f of formats) if (f !== 'store' && f !== 'dense') throw new Error(`--format: unknown format "${f}" (store, dense)`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const COLUMNS = [...LEDGER_FIELDS, 'import_id', 'updated_at'] as const;
+const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+const parts = (p: [string, number][], n: number) => p.map(([name, b]) => `${name.replace(/^transactions_/, '')} ${fmt(b / n)}`).join(', ');
+
+interface Format {
+  table: string;
+  indexes: { name: string; sql: string }[];
+  columns: readonly string[];
+  encode: (row: unknown[]) => unknown[];
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-floor-'));
 try {
-  const csv = join(dir, 'ledger.csv');
-  await generateLedger(csv, rows, { seed: 1, wallets: 20 });
+  const csvA = join(dir, 'a.csv');
+  const csvB = join(dir, 'b.csv');
+  const [genA] = await Promise.all([
+    generateLedger(csvA, rows, { seed: 1, wallets: 20 }),
+    generateLedger(csvB, rows, { seed: 1001, wallets: 20 }),
+  ]);
   const service = openService({ dataDir: join(dir, 'data') });
-  const report = await service.invoke('ledger-import', { source: { path: csv } }, { actor: 'cli' });
-  if (report.added !== rows) throw new Error(`import added ${report.added} of ${rows} rows`);
-  const indexes = service.ctx.db.$client
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
-    .all() as { name: string; sql: string }[];
-  const table = service.ctx.db.$client
-    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'transactions'")
-    .pluck()
-    .get() as string;
-  const source = service.ctx.db.$client.name;
+  for (const csv of [csvA, csvB]) {
+    const report = await service.invoke('ledger-import', { source: { path: csv } }, { actor: 'cli' });
+    if (report.added !== rows) throw new Error(`import of ${csv} added ${report.added} of ${rows} rows`);
+  }
+  const client = service.ctx.db.$client;
+  const storeFormat: Format = {
+    table: client.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'transactions'").pluck().get() as string,
+    indexes: client
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
+      .all() as { name: string; sql: string }[],
+    columns: COLUMNS,
+    encode: (r) => r,
+  };
+  const source = client.name;
   service.close();
 
-  const db = new Database(join(dir, 'floor.sqlite'));
+  console.log(`${fmt(rows)} rows a ledger; the CSV ${fmt(genA.bytes / rows)} B a row; ${pageSize}-byte pages`);
+  for (const name of formats) {
+    const format = name === 'store' ? storeFormat : denseFormat();
+    const file = join(dir, `floor-${name}.sqlite`);
+    const db = open(file);
+    db.exec(format.table);
+    const fresh = load(db, source, format, 0, true);
+    const freshBytes = bytesOf(db, file);
+    const added = load(db, source, format, rows, !values['row-by-row']);
+    const version = db.prepare('SELECT sqlite_version()').pluck().get() as string;
+    const twoBytes = bytesOf(db, file);
+    db.close();
+
+    console.log(`\n== ${name} format (SQLite ${version})`);
+    report('fresh', fresh);
+    console.log(`  store after it: ${fmt(freshBytes.total / rows)} B a row (${mb(freshBytes.total)}): ${parts(freshBytes.parts, rows)}`);
+    report(values['row-by-row'] ? 'new rows, every index kept' : 'new rows, indexes built again over both', added);
+    console.log(`  store after it: ${fmt(twoBytes.total / (2 * rows))} B a row (${mb(twoBytes.total)})`);
+    if (values['row-by-row']) {
+      // The other way for the new rows, in a file of its own.
+      const file2 = join(dir, `floor-${name}-rebuild.sqlite`);
+      const db2 = open(file2);
+      db2.exec(format.table);
+      load(db2, source, format, 0, true);
+      report('new rows, indexes built again over both', load(db2, source, format, rows, true));
+      db2.close();
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+interface Load {
+  insertMs: number;
+  builds: [string, number][];
+  commitMs: number;
+  checkpointMs: number;
+}
+
+function report(what: string, l: Load): void {
+  const indexMs = l.builds.reduce((n, [, ms]) => n + ms, 0);
+  console.log(`${what}: insert ${s(l.insertMs)}${l.builds.length ? `, build the ${l.builds.length} indexes ${s(indexMs)}` : ''}`);
+  for (const [index, ms] of l.builds) console.log(`    build ${index}: ${s(ms)}`);
+  console.log(`  commit (no checkpoint) ${s(l.commitMs)}; checkpoint ${s(l.checkpointMs)}`);
+  console.log(
+    `  floor (insert, then the indexes): ${s(l.insertMs + indexMs)} = at most ${fmt((rows / (l.insertMs + indexMs)) * 1000)} rows/s`,
+  );
+}
+
+function open(file: string): Database.Database {
+  const db = new Database(file);
   db.pragma(`page_size = ${pageSize}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -52,15 +143,22 @@ try {
   db.pragma('wal_autocheckpoint = 0');
   // The wallets table is not copied: the reference to it is not what is measured.
   db.pragma('foreign_keys = OFF');
-  db.exec(table);
-  const columns = [...LEDGER_FIELDS, 'import_id', 'updated_at'];
+  return db;
+}
+
+/** Copy the source's records with rowid in (after, after + rows] into db in one transaction; without `rebuild`, the indexes stay and take each row. */
+function load(db: Database.Database, source: string, format: Format, after: number, rebuild: boolean): Load {
+  const existing = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all() as string[]).filter(Boolean));
+  db.exec('BEGIN');
+  if (rebuild) for (const index of format.indexes) if (existing.has(index.name)) db.exec(`DROP INDEX "${index.name}"`);
+  if (!rebuild) for (const index of format.indexes) if (!existing.has(index.name)) db.exec(index.sql);
   const insert = db.prepare(
-    `INSERT INTO transactions (rowid, ${columns.map((c) => `"${c}"`).join(', ')}) VALUES (?${', ?'.repeat(columns.length)})`,
+    `INSERT INTO transactions (rowid, ${format.columns.map((c) => `"${c}"`).join(', ')}) VALUES (?${', ?'.repeat(format.columns.length)})`,
   );
   const src = new Database(source, { readonly: true });
-  const read = src.prepare(`SELECT rowid, ${columns.map((c) => `"${c}"`).join(', ')} FROM transactions ORDER BY rowid`).raw(true);
-
-  db.exec('BEGIN');
+  const read = src
+    .prepare(`SELECT rowid, ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM transactions WHERE rowid > ? AND rowid <= ? ORDER BY rowid`)
+    .raw(true);
   let insertMs = 0;
   let batch: unknown[][] = [];
   const flush = () => {
@@ -69,31 +167,116 @@ try {
     insertMs += performance.now() - t;
     batch = [];
   };
-  for (const r of read.iterate() as Iterable<unknown[]>) {
-    batch.push(r);
+  for (const r of read.iterate(after, after + rows) as Iterable<unknown[]>) {
+    batch.push([r[0], ...format.encode(r.slice(1))]);
     if (batch.length === 50_000) flush();
   }
   flush();
   src.close();
-
   const builds: [string, number][] = [];
-  for (const index of indexes) builds.push([index.name, time(() => db.exec(index.sql))]);
+  if (rebuild) for (const index of format.indexes) builds.push([index.name, time(() => db.exec(index.sql))]);
   const commitMs = time(() => db.exec('COMMIT'));
   const checkpointMs = time(() => db.pragma('wal_checkpoint(TRUNCATE)'));
-  const version = db.prepare('SELECT sqlite_version()').pluck().get() as string;
-  db.close();
+  return { insertMs, builds, commitMs, checkpointMs };
+}
 
-  const indexMs = builds.reduce((n, [, ms]) => n + ms, 0);
-  console.log(`SQLite ${version}, ${fmt(rows)} rows, ${pageSize}-byte pages`);
-  console.log(`insert into the table without indexes (from JavaScript): ${s(insertMs)}`);
-  for (const [name, ms] of builds) console.log(`  build ${name}: ${s(ms)}`);
-  console.log(`build the ${builds.length} indexes: ${s(indexMs)}`);
-  console.log(`commit (no checkpoint): ${s(commitMs)}; checkpoint: ${s(checkpointMs)}`);
-  console.log(
-    `floor of a bulk import (insert, then the indexes): ${s(insertMs + indexMs)} = at most ${fmt((rows / (insertMs + indexMs)) * 1000)} rows/s`,
-  );
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+function bytesOf(db: Database.Database, file: string): { total: number; parts: [string, number][] } {
+  const parts = db.prepare('SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC').raw(true).all() as [string, number][];
+  return { total: statSync(file).size, parts: parts.filter(([, b]) => b > 65536) };
+}
+
+/** The densest encoding of a record's fields (see the head of this file), in the order of `columns`. */
+function denseFormat(): Format {
+  const columns = [
+    'transaction_id',
+    'wallet',
+    'type',
+    'status',
+    'amount',
+    'to',
+    'fee_ratio',
+    'fee_fixed',
+    'fee',
+    'er',
+    'amount_actual',
+    'hash',
+    'chain',
+    'token',
+    'created_at',
+    'confirmed_at',
+    'completed_at',
+    'request_id',
+    'import',
+    'updated_at',
+  ];
+  const refs = new Map<string, Map<unknown, number>>();
+  const ref = (kind: string, v: unknown) => {
+    let m = refs.get(kind);
+    if (!m) refs.set(kind, (m = new Map()));
+    let n = m.get(v);
+    if (n === undefined) m.set(v, (n = m.size));
+    return n;
+  };
+  const at = (c: (typeof COLUMNS)[number]) => COLUMNS.indexOf(c);
+  const uuid = (v: unknown) =>
+    typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)
+      ? Buffer.from(v.replaceAll('-', ''), 'hex')
+      : v;
+  const hash = (v: unknown) => (typeof v === 'string' && /^(0x)?[0-9a-f]{64}$/i.test(v) ? Buffer.from(v.replace(/^0x/, ''), 'hex') : v);
+  const address = (v: unknown) => {
+    if (typeof v !== 'string') return v;
+    if (/^0x[0-9a-f]{40}$/i.test(v)) return Buffer.from(v.slice(2), 'hex');
+    if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(v)) return Buffer.from(TronWeb.address.toHex(v), 'hex');
+    return v;
+  };
+  const encode = (r: unknown[]) => [
+    uuid(r[at('transaction_id')]),
+    ref('wallet', r[at('wallet_id')]),
+    ref('type', r[at('type')]),
+    ref('status', r[at('status')]),
+    r[at('amount')],
+    address(r[at('to')]),
+    r[at('fee_ratio')],
+    r[at('fee_fixed')],
+    r[at('fee')],
+    r[at('er')],
+    r[at('amount_actual')],
+    hash(r[at('hash')]),
+    ref('chain', r[at('chain_id')]),
+    ref('token', r[at('token_id')]),
+    r[at('created_at')],
+    r[at('confirmed_at')],
+    r[at('completed_at')],
+    r[at('request_id')],
+    ref('import', r[at('import_id')]),
+    r[at('updated_at')],
+  ];
+  return {
+    table: `CREATE TABLE transactions (transaction_id BLOB NOT NULL, wallet INTEGER NOT NULL, type INTEGER NOT NULL,
+      status INTEGER NOT NULL, amount TEXT NOT NULL, "to" BLOB, fee_ratio TEXT, fee_fixed TEXT, fee TEXT, er TEXT,
+      amount_actual TEXT, hash BLOB, chain INTEGER NOT NULL, token INTEGER NOT NULL, created_at INTEGER,
+      confirmed_at INTEGER, completed_at INTEGER, request_id TEXT, import INTEGER, updated_at INTEGER NOT NULL,
+      movement INTEGER NOT NULL DEFAULT 0)`,
+    indexes: [
+      { name: 'transactions_chain_token_idx', sql: 'CREATE INDEX transactions_chain_token_idx ON transactions (chain, token)' },
+      { name: 'transactions_created_idx', sql: 'CREATE INDEX transactions_created_idx ON transactions (created_at DESC, transaction_id)' },
+      {
+        name: 'transactions_hash_idx',
+        sql: 'CREATE INDEX transactions_hash_idx ON transactions (hash, chain) WHERE hash IS NOT NULL',
+      },
+      { name: 'transactions_id_idx', sql: 'CREATE UNIQUE INDEX transactions_id_idx ON transactions (transaction_id)' },
+      {
+        name: 'transactions_request_idx',
+        sql: 'CREATE INDEX transactions_request_idx ON transactions (request_id) WHERE request_id IS NOT NULL',
+      },
+      {
+        name: 'transactions_wallet_created_idx',
+        sql: 'CREATE INDEX transactions_wallet_created_idx ON transactions (wallet, created_at)',
+      },
+    ],
+    columns,
+    encode,
+  };
 }
 
 function time(fn: () => void): number {
