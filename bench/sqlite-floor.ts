@@ -47,7 +47,7 @@ for (const f of formats) if (f !== 'store' && f !== 'dense') throw new Error(`--
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const COLUMNS = [...LEDGER_FIELDS, 'import_id', 'updated_at'] as const;
-const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const parts = (p: [string, number][], n: number) => p.map(([name, b]) => `${name.replace(/^transactions_/, '')} ${fmt(b / n)}`).join(', ');
 
 interface Format {
