@@ -187,37 +187,14 @@ function bytesOf(db: Database.Database, file: string): { total: number; parts: [
 
 /** The densest encoding of a record's fields (see the head of this file), in the order of `columns`. */
 function denseFormat(): Format {
-  const columns = [
-    'transaction_id',
-    'wallet',
-    'type',
-    'status',
-    'amount',
-    'to',
-    'fee_ratio',
-    'fee_fixed',
-    'fee',
-    'er',
-    'amount_actual',
-    'hash',
-    'chain',
-    'token',
-    'created_at',
-    'confirmed_at',
-    'completed_at',
-    'request_id',
-    'import',
-    'updated_at',
-  ];
   const refs = new Map<string, Map<unknown, number>>();
-  const ref = (kind: string, v: unknown) => {
+  const ref = (kind: string) => (v: unknown) => {
     let m = refs.get(kind);
     if (!m) refs.set(kind, (m = new Map()));
     let n = m.get(v);
     if (n === undefined) m.set(v, (n = m.size));
     return n;
   };
-  const at = (c: (typeof COLUMNS)[number]) => COLUMNS.indexOf(c);
   const uuid = (v: unknown) =>
     typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)
       ? Buffer.from(v.replaceAll('-', ''), 'hex')
@@ -229,28 +206,25 @@ function denseFormat(): Format {
     if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(v)) return Buffer.from(TronWeb.address.toHex(v), 'hex');
     return v;
   };
-  const encode = (r: unknown[]) => [
-    uuid(r[at('transaction_id')]),
-    ref('wallet', r[at('wallet_id')]),
-    ref('type', r[at('type')]),
-    ref('status', r[at('status')]),
-    r[at('amount')],
-    address(r[at('to')]),
-    r[at('fee_ratio')],
-    r[at('fee_fixed')],
-    r[at('fee')],
-    r[at('er')],
-    r[at('amount_actual')],
-    hash(r[at('hash')]),
-    ref('chain', r[at('chain_id')]),
-    ref('token', r[at('token_id')]),
-    r[at('created_at')],
-    r[at('confirmed_at')],
-    r[at('completed_at')],
-    r[at('request_id')],
-    ref('import', r[at('import_id')]),
-    r[at('updated_at')],
-  ];
+  /** Columns that become a small integer (a reference to a table of their values), under their dense names. */
+  const REFS: Partial<Record<(typeof COLUMNS)[number], string>> = {
+    wallet_id: 'wallet',
+    type: 'type',
+    status: 'status',
+    chain_id: 'chain',
+    token_id: 'token',
+    import_id: 'import',
+  };
+  const columns = COLUMNS.map((c) => REFS[c] ?? c);
+  const encoders = COLUMNS.map((c): ((v: unknown) => unknown) => {
+    const kind = REFS[c];
+    if (kind) return ref(kind);
+    if (c === 'transaction_id') return uuid;
+    if (c === 'hash') return hash;
+    if (c === 'to') return address;
+    return (v) => v;
+  });
+  const encode = (r: unknown[]) => r.map((v, i) => encoders[i]!(v));
   return {
     table: `CREATE TABLE transactions (transaction_id BLOB NOT NULL, wallet INTEGER NOT NULL, type INTEGER NOT NULL,
       status INTEGER NOT NULL, amount TEXT NOT NULL, "to" BLOB, fee_ratio TEXT, fee_fixed TEXT, fee TEXT, er TEXT,
