@@ -81,7 +81,8 @@ export const REQUIRED_FIELDS = ['transaction_id', 'wallet_id', 'type', 'status',
  * amount and decides the type), `token_contract` / `token_symbol` (the token is looked up in the
  * catalogue on the row's chain; an empty contract means the chain's native coin; a symbol alone never
  * picks a token), `token_name` (named in the report of unknown tokens), `log_index` (the transfer's
- * position in its transaction, where the export has it).
+ * position in its transaction, where the export has it), `error` (an explorer's error cell, such as
+ * ErrCode: any text in it makes the record Failed, whatever the status column says).
  */
 export const MAPPING_EXTRA_INPUTS = [
   'from',
@@ -91,6 +92,7 @@ export const MAPPING_EXTRA_INPUTS = [
   'token_symbol',
   'token_name',
   'log_index',
+  'error',
 ] as const;
 export const MappingInput = z.enum([...LEDGER_FIELDS, ...MAPPING_EXTRA_INPUTS]);
 export type MappingInput = z.infer<typeof MappingInput>;

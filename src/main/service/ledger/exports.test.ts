@@ -115,6 +115,26 @@ describe('one wallet’s Etherscan exports: normal, internal and ERC-20 transfer
     sameRecords(await all({ wallet_id: WALLET }), after);
   });
 
+  it('a failed transfer is Failed whichever column says so: an internal export’s Status (isError) or ErrCode, a normal export’s ErrCode', async () => {
+    // The real internal export, its first three rows as written (Status "0", ErrCode "") but for the cells changed here.
+    const [head, ...rows] = textOf(internal).split('\n');
+    const cut = (row: string, status: string, err: string) => row.replace(/,"0","","call",""$/, `,"${status}","${err}","call",""`);
+    expect(rows.slice(0, 3).every((r) => cut(r, 'x', 'y') !== r)).toBe(true);
+    const edited = [head, cut(rows[0]!, '1', ''), cut(rows[1]!, '0', 'Reverted'), rows[2]].join('\n');
+    await importFile({ source: { name: 'internal.csv', text: edited }, ...opts });
+    const hashOf = (row: string) => row.slice(1, 67);
+    const inner = byHash(await all({ wallet_id: WALLET }));
+    expect([rows[0], rows[1], rows[2]].map((r) => inner.get(hashOf(r!))?.status)).toEqual(['Failed', 'Failed', 'Completed']);
+
+    // A normal export's row with an empty Status but an ErrCode: Failed.
+    const [nHead, ...nRows] = textOf(txlist).split('\n');
+    const ok = nRows.find((r) => r.includes('"","","') && /"Transfer"$/.test(r))!;
+    expect(ok).toBeDefined();
+    const failed = ok.replace(/"","","Transfer"$/, '"","Out of gas","Transfer"');
+    await importFile({ source: { name: 'txlist.csv', text: [nHead, failed].join('\n') }, ...opts });
+    expect(byHash(await all({ wallet_id: WALLET })).get(hashOf(ok))?.status).toBe('Failed');
+  });
+
   it('an unknown token added to the catalogue (symbol, decimal, contract from the file) lets its rows in, amounts with thousands separators exact', async () => {
     const first = await importFile({ source: file(erc20), ...opts });
     const dai = first.unknown_tokens.find((t) => t.symbol === 'DAI')!;

@@ -121,6 +121,8 @@ function etherscanColumns(headers: readonly string[], toNames: string[]): Partia
 
 /** An explorer's status: empty is a success, anything else (an error text, ErrCode) a failure. */
 const FAILED_UNLESS_EMPTY = { '': 'Completed', '*': 'Failed' } as const;
+/** An internal transfer's Status, the trace's isError: "0" (or empty) a success, anything else a failure. */
+const IS_ERROR = { '0': 'Completed', '': 'Completed', '*': 'Failed' } as const;
 
 export const PRESETS: PresetDef[] = [
   {
@@ -144,7 +146,7 @@ export const PRESETS: PresetDef[] = [
     name: 'etherscan-internal',
     ofNativeCoin: true,
     label: 'Etherscan-family internal transactions (CSV)',
-    description: `The internal transactions export of one address (Txhash, ParentTxFrom, TxTo, Value_IN/Value_OUT). Each row is an internal transfer of the coin, a record of its own beside the transaction's own transfer; Value_IN makes a Deposit, Value_OUT a Withdrawal; an empty ErrCode is Completed, any error Failed. ${EXPLORER_NOTE}`,
+    description: `The internal transactions export of one address (Txhash, ParentTxFrom, TxTo, Value_IN/Value_OUT). Each row is an internal transfer of the coin, a record of its own beside the transaction's own transfer; Value_IN makes a Deposit, Value_OUT a Withdrawal; Status 0 with an empty ErrCode is Completed, anything else Failed. ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], ['ParentTxFrom', 'TxTo']],
     exampleHeaders: ETHERSCAN_INTERNAL_EXAMPLE,
     chainOf: (headers) => ({ family: 'ETH', unit: unitOf(findHeader(headers, /^Value_IN\(/i)) }),
@@ -152,12 +154,15 @@ export const PRESETS: PresetDef[] = [
       const columns = etherscanColumns(headers, ['TxTo', 'To']);
       columns.amount_in = findHeader(headers, /^Value_IN\(/i) ?? 'Value_IN(ETH)';
       columns.amount_out = findHeader(headers, /^Value_OUT\(/i) ?? 'Value_OUT(ETH)';
+      // Status is the trace's isError ("0" or "1"), ErrCode its error text: either one fails it.
+      const status = findHeader(headers, 'Status');
+      if (status) columns.status = status;
       const err = findHeader(headers, 'ErrCode');
-      if (err) columns.status = err;
+      if (err) columns.error = err;
       return mapping({
         columns,
-        constants: err ? {} : { status: 'Completed' },
-        values: { status: FAILED_UNLESS_EMPTY },
+        constants: status ? {} : { status: 'Completed' },
+        values: { status: IS_ERROR },
         date: { format: 'unix_s' },
         id_fields: ['hash'],
         movement: 'internal',
@@ -194,7 +199,7 @@ export const PRESETS: PresetDef[] = [
     name: 'etherscan',
     ofNativeCoin: true,
     label: 'Etherscan-family transactions (CSV)',
-    description: `The transactions export of one address. Value_IN makes a Deposit, Value_OUT a Withdrawal; the fee counts on withdrawals; an empty Status is Completed, any error Failed (kept as a record). The transaction id is derived from wallet, chain and hash. ${EXPLORER_NOTE}`,
+    description: `The transactions export of one address. Value_IN makes a Deposit, Value_OUT a Withdrawal; the fee counts on withdrawals; an empty Status and ErrCode is Completed, any error in either Failed (kept as a record). The transaction id is derived from wallet, chain and hash. ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], [/^Value_OUT\(/i]],
     exampleHeaders: ETHERSCAN_EXAMPLE,
     chainOf: (headers) => ({ family: 'ETH', unit: unitOf(findHeader(headers, /^Value_IN\(/i)) }),
@@ -203,6 +208,8 @@ export const PRESETS: PresetDef[] = [
       columns.amount_in = findHeader(headers, /^Value_IN\(/i) ?? 'Value_IN(ETH)';
       columns.amount_out = findHeader(headers, /^Value_OUT\(/i) ?? 'Value_OUT(ETH)';
       columns.status = findHeader(headers, 'Status') ?? 'Status';
+      const err = findHeader(headers, 'ErrCode');
+      if (err) columns.error = err;
       const fee = findHeader(headers, /^TxnFee\((?!USD)\w+\)$/i);
       if (fee) columns.fee = fee;
       return mapping({

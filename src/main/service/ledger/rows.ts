@@ -410,7 +410,10 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       if (statusCell === '' && !mapping.values.status?.['']) return required(src.status, 'status');
       return new RowProblem(src.status.label, `${JSON.stringify(statusCell)} is not a status (${LEDGER_STATUSES.join(', ')})`, statusCell);
     }
-    out[F.status] = status;
+    // An explorer's error cell fails the transaction even where its status column reads as a success.
+    const errorCell = get(src.error, cells);
+    if (errorCell instanceof RowProblem) return errorCell;
+    out[F.status] = errorCell !== '' && status !== 'Rejected' ? 'Failed' : status;
 
     if (toAddress !== '') {
       const problem = addresses.problem(toAddress, chain.family);
