@@ -65,6 +65,9 @@ test('an Etherscan transactions export asks for its chain, shows its rows as rea
     '0x0a11ffa605919dd2cc1524a0fc3de9b32a78678ccdae8aa91439c6353440503e',
   );
   await expect(rows.getByRole('row').nth(3)).toContainText('Withdrawal');
+  // A failure may be in either column: Status, or the error text of ErrCode.
+  await expect(page.getByLabel('Column for status')).toHaveValue('Status');
+  await expect(page.getByLabel('Column for error')).toHaveValue('ErrCode');
   await shot(page, 'ledger-choices-chain-answered');
 
   await preview(page).click();
