@@ -22,6 +22,8 @@ const work = mkdtempSync(join(tmpdir(), 'nps-import-load-'));
 const dataDir = join(work, 'data');
 const ledger = join(work, 'ledger.csv');
 const ROWS = 1_000_000;
+/** How long the clients go on once the import has answered. */
+const AFTER_MS = 3000;
 let serving: ServingProcess;
 let url: string;
 let secret: string;
@@ -55,7 +57,7 @@ interface Answer {
   at: number;
 }
 
-test('20 clients read and verify while 1,000,000 rows are imported through the service: each answered within 1 s, no 5000, the import whole, every ticket kept', async () => {
+test('20 clients read and verify while 1,000,000 rows are imported through the service and for 3 s after: each answered within 1 s, no 5000, the import whole, every ticket kept', async () => {
   const agent = new Agent({ keepAlive: true, maxSockets: 20 });
   let nonce = Date.now();
   const send = (kind: Answer['kind'], method: 'GET' | 'POST', path: string, body = ''): Promise<Answer> =>
@@ -105,11 +107,17 @@ test('20 clients read and verify while 1,000,000 rows are imported through the s
   const runsBefore = storeCount('SELECT count(*) FROM verification_runs');
   importing = true;
   t0 = performance.now();
-  const importDone = nps(['import', ledger, '--data-dir', dataDir]).finally(() => (importing = false));
+  // The clients go on for AFTER_MS after the import has answered: its checkpoint and the writes
+  // kept meanwhile come then, and must not hold the service's thread either.
+  let endAt = Infinity;
+  const importDone = nps(['import', ledger, '--data-dir', dataDir]).finally(() => {
+    importing = false;
+    endAt = performance.now() + AFTER_MS;
+  });
   const answers: Answer[] = [];
   const clients = Array.from({ length: 20 }, async (_, c) => {
-    // Bounded: until the import is done, at most 20,000 requests a client.
-    for (let i = 0; importing && i < 20_000; i++) answers.push(await ask(c, i));
+    // Bounded: until AFTER_MS after the import is done, at most 20,000 requests a client.
+    for (let i = 0; performance.now() < endAt && i < 20_000; i++) answers.push(await ask(c, i));
   });
   const imported = await importDone;
   await Promise.all(clients);
@@ -128,7 +136,7 @@ test('20 clients read and verify while 1,000,000 rows are imported through the s
       [...answers]
         .sort((a, b) => b.ms - a.ms)
         .slice(0, 5)
-        .map((a) => `${a.kind} ${Math.round(a.ms)} ms at ${(a.at / 1000).toFixed(1)} s`)
+        .map((a) => `${a.kind} ${Math.round(a.ms)} ms at ${(a.at / 1000).toFixed(1)} s${a.during ? '' : ' (after)'}`)
         .join(', '),
   );
   expect(Math.max(...catalogue)).toBeLessThan(1000);

@@ -83,13 +83,17 @@ function fail(err: unknown): void {
 
 /**
  * After the commit has been reported: copy the import from the write-ahead log into the database
- * (most of a second per million rows), off the service's thread and outside the import's time. PASSIVE:
- * it takes no lock the service's writes need, and stops short where a reader still needs the log.
- * If the process exits first, the log is complete and the next checkpoint does it.
+ * (a second or more per million rows), off the service's thread and outside the import's time,
+ * while the host still holds the write lock (import-writer.ts). TRUNCATE: it first waits
+ * (busy_timeout) for readers still on the snapshot before the commit, whose short reads would
+ * otherwise leave the import's part of the log uncopied (PASSIVE stops short there) for the
+ * service's thread to copy at its next commit; then it empties the log file, which would otherwise
+ * keep the import's size on disk (hundreds of MB a million rows). If the process exits first, the
+ * log is complete and the next checkpoint does it.
  */
 function checkpointAndEnd(): void {
   try {
-    sqlite?.pragma('wal_checkpoint(PASSIVE)');
+    sqlite?.pragma('wal_checkpoint(TRUNCATE)');
   } catch {
     // Only housekeeping: the import is committed whatever happens here.
   } finally {

@@ -93,6 +93,8 @@ export class WorkerWriter implements RowWriter {
   private waiting: { resolve: () => void; reject: (e: Error) => void } | undefined;
   private pending: { resolve: (m: FromWorker) => void; reject: (e: Error) => void } | undefined;
   private ended = false;
+  /** The import committed: the thread checkpoints, then ends, and only then is the lock given back. */
+  private committed = false;
   private released = false;
 
   /** `release`: gives back the write lock the caller took for this import; called once, when the thread ends. */
@@ -109,6 +111,9 @@ export class WorkerWriter implements RowWriter {
     this.worker.on('exit', () => {
       this.ended = true;
       this.onFailure(new Error('the import thread ended before the import did'));
+      // After a commit, the lock is given back here: once the thread has copied the import out of
+      // the write-ahead log (see complete).
+      this.giveBack();
     });
   }
 
@@ -176,8 +181,14 @@ export class WorkerWriter implements RowWriter {
       const record = decide(finished.stats);
       await this.request(record ? { type: 'commit', record } : { type: 'rollback' });
       if (record) {
-        // Committed: the thread checkpoints and ends by itself, and must not keep the process alive.
+        // Committed and answered. The thread now copies the import from the write-ahead log into
+        // the database and ends by itself (it must not keep the process alive); the write lock is
+        // held until it has ended. Were the service's connection to write first, its commit would
+        // find a log of a million rows and copy it on the service's thread (SQLite's automatic
+        // checkpoint): every call stalled behind it, three seconds on CI. Signed verifications do
+        // not wait meanwhile (they are deferred), the window's writes wait that second longer.
         this.ended = true;
+        this.committed = true;
         this.worker.unref();
       }
       return finished.stats;
@@ -194,7 +205,7 @@ export class WorkerWriter implements RowWriter {
     }
   }
 
-  /** End the thread (unless it ends by itself) and give the write lock back, once. */
+  /** End the thread (unless it ends by itself after a commit) and give the write lock back, once. */
   private async end(): Promise<void> {
     try {
       if (!this.ended) {
@@ -202,10 +213,13 @@ export class WorkerWriter implements RowWriter {
         await this.worker.terminate();
       }
     } finally {
-      if (!this.released) {
-        this.released = true;
-        this.release();
-      }
+      if (!this.committed) this.giveBack();
     }
+  }
+
+  private giveBack(): void {
+    if (this.released) return;
+    this.released = true;
+    this.release();
   }
 }

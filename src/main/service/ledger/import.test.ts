@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateLedger } from '../../../../bench/generate-ledger';
@@ -480,6 +480,21 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     expect(svc.ctx.db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(svc.ctx.db.$client.pragma('temp_store', { simple: true })).toBe(2);
     expect(svc.ctx.db.$client.pragma('cache_size', { simple: true })).toBe(-65536);
+  });
+
+  it('a large import gives the service its writes back only once its rows are out of the write-ahead log, and leaves the log empty on disk', async () => {
+    // Were the service's connection to write first, its commit would copy the import's whole log
+    // on the service's thread (SQLite's automatic checkpoint), and every call would wait on it.
+    const file = join(svc.dataDir, 'bulk.csv');
+    await generateLedger(file, 20_000, { seed: 8, wallets: 2 });
+    const wal = `${svc.ctx.db.$client.name}-wal`;
+    const count = () => svc.ctx.db.$client.prepare('SELECT count(*) FROM transactions').pluck().get() as number;
+    const before = count();
+    const r = await importFile({ source: { path: file } });
+    expect(r).toMatchObject({ added: 20_000, rejected: 0 });
+    await svc.ctx.engine.writable();
+    expect(statSync(wal).size).toBe(0);
+    expect(count()).toBe(before + 20_000);
   });
 });
 
