@@ -82,7 +82,8 @@ export const REQUIRED_FIELDS = ['transaction_id', 'wallet_id', 'type', 'status',
  * catalogue on the row's chain; an empty contract means the chain's native coin; a symbol alone never
  * picks a token), `token_name` (named in the report of unknown tokens), `log_index` (the transfer's
  * position in its transaction, where the export has it), `error` (an explorer's error cell, such as
- * ErrCode: any text in it makes the record Failed, whatever the status column says).
+ * ErrCode or Tron's contractRet: any text but SUCCESS makes the record Failed, whatever the status
+ * column says).
  */
 export const MAPPING_EXTRA_INPUTS = [
   'from',

@@ -282,15 +282,40 @@ describe('files that do not say everything', () => {
     const mine = lines.filter((l) => l.includes('TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY'));
     expect(r).toMatchObject({ added: mine.length, rejected: lines.length - mine.length });
     const first = (await all({ search: lines[0]!.split(',')[0] }))[0]!;
-    // 2022/03/17 14:10:00, read in UTC as the report says; quant 679.470000 exactly.
+    // 2022/03/17 14:10:00, read in UTC as the report says; quant 679.470000 exactly. The file was
+    // exported within a minute of its blocks: confirmed false on every row, so Confirming, not Completed.
     expect(first).toMatchObject({
       type: 'Withdrawal',
       token_id: 'TRON_USDT',
       amount: '679.47',
       created_at: Date.UTC(2022, 2, 17, 14, 10),
-      status: 'Completed',
+      status: 'Confirming',
     });
     expect(r.read_as.time_zone).toBe('UTC');
+  });
+
+  it('a Tronscan row is Confirming while its block is not confirmed, Completed once it is, Failed when its contract call failed', async () => {
+    const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
+    const address = 'TGx3Lyc6rR14keStqfAK8u37euNFaq8uZ4';
+    const [head, ...lines] = textOf(name).trim().split(/\r?\n/);
+    const mine = lines.filter((l) => l.includes(address));
+    expect(mine.length).toBeGreaterThan(2);
+    const opts = { wallet_id: WALLET, wallet_address: address, token_id: 'TRON_USDT' };
+    const statuses = async () => {
+      const status = new Map((await all()).map((x) => [x.hash, x.status]));
+      return mine.map((l) => status.get(l.split(',')[0]!));
+    };
+    // As exported, within a minute of the blocks: confirmed false, contractRet SUCCESS on every row.
+    expect(await importFile({ source: { name: 'as-exported.csv', text: [head, ...mine].join('\r\n') }, ...opts })).toMatchObject({
+      added: mine.length,
+    });
+    expect(await statuses()).toEqual(mine.map(() => 'Confirming'));
+    // The same rows once confirmed, the second one's call reverted.
+    const later = mine.map((l, i) => l.replace(',false,SUCCESS,', i === 1 ? ',true,REVERT,' : ',true,SUCCESS,'));
+    expect(later.every((l, i) => l !== mine[i])).toBe(true);
+    const again = await importFile({ source: { name: 'later.csv', text: [head, ...later].join('\r\n') }, ...opts });
+    expect(again).toMatchObject({ updated: mine.length, rejected: 0 });
+    expect(await statuses()).toEqual(mine.map((_, i) => (i === 1 ? 'Failed' : 'Completed')));
   });
 
   it('the same Tronscan file with day-first dates reads the same moments, the order found from a day above 12', async () => {

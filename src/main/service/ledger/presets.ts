@@ -269,7 +269,7 @@ export const PRESETS: PresetDef[] = [
     name: 'tronscan',
     label: 'Tronscan transfers, TRX and TRC-20 (CSV)',
     description:
-      "Tronscan's transfer export of one address. A transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from --wallet-address, or found as the one address on every row); the token is the one with the row's tokenAddress (an unknown contract is reported); an empty tokenAddress is TRX when the symbol is TRX or empty, and is refused otherwise (a symbol alone never picks a token: give --token for a file of one token). isConfirm true is Completed, false Confirming. The transaction id is derived from wallet, hash, token, from, to and value.",
+      "Tronscan's transfer export of one address. A transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from --wallet-address, or found as the one address on every row); the token is the one with the row's tokenAddress (an unknown contract is reported); an empty tokenAddress is TRX when the symbol is TRX or empty, and is refused otherwise (a symbol alone never picks a token: give --token for a file of one token). isConfirm (or confirmed) true is Completed, false Confirming; a contractRet other than SUCCESS is Failed. The transaction id is derived from wallet, hash, token, from, to and value.",
     // Header sets: the transfers export (Tx Hash, blockTime(UTC+8), tokenAddress, isConfirm) and the older
     // contract-transfers export (transaction_id, block_ts, from_address, to_address, contractRet, quant).
     detect: [
@@ -299,26 +299,15 @@ export const PRESETS: PresetDef[] = [
       if (contract) columns.token_contract = contract;
       const symbol = findHeader(headers, 'symbol') ?? findHeader(headers, 'token') ?? findHeader(headers, 'Token Symbol');
       if (symbol) columns.token_symbol = symbol;
-      // The outcome (contractRet) where the file has it; else whether the block was confirmed.
-      const status =
-        findHeader(headers, 'contractRet') ??
-        findHeader(headers, 'Result') ??
-        findHeader(headers, 'isConfirm') ??
-        findHeader(headers, 'confirmed');
-      if (status) columns.status = status;
+      // Whether the block was confirmed is the status; the outcome (contractRet), where the file has it, can fail it.
+      const confirmed = findHeader(headers, 'isConfirm') ?? findHeader(headers, 'confirmed');
+      if (confirmed) columns.status = confirmed;
+      const outcome = findHeader(headers, 'contractRet') ?? findHeader(headers, 'Result');
+      if (outcome) columns.error = outcome;
       return mapping({
         columns,
-        constants: status ? {} : { status: 'Completed' },
-        values: {
-          status: {
-            true: 'Completed',
-            false: 'Confirming',
-            confirmed: 'Completed',
-            unconfirmed: 'Confirming',
-            SUCCESS: 'Completed',
-            '*': 'Failed',
-          },
-        },
+        constants: confirmed ? {} : { status: 'Completed' },
+        values: { status: { true: 'Completed', false: 'Confirming', confirmed: 'Completed', unconfirmed: 'Confirming' } },
         date: { format: 'auto', utc_offset: offset },
         id_fields: ['hash', 'token_id', 'from', 'to', 'amount'],
         movement: 'token',

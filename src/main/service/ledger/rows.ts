@@ -122,6 +122,9 @@ function sourcesOf(opts: RowReaderOptions): Sources {
 
 const has = (s: Source) => s.index >= 0 || s.constant !== undefined;
 
+/** An error cell that names an error: not empty, and not SUCCESS (Tron's contractRet of a transfer that ran). */
+const isError = (cell: string) => cell !== '' && cell.toUpperCase() !== 'SUCCESS';
+
 /**
  * What the file as mapped cannot be read without: a mapped column the header lacks, or a field with
  * no column or constant; null when nothing. `asked`: the choices the import asks the user for
@@ -413,7 +416,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     // An explorer's error cell fails the transaction even where its status column reads as a success.
     const errorCell = get(src.error, cells);
     if (errorCell instanceof RowProblem) return errorCell;
-    out[F.status] = errorCell !== '' && status !== 'Rejected' ? 'Failed' : status;
+    out[F.status] = isError(errorCell) && status !== 'Rejected' ? 'Failed' : status;
 
     if (toAddress !== '') {
       const problem = addresses.problem(toAddress, chain.family);

@@ -32,7 +32,7 @@ const FIELD_HELP: Partial<Record<MappingInput, string>> = {
   amount_out: 'outgoing value (Etherscan Value_OUT): a Withdrawal when non-zero',
   token_contract: 'token contract, looked up in the catalogue on the row’s chain',
   token_symbol: 'token symbol, looked up in the catalogue',
-  error: 'an error cell (Etherscan ErrCode): any text makes the record Failed',
+  error: 'an error cell (Etherscan ErrCode, Tron contractRet): any text but SUCCESS makes the record Failed',
 };
 
 const CONSTANT_FIELDS = new Set<string>([...LEDGER_FIELDS, 'wallet_address']);
