@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openScreen, root, shot, useSession } from './support/session';
+import { chooseLedgerFile } from './support/ledger';
+import { root, shot, useSession } from './support/session';
 
 const session = useSession();
 const exports = join(root, 'test', 'fixtures', 'exports');
@@ -15,21 +16,13 @@ function headOf(fixture: string, rows: number, dir: string, extra: string[] = []
   return file;
 }
 
-async function chooseFile(page: Page, file: string): Promise<void> {
-  await openScreen(page, 'Ledger');
-  await page.getByRole('tab', { name: 'Import', exact: true }).click();
-  const another = page.getByRole('button', { name: 'Import another file' });
-  if (await another.isVisible()) await another.click();
-  await page.getByTestId('file-input').setInputFiles(file);
-}
-
 const preview = (page: Page) => page.getByRole('button', { name: 'Preview the import' });
 const firstRows = (page: Page) => page.getByRole('table', { name: 'First rows as read' });
 
 test('an Etherscan transactions export asks for its chain, shows its rows as read, and imports', async () => {
   const { page, dataDir } = session();
   const file = headOf('etherscan-0xf98c-txlist.csv', 5, dataDir);
-  await chooseFile(page, file);
+  await chooseLedgerFile(page, file);
   await expect(page.getByTestId('detected-preset')).toContainText('Etherscan-family transactions');
 
   // Value_IN(ETH): four chains have that coin, so the file is asked about, not guessed.
@@ -93,7 +86,7 @@ test('amounts like 1,234 only: the decimal separator is asked, and the first row
       `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62;${wallet};Withdrawal;Completed;2,500;TRON;TRON_USDT;${'b2'.repeat(32)};1767600060000`,
     ].join('\n') + '\n',
   );
-  await chooseFile(page, file);
+  await chooseLedgerFile(page, file);
   const questions = page.getByTestId('questions');
   await expect(questions).toContainText('Which decimal separator do the amounts use?');
   await expect(questions).toContainText('"1,234"');
@@ -125,7 +118,7 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   // XNN (real row of the export, unknown to the catalogue) and a USDT transfer (known by its contract).
   const usdt = `"0x${'c3'.repeat(32)}","4500000","1510000000","2017-11-06 20:26:40","${WALLET}","0x${'11'.repeat(20)}","12.5","$12.50","0xdac17f958d2ee523a2206206994597c13d831ec7","Tether USD","USDT"`;
   const file = headOf('etherscan-0xf98c-erc20.csv', 1, dataDir, [usdt]);
-  await chooseFile(page, file);
+  await chooseLedgerFile(page, file);
   await expect(page.getByTestId('detected-preset')).toContainText('token transfers');
   await page.getByLabel('Chain of the file').selectOption('ETH');
   await page.getByLabel('Wallet for every row').selectOption('new');
@@ -166,7 +159,7 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
 
 test('a Mantlescan export on a store without its chain: the chain is added in the wizard, and the records land on it', async () => {
   const { page } = session();
-  await chooseFile(page, join(exports, 'mantlescan-anonymized-txlist.csv'));
+  await chooseLedgerFile(page, join(exports, 'mantlescan-anonymized-txlist.csv'));
   await expect(page.getByTestId('detected-preset')).toContainText('Etherscan-family transactions');
 
   // Value_IN(MNT): no chain of the catalogue has that coin; what the file says of the chain is filled in.

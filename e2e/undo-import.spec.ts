@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openScreen, samples, shot, useSession } from './support/session';
+import { chooseLedgerFile } from './support/ledger';
+import { samples, shot, useSession } from './support/session';
 
 const session = useSession();
 test.describe.configure({ timeout: 120_000 });
@@ -18,12 +19,7 @@ const SECOND = [
 ].join('\n');
 
 async function importFile(page: Page, path: string, rows: number, result: RegExp): Promise<void> {
-  await openScreen(page, 'Ledger');
-  await page.getByRole('tab', { name: 'Import', exact: true }).click();
-  // The wizard keeps the last import's report until asked for another file.
-  const another = page.getByRole('button', { name: 'Import another file' });
-  if (await another.isVisible()) await another.click();
-  await page.getByTestId('file-input').setInputFiles(path);
+  await chooseLedgerFile(page, path);
   await expect(page.getByTestId('detected-preset')).toContainText('NPS ledger (native)');
   await page.getByRole('button', { name: 'Preview the import' }).click();
   await page.getByRole('button', { name: `Import ${rows} rows` }).click();
