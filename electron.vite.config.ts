@@ -22,6 +22,7 @@ export default defineConfig({
           cli: resolve('src/main/cli.ts'),
           'import-worker': resolve('src/main/service/engine/import-worker.ts'),
           'lookup-worker': resolve('src/main/service/engine/lookup-worker.ts'),
+          'deferred-worker': resolve('src/main/service/engine/deferred-worker.ts'),
         },
         output: { chunkFileNames: '[name]-[hash].js' },
         external: ['better-sqlite3'],

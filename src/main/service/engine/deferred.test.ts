@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { generateLedger } from '../../../../bench/generate-ledger';
@@ -7,7 +8,7 @@ import { buildServer } from '../http/server';
 import { signedInject } from '../http/signed.test-support';
 import { openService } from '../index';
 import { tempService } from '../test-support';
-import { deferredFileOf } from './deferred';
+import { DeferredWrites, deferredFileOf } from './deferred';
 
 /*
  * A crash can land between a deferred write's commit in the store and its removal from
@@ -77,3 +78,35 @@ test('a deferred verification applied a second time (a crash between the two com
     svc.dispose();
   }
 }, 60_000);
+
+test("a deferred write waiting on its file does not hold the service's thread: queued at once, answered once on disk", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nps-deferred-'));
+  const main = new Database(join(dir, 'nps.sqlite'));
+  const file = deferredFileOf(main.name);
+  const applied: unknown[] = [];
+  const writes = new DeferredWrites(file, main, undefined);
+  writes.register('note', (body) => applied.push(body));
+  try {
+    await writes.add('note', { n: 1 });
+    // Another connection holds the file's write lock for 60 ms, released by a timer of this thread.
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    setTimeout(() => other.exec('COMMIT'), 60);
+    const t0 = performance.now();
+    const kept = writes.add('note', { n: 2 });
+    expect(performance.now() - t0).toBeLessThan(20);
+    expect(writes.size).toBe(2);
+    await kept;
+    other.close();
+    const onDisk = new Database(file, { readonly: true });
+    expect(onDisk.prepare('SELECT body FROM deferred ORDER BY id').pluck().all()).toEqual(['{"n":1}', '{"n":2}']);
+    onDisk.close();
+    writes.applyNext();
+    writes.applyNext();
+    expect(applied).toEqual([{ n: 1 }, { n: 2 }]);
+  } finally {
+    writes.close();
+    main.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

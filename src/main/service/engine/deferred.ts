@@ -1,5 +1,9 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { openDeferredFile } from './deferred-file';
+import type { DeferredReply, DeferredRequest } from './deferred-worker';
+import { workerModule } from './threads';
 
 /*
  * Writes that cannot wait for an import. A large import holds the store's write lock for seconds
@@ -10,6 +14,11 @@ import { existsSync } from 'node:fs';
  * transaction and before any other waiting write. Whatever a crash leaves here is applied when the
  * store is next opened. Appliers must be idempotent: a crash between an entry's commit in the main
  * store and its removal here applies it a second time.
+ *
+ * The file is written on a thread of its own (deferred-worker.ts): the entry joins the queue in
+ * memory at once, and the caller awaits its write to disk before it answers. A file write on the
+ * service's thread would stall every call whenever the disk is busy, and a large import's
+ * checkpoint makes it busy exactly when writes are being deferred.
  */
 
 export type Applier = (body: unknown) => void;
@@ -25,10 +34,16 @@ export const deferredFileOf = (storeFile: string): string =>
   storeFile === '' || storeFile === ':memory:' ? ':memory:' : storeFile.replace(/(\.sqlite)?$/, '.deferred.sqlite');
 
 export class DeferredWrites {
+  /** This thread's connection: the recovery at start, and every write when there is no thread (':memory:', or it failed). */
   private conn: Database.Database | null = null;
+  private thread: Worker | null = null;
+  private threadFailed = false;
   private readonly appliers = new Map<string, Applier>();
   /** The entries kept and not applied yet, oldest first (the file's content, in memory). */
   private readonly queue: Entry[] = [];
+  /** Ids are given here, so an entry is in the queue before it is on disk: one above the file's highest. */
+  private lastId = 0;
+  private readonly writing = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
 
   constructor(
     private readonly file: string,
@@ -45,12 +60,34 @@ export class DeferredWrites {
     return this.queue.length;
   }
 
-  /** Keep a write for later: durable when this returns. */
-  add(kind: string, body: unknown): void {
+  /**
+   * Keep a write for later: in the queue when this returns (applied in this order), durable when
+   * the promise resolves. A write that fails leaves the queue as it was and rejects.
+   */
+  add(kind: string, body: unknown): Promise<void> {
     if (!this.appliers.has(kind)) throw new Error(`deferred writes: no applier for ${kind}`);
-    const db = this.open();
-    const { lastInsertRowid } = db.prepare('INSERT INTO deferred (kind, body) VALUES (?, ?)').run(kind, JSON.stringify(body));
-    this.queue.push({ id: Number(lastInsertRowid), kind, body });
+    const entry = { id: ++this.lastId, kind, body };
+    const text = JSON.stringify(body);
+    const thread = this.ensureThread();
+    if (!thread) {
+      this.local().prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)').run(entry.id, kind, text);
+      this.queue.push(entry);
+      return Promise.resolve();
+    }
+    this.queue.push(entry);
+    return new Promise<void>((resolve, reject) => {
+      this.writing.set(entry.id, { resolve, reject });
+      thread.postMessage({ op: 'add', id: entry.id, kind, body: text } satisfies DeferredRequest);
+    }).catch((err: unknown) => {
+      const at = this.queue.indexOf(entry);
+      if (at >= 0) this.queue.splice(at, 1);
+      throw err;
+    });
+  }
+
+  /** Start the thread now rather than with the first write (an import is about to take the lock). */
+  warm(): void {
+    this.ensureThread();
   }
 
   /**
@@ -64,17 +101,17 @@ export class DeferredWrites {
     const apply = this.appliers.get(entry.kind);
     if (apply === undefined) throw new Error(`deferred writes: no applier for ${entry.kind} (entry ${entry.id})`);
     this.main.transaction(() => apply(entry.body))();
-    this.open().prepare('DELETE FROM deferred WHERE id = ?').run(entry.id);
+    // Removed after its add (the thread takes them in order); lost in a crash, it is applied again.
+    if (this.thread) this.thread.postMessage({ op: 'remove', id: entry.id } satisfies DeferredRequest);
+    else this.local().prepare('DELETE FROM deferred WHERE id = ?').run(entry.id);
   }
 
   /** What a crash left: load the file's entries (when it exists) and apply them all, in order. */
   recover(onFailure: (err: unknown) => void): number {
     if (this.file === ':memory:' || !existsSync(this.file)) return 0;
-    const rows = this.open().prepare('SELECT id, kind, body FROM deferred ORDER BY id').all() as {
-      id: number;
-      kind: string;
-      body: string;
-    }[];
+    const db = this.local();
+    const rows = db.prepare('SELECT id, kind, body FROM deferred ORDER BY id').all() as { id: number; kind: string; body: string }[];
+    this.lastId = Math.max(this.lastId, (db.prepare('SELECT max(id) FROM deferred').pluck().get() as number | null) ?? 0);
     for (const r of rows) this.queue.push({ id: r.id, kind: r.kind, body: JSON.parse(r.body) as unknown });
     let applied = 0;
     while (this.queue.length > 0) {
@@ -85,28 +122,61 @@ export class DeferredWrites {
         onFailure(err);
       }
     }
+    // From here on the thread writes the file; an entry that failed keeps its id.
+    this.lastId = Math.max(
+      this.lastId,
+      (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'deferred'").pluck().get() as number | undefined) ?? 0,
+    );
+    if (!this.inMemory) {
+      db.close();
+      this.conn = null;
+    }
     return applied;
   }
 
   close(): void {
     this.conn?.close();
     this.conn = null;
+    this.thread?.postMessage({ op: 'close' } satisfies DeferredRequest);
+    this.thread?.unref();
+    this.thread = null;
+    this.failWriting(new Error('deferred writes: the service closed'));
   }
 
-  /** Opened on first use: a store that never defers a write gets no second file. */
-  private open(): Database.Database {
-    if (this.conn) return this.conn;
-    const db = new Database(this.file, this.nativeBinding ? { nativeBinding: this.nativeBinding } : {});
-    try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 100');
-      db.exec('CREATE TABLE IF NOT EXISTS deferred (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, body TEXT NOT NULL)');
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-    this.conn = db;
-    return db;
+  private get inMemory(): boolean {
+    return this.file === ':memory:';
+  }
+
+  /** The writing thread, started when first needed; null when this thread writes (':memory:', or the thread failed). */
+  private ensureThread(): Worker | null {
+    if (this.thread || this.inMemory || this.threadFailed) return this.thread;
+    const thread = new Worker(workerModule('deferred-worker'), { workerData: { file: this.file, nativeBinding: this.nativeBinding } });
+    thread.on('message', (m: DeferredReply) => {
+      const w = this.writing.get(m.id);
+      this.writing.delete(m.id);
+      if (m.error === undefined) w?.resolve();
+      else w?.reject(new Error(`deferred writes: ${m.error}`));
+    });
+    const lost = (err: Error) => {
+      if (this.thread !== thread) return;
+      this.thread = null;
+      this.threadFailed = true;
+      this.failWriting(err);
+    };
+    thread.on('error', lost);
+    thread.on('exit', () => lost(new Error('deferred writes: the thread ended')));
+    this.thread = thread;
+    return thread;
+  }
+
+  private failWriting(err: Error): void {
+    for (const w of this.writing.values()) w.reject(err);
+    this.writing.clear();
+  }
+
+  /** This thread's connection to the file, opened when first needed. */
+  private local(): Database.Database {
+    this.conn ??= openDeferredFile(this.file, this.nativeBinding);
+    return this.conn;
   }
 }

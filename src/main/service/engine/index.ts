@@ -50,13 +50,14 @@ export class Engine {
   }
 
   /**
-   * Keep a write that must not wait for the import holding the write lock (`importing`): durable
-   * now, applied to the store when the import ends, before any other waiting write (deferred.ts).
-   * Call it only while `importing`; otherwise write at once.
+   * Keep a write that must not wait for the import holding the write lock (`importing`): kept in
+   * order at once, durable when the promise resolves (await it before answering), applied to the
+   * store when the import ends, before any other waiting write (deferred.ts). Call it only while
+   * `importing`; otherwise write at once.
    */
-  defer(kind: string, body: unknown): void {
+  defer(kind: string, body: unknown): Promise<void> {
     if (!this.gate.busy) throw new Error('defer: the store is writable; write at once');
-    this.deferred.add(kind, body);
+    return this.deferred.add(kind, body);
   }
 
   /**
@@ -129,6 +130,8 @@ export class Engine {
   async importWriter({ bytes, threadMinBytes = WORKER_MIN_BYTES, ...opts }: ImportWriterOptions): Promise<RowWriter> {
     if (bytes < threadMinBytes) return new LocalWriter(this.db.$client, opts, () => this.gate.idle());
     const release = await this.gate.acquire();
+    // Writes are deferred from now on: their thread is ready before the first one.
+    this.deferred.warm();
     try {
       return WorkerWriter.start(this.db.$client.name, nativeBindingOf(this.db.$client), opts, () => void this.applyDeferred(release));
     } catch (err) {

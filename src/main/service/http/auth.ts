@@ -82,7 +82,7 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
     }
 
     // Using the nonce is a write; while an import holds the write lock it is deferred (keys/nonces.ts).
-    if (!acceptNonce(apiKey, nonce, nonceMs + windowMs, t)) {
+    if (!(await acceptNonce(apiKey, nonce, nonceMs + windowMs, t))) {
       throw new ServiceError(ErrorCodes.AUTH_REPLAY, 'Biz-Api-Nonce: already used with this key; sign each request with a new nonce');
     }
     return { apiKey, walletScope: key.wallets ?? undefined, keyLabel: key.label };

@@ -32,7 +32,7 @@ export function nonceBook(ctx: ServiceContext, windowMs: number) {
   const deferred = new Map<string, number>();
   let lastPrune = -Infinity;
 
-  return (apiKey: string, nonce: string, expiresAt: number, now: number): boolean => {
+  return async (apiKey: string, nonce: string, expiresAt: number, now: number): Promise<boolean> => {
     if (now - lastPrune >= windowMs) {
       for (const [pair, expires] of deferred) if (expires < now) deferred.delete(pair);
       if (!engine.importing) pruneNonces(db, now);
@@ -43,7 +43,13 @@ export function nonceBook(ctx: ServiceContext, windowMs: number) {
     if (!engine.importing) return consumeNonce(db, apiKey, nonce, expiresAt, now);
     if (nonceUsed(db, apiKey, nonce)) return false;
     deferred.set(pair, expiresAt);
-    engine.defer(DEFERRED_NONCE, { api_key: apiKey, nonce, expires_at: expiresAt, at: now } satisfies DeferredNonce);
+    try {
+      await engine.defer(DEFERRED_NONCE, { api_key: apiKey, nonce, expires_at: expiresAt, at: now } satisfies DeferredNonce);
+    } catch (err) {
+      // Not kept: the pair is not used up either.
+      deferred.delete(pair);
+      throw err;
+    }
     return true;
   };
 }

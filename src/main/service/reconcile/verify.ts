@@ -218,7 +218,8 @@ export async function verifyChunk(
     const { writes, outcomes } = planWrites(ctx, scope, firstIdx, claims, matches, [], [], (ids) => tickets.pendingFor(ctx.db, ids));
     writes.run = createRun;
     tickets.add(writes);
-    ctx.engine.defer(DEFERRED_VERIFY, writes);
+    // In the queue at once (the next verification sees its tickets); answered once it is on disk.
+    await ctx.engine.defer(DEFERRED_VERIFY, writes);
     return outcomes;
   }
   return inTransaction(ctx.db, () => {

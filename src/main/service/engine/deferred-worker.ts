@@ -1,0 +1,40 @@
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDeferredFile } from './deferred-file';
+
+/*
+ * The thread that keeps deferred writes on disk (deferred.ts): adds and removes entries of
+ * nps.deferred.sqlite on a connection of its own, in the order they were sent. A write to disk can
+ * wait on the file system behind someone else's: while a large import's checkpoint flushes
+ * hundreds of megabytes, even a small write waits on the file system's journal for hundreds of
+ * milliseconds, and on the service's thread every call would wait with it.
+ */
+
+export interface DeferredInit {
+  file: string;
+  nativeBinding?: string;
+}
+
+export type DeferredRequest = { op: 'add'; id: number; kind: string; body: string } | { op: 'remove'; id: number } | { op: 'close' };
+/** The answer to an add, once it is on disk (or why it is not); a remove is not answered. */
+export type DeferredReply = { id: number; error?: string };
+
+const port = parentPort!;
+const init = workerData as DeferredInit;
+let db: Database.Database | undefined;
+
+port.on('message', (m: DeferredRequest) => {
+  if (m.op === 'close') {
+    db?.close();
+    port.close();
+    return;
+  }
+  try {
+    db ??= openDeferredFile(init.file, init.nativeBinding);
+    if (m.op === 'add') db.prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)').run(m.id, m.kind, m.body);
+    else db.prepare('DELETE FROM deferred WHERE id = ?').run(m.id);
+    if (m.op === 'add') port.postMessage({ id: m.id } satisfies DeferredReply);
+  } catch (err) {
+    if (m.op === 'add') port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) } satisfies DeferredReply);
+  }
+});
