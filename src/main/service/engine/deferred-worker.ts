@@ -31,9 +31,10 @@ port.on('message', (m: DeferredRequest) => {
   }
   try {
     db ??= openDeferredFile(init.file, init.nativeBinding);
-    if (m.op === 'add') db.prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)').run(m.id, m.kind, m.body);
-    else db.prepare('DELETE FROM deferred WHERE id = ?').run(m.id);
-    if (m.op === 'add') port.postMessage({ id: m.id } satisfies DeferredReply);
+    if (m.op === 'add') {
+      db.prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)').run(m.id, m.kind, m.body);
+      port.postMessage({ id: m.id } satisfies DeferredReply);
+    } else db.prepare('DELETE FROM deferred WHERE id = ?').run(m.id);
   } catch (err) {
     if (m.op === 'add') port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) } satisfies DeferredReply);
   }

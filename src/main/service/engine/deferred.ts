@@ -111,7 +111,6 @@ export class DeferredWrites {
     if (this.file === ':memory:' || !existsSync(this.file)) return 0;
     const db = this.local();
     const rows = db.prepare('SELECT id, kind, body FROM deferred ORDER BY id').all() as { id: number; kind: string; body: string }[];
-    this.lastId = Math.max(this.lastId, (db.prepare('SELECT max(id) FROM deferred').pluck().get() as number | null) ?? 0);
     for (const r of rows) this.queue.push({ id: r.id, kind: r.kind, body: JSON.parse(r.body) as unknown });
     let applied = 0;
     while (this.queue.length > 0) {
@@ -122,15 +121,10 @@ export class DeferredWrites {
         onFailure(err);
       }
     }
-    // From here on the thread writes the file; an entry that failed keeps its id.
-    this.lastId = Math.max(
-      this.lastId,
-      (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'deferred'").pluck().get() as number | undefined) ?? 0,
-    );
-    if (!this.inMemory) {
-      db.close();
-      this.conn = null;
-    }
+    // From here on the thread writes the file, with ids above any it ever held (an entry that failed keeps its own).
+    this.lastId = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'deferred'").pluck().get() as number | undefined) ?? 0;
+    db.close();
+    this.conn = null;
     return applied;
   }
 

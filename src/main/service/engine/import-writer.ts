@@ -186,7 +186,7 @@ export class WorkerWriter implements RowWriter {
         // held until it has ended. Were the service's connection to write first, its commit would
         // find a log of a million rows and copy it on the service's thread (SQLite's automatic
         // checkpoint): every call stalled behind it, three seconds on CI. Signed verifications do
-        // not wait meanwhile (they are deferred), the window's writes wait that second longer.
+        // not wait meanwhile (they are deferred); the window's writes wait those seconds longer.
         this.ended = true;
         this.committed = true;
         this.worker.unref();
