@@ -140,11 +140,11 @@ CREATE TABLE transactions (
   amount TEXT NOT NULL, "to" TEXT, fee_ratio TEXT, fee_fixed TEXT, fee TEXT, er TEXT, amount_actual TEXT, hash TEXT,
   chain_id TEXT NOT NULL, token_id TEXT NOT NULL, created_at INTEGER, confirmed_at INTEGER, completed_at INTEGER);
 CREATE UNIQUE INDEX transactions_id_idx ON transactions (transaction_id);
-CREATE INDEX transactions_hash_idx ON transactions (hash, chain_id) WHERE hash IS NOT NULL;
+CREATE INDEX transactions_hash_idx ON transactions (substr(hash, -16)) WHERE hash IS NOT NULL;
 CREATE INDEX transactions_request_idx ON transactions (request_id) WHERE request_id IS NOT NULL;
 CREATE INDEX transactions_wallet_created_idx ON transactions (wallet_id, created_at);
 CREATE INDEX transactions_chain_token_idx ON transactions (chain_id, token_id);
-CREATE INDEX transactions_created_idx ON transactions (created_at DESC, transaction_id);
+CREATE INDEX transactions_created_idx ON transactions (created_at DESC);
 .import --csv --skip 1 ${csvA} transactions
 `,
     );

@@ -233,10 +233,11 @@ function denseFormat(): Format {
       movement INTEGER NOT NULL DEFAULT 0)`,
     indexes: [
       { name: 'transactions_chain_token_idx', sql: 'CREATE INDEX transactions_chain_token_idx ON transactions (chain, token)' },
-      { name: 'transactions_created_idx', sql: 'CREATE INDEX transactions_created_idx ON transactions (created_at DESC, transaction_id)' },
+      { name: 'transactions_created_idx', sql: 'CREATE INDEX transactions_created_idx ON transactions (created_at DESC)' },
       {
         name: 'transactions_hash_idx',
-        sql: 'CREATE INDEX transactions_hash_idx ON transactions (hash, chain) WHERE hash IS NOT NULL',
+        // The store's key: the hash's last 8 bytes (its last 16 hex characters).
+        sql: 'CREATE INDEX transactions_hash_idx ON transactions (substr(hash, -8)) WHERE hash IS NOT NULL',
       },
       { name: 'transactions_id_idx', sql: 'CREATE UNIQUE INDEX transactions_id_idx ON transactions (transaction_id)' },
       {

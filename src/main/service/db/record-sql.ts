@@ -33,11 +33,23 @@ export const recordOfRow = new Function(
 /** The identifiers a claim is looked up by, each an indexed column of `transactions`. */
 export type LookupColumn = 'transaction_id' | 'hash' | 'request_id';
 
-const whereIn = (column: LookupColumn) => `FROM transactions t WHERE t."${column}" IN (SELECT value FROM json_each(?))`;
+/**
+ * The key transactions_hash_idx holds for a hash (db/schema.ts): its last 16 characters. A lookup
+ * by hash names this expression, or SQLite would read every record; then it compares the whole hash.
+ */
+export const hashKey = (expr: string): string => `substr(${expr}, -16)`;
+
+const whereIn = (column: LookupColumn) =>
+  column === 'hash'
+    ? `FROM transactions t WHERE ${hashKey('t.hash')} IN (SELECT ${hashKey('value')} FROM wanted) AND t.hash IN (SELECT value FROM wanted)`
+    : `FROM transactions t WHERE t."${column}" IN (SELECT value FROM json_each(?))`;
+
+/** The one parameter's values, read once, for a lookup that names them twice (by hash). */
+const wanted = (column: LookupColumn) => (column === 'hash' ? 'WITH wanted(value) AS MATERIALIZED (SELECT value FROM json_each(?)) ' : '');
 
 /** Records (rows of RECORD_COLUMNS) whose column holds one of the values of a JSON array (the one parameter). */
-export const recordsWhereInSql = (column: LookupColumn): string => `SELECT ${RECORD_COLUMNS} ${whereIn(column)}`;
+export const recordsWhereInSql = (column: LookupColumn): string => `${wanted(column)}SELECT ${RECORD_COLUMNS} ${whereIn(column)}`;
 
 /** The same rows as one JSON array of arrays: one string for the lookup thread to hand over. */
 export const recordsWhereInJsonSql = (column: LookupColumn): string =>
-  `SELECT json_group_array(json_array(${RECORD_COLUMNS})) ${whereIn(column)}`;
+  `${wanted(column)}SELECT json_group_array(json_array(${RECORD_COLUMNS})) ${whereIn(column)}`;

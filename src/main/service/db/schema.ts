@@ -194,16 +194,25 @@ export const transactions = sqliteTable(
   },
   (t) => [
     uniqueIndex('transactions_id_idx').on(t.transaction_id),
+    /**
+     * A hash's last 16 characters, not the whole hash and its chain: a quarter of the bytes, and of
+     * the sorting when an import builds the index again. Every lookup by hash names the same
+     * expression (db/record-sql.ts `hashKey`), then compares the whole hash.
+     */
     index('transactions_hash_idx')
-      .on(t.hash, t.chain_id)
+      .on(sql`substr(${t.hash}, -16)`)
       .where(sql`hash IS NOT NULL`),
     index('transactions_request_idx')
       .on(t.request_id)
       .where(sql`request_id IS NOT NULL`),
     index('transactions_wallet_created_idx').on(t.wallet_id, t.created_at),
     index('transactions_chain_token_idx').on(t.chain_id, t.token_id),
-    /** The transaction list's order (created_at descending, then id): pages of a large ledger without a sort. */
-    index('transactions_created_idx').on(sql`${t.created_at} desc`, t.transaction_id),
+    /**
+     * The transaction list's order (created_at descending, then rowid: the order records were added
+     * in): pages of a large ledger without a sort. The rowid is in every index entry already; a
+     * transaction_id as the second key took 53 bytes a record where this takes 15.
+     */
+    index('transactions_created_idx').on(sql`${t.created_at} desc`),
   ],
 );
 

@@ -6,6 +6,7 @@ import { generateLedger } from '../../../../bench/generate-ledger';
 import { tempService } from '../test-support';
 import { CHECKPOINT_EVERY_MS, RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
 import { recordsWhereIn } from '../reconcile/repository';
+import { recordsWhereInJsonSql, recordsWhereInSql } from '../db/record-sql';
 
 /*
  * A verification's lookups split between the service's thread and the lookup thread must find
@@ -59,6 +60,30 @@ test("closing the service ends the thread's connection first: the store is left 
   } finally {
     other.dispose();
   }
+});
+
+describe('lookups by hash through its short key', () => {
+  test('each identifier is looked up through its index, never by reading the whole ledger, on either thread', () => {
+    const db = svc.ctx.db.$client;
+    for (const column of ['transaction_id', 'hash', 'request_id'] as const) {
+      for (const sql of [recordsWhereInSql(column), recordsWhereInJsonSql(column)]) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('[]') as { detail: string }[]).map((r) => r.detail);
+        expect(
+          plan.some((d) => d.startsWith(`SEARCH t USING INDEX transactions_${column === 'transaction_id' ? 'id' : column.split('_')[0]}`)),
+        ).toBe(true);
+        expect(plan.filter((d) => /^SCAN t\b/.test(d))).toEqual([]);
+      }
+    }
+  });
+
+  test('a hash that shares its last 16 characters with a recorded one finds nothing; the recorded one finds its records', () => {
+    const hash = wanted.hash[0]!;
+    const twin = `${hash.slice(0, -20)}ffff${hash.slice(-16)}`;
+    expect(twin).not.toBe(hash);
+    expect(twin.slice(-16)).toBe(hash.slice(-16));
+    expect(recordsWhereIn(svc.ctx.db, 'hash', [twin])).toEqual([]);
+    expect(recordsWhereIn(svc.ctx.db, 'hash', [twin, hash]).map((r) => r.hash)).toEqual([hash]);
+  });
 });
 
 describe('record lookups on two threads', () => {

@@ -695,20 +695,29 @@ describe('transactions, wallets and imports lists', () => {
     await importFile({ source: sample('tronscan-token-transfers.csv'), wallet_id: TRONSCAN_WALLET });
   });
 
-  it('orders by created_at descending, then transaction_id, and pages with the true total', async () => {
+  it('orders by created_at descending, then in the order the records were added, and pages with the true total', async () => {
     const rows = await all();
     expect(rows).toHaveLength(38);
     const key = (x: TransactionRecord) => x.created_at ?? -Infinity;
-    for (let i = 1; i < rows.length; i++) {
-      const a = rows[i - 1]!;
-      const b = rows[i]!;
-      expect(key(a) > key(b) || (key(a) === key(b) && a.transaction_id < b.transaction_id)).toBe(true);
-    }
+    for (let i = 1; i < rows.length; i++) expect(key(rows[i - 1]!)).toBeGreaterThanOrEqual(key(rows[i]!));
     const page2 = await svc.invoke('transactions-list', { page: 2, page_size: 10 }, meta);
     expect(page2).toMatchObject({ total: 38, page: 2, page_size: 10 });
     expect(page2.list.map((x) => x.transaction_id)).toEqual(rows.slice(10, 20).map((x) => x.transaction_id));
     const past = await svc.invoke('transactions-list', { page: 9, page_size: 10 }, meta);
     expect(past).toMatchObject({ total: 38, list: [] });
+  });
+
+  it('records of one time (the movements of one transaction) list in the order they were added, either way', async () => {
+    const at = Date.UTC(2030, 0, 1);
+    const ids = ['cccccccc', 'aaaaaaaa', 'bbbbbbbb'].map((p) => `${p}-0000-4000-8000-000000000001`);
+    const text = `transaction_id,wallet_id,type,status,amount,chain_id,token_id,created_at\n${ids
+      .map((id) => `${id},${TREASURY},Deposit,Completed,1,ETH,ETH_USDT,${at}`)
+      .join('\n')}\n`;
+    expect(await importFile({ source: { name: 'same-time.csv', text } })).toMatchObject({ added: 3 });
+    const newest = await svc.invoke('transactions-list', { page_size: 3 }, meta);
+    expect(newest.list.map((x) => x.transaction_id)).toEqual(ids);
+    const oldestFirst = await all({ order: 'asc' });
+    expect(oldestFirst.slice(-3).map((x) => x.transaction_id)).toEqual([...ids].reverse());
   });
 
   it('filters by wallet, chain, token, type, status and time', async () => {

@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
-import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
+import { hashKey, RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
 import { stmt } from '../db/statements';
 import { ExactSum } from './exact-sum';
 import type { CatalogueView } from './rows';
@@ -124,22 +124,23 @@ function filterSql(query: TransactionFilters): { filter: string; args: (string |
     // Ids and hex hashes are stored lower-case; a request_id is matched as written.
     const s = query.search;
     const lowered = HEX_ID.test(s) ? s.toLowerCase() : s;
-    where.push('(t.transaction_id = ? OR t.hash = ? OR t.request_id = ?)');
-    args.push(lowered, lowered, s);
+    where.push(`(t.transaction_id = ? OR (${hashKey('t.hash')} = ${hashKey('?')} AND t.hash = ?) OR t.request_id = ?)`);
+    args.push(lowered, lowered, lowered, s);
   }
   return { filter: where.length ? ` WHERE ${where.join(' AND ')}` : '', args };
 }
 
 /**
- * ORDER BY of a sort. Time runs on transactions_created_idx (created_at DESC, transaction_id), read
- * backwards for ascending; the others sort their column, then newest first. Amounts sort by
- * decimal_key, exact where a float would tie (0.1000000000000000001 and 0.1).
+ * ORDER BY of a sort. Time runs on transactions_created_idx (created_at DESC, then rowid: records
+ * of one time in the order they were added), read backwards for ascending; the others sort their
+ * column, then newest first. Amounts sort by decimal_key, exact where a float would tie
+ * (0.1000000000000000001 and 0.1).
  */
 function orderSql(sort: TransactionSort, order: 'asc' | 'desc'): string {
   const dir = order === 'asc' ? 'ASC' : 'DESC';
-  if (sort === 'created_at') return order === 'asc' ? 't.created_at ASC, t.transaction_id DESC' : 't.created_at DESC, t.transaction_id';
+  if (sort === 'created_at') return order === 'asc' ? 't.created_at ASC, t.rowid DESC' : 't.created_at DESC, t.rowid';
   const key = sort === 'amount' ? 'decimal_key(t.amount)' : `t.${q(sort)}`;
-  return `${key} ${dir}, t.created_at DESC, t.transaction_id`;
+  return `${key} ${dir}, t.created_at DESC, t.rowid`;
 }
 
 export function countTransactions(db: Db, query: TransactionFilters): number {

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Page } from '../../../shared/primitives';
 import type { ExceptionKind, TicketEvent, TicketListInput, TicketStatus, TicketSummary } from '../../../shared/tickets';
 import type { Db } from '../db/open';
+import { hashKey } from '../db/record-sql';
 import { stmt } from '../db/statements';
 
 export interface TicketRow extends TicketSummary {
@@ -164,7 +165,8 @@ export function listTickets(db: Db, q: TicketListInput, now: number): Page<Ticke
   if (words !== '') {
     add(
       `(instr(lower("desc" || ' ' || ticket_id || ' ' || transaction_id || ' ' || wallet_id || ' ' || claimed), ?) > 0
-        OR transaction_id IN (SELECT transaction_id FROM transactions WHERE hash = ? OR hash = ?))`,
+        OR transaction_id IN (SELECT transaction_id FROM transactions WHERE ${hashKey('hash')} = ${hashKey('?')} AND hash IN (?, ?)))`,
+      words,
       words,
       words,
       words.startsWith('0x') ? words.slice(2) : `0x${words}`,
