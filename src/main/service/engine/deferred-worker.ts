@@ -16,8 +16,8 @@ export interface DeferredInit {
 }
 
 export type DeferredRequest = { op: 'add'; id: number; kind: string; body: string } | { op: 'remove'; id: number } | { op: 'close' };
-/** The answer to an add, once it is on disk (or why it is not); a remove is not answered. */
-export type DeferredReply = { id: number; error?: string };
+/** The answer to an add, once it is on disk (or why it is not, with SQLite's code); a remove is not answered. */
+export type DeferredReply = { id: number; error?: string; code?: string };
 
 const port = parentPort!;
 const init = workerData as DeferredInit;
@@ -36,6 +36,13 @@ port.on('message', (m: DeferredRequest) => {
       port.postMessage({ id: m.id } satisfies DeferredReply);
     } else db.prepare('DELETE FROM deferred WHERE id = ?').run(m.id);
   } catch (err) {
-    if (m.op === 'add') port.postMessage({ id: m.id, error: err instanceof Error ? err.message : String(err) } satisfies DeferredReply);
+    if (m.op === 'add') {
+      const code = (err as { code?: unknown }).code;
+      port.postMessage({
+        id: m.id,
+        error: err instanceof Error ? err.message : String(err),
+        ...(typeof code === 'string' ? { code } : {}),
+      } satisfies DeferredReply);
+    }
   }
 });

@@ -110,3 +110,61 @@ test("a deferred write waiting on its file does not hold the service's thread: q
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a deferred verification whose write fails is answered 5001 naming its file, and leaves no ticket behind: the next claim opens one that is kept', async () => {
+  const svc = tempService();
+  const small = join(svc.dataDir, 'small.csv');
+  await generateLedger(small, 100, { seed: 7, wallets: 1 });
+  await svc.invoke('ledger-import', { source: { path: small } }, { actor: 'ui' });
+  const lines = readFileSync(small, 'utf8').split('\n');
+  const idAt = lines[0]!.split(',').indexOf('transaction_id');
+  const [first, second] = [lines[1]!, lines[2]!].map((l) => l.split(',')[idAt]!) as [string, string];
+  const big = join(svc.dataDir, 'big.csv');
+  await generateLedger(big, 150_000, { seed: 8, wallets: 2 });
+  // As the API's verification runs it, without a signed request's nonce (a deferred write of its own).
+  const verify = async (transaction_id: string, amount: string) =>
+    (await svc.invoke('reconcile-verify-txs', { txs: [{ transaction_id, amount }], shape: 'A' }, { actor: 'cli' })) as unknown as {
+      ticket_id: string;
+    }[];
+
+  let reading!: () => void;
+  const started = new Promise<void>((resolve) => (reading = resolve));
+  const importing = svc.invoke('ledger-import', { source: { path: big } }, { actor: 'ui', onProgress: () => reading() });
+  await started;
+  try {
+    // A first deferred write: the file and its thread are there.
+    await verify(second, '1');
+    // The file's write lock held beyond its wait (100 ms): the next deferred write fails.
+    const other = new Database(deferredFileOf(svc.ctx.db.$client.name));
+    other.exec('BEGIN IMMEDIATE');
+    const failed = await verify(first, '12345').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    other.exec('COMMIT');
+    other.close();
+    // The store's own failure (5001), naming the file that could not be written.
+    expect(failed).toMatchObject({ code: 5001, message: expect.stringContaining('nps.deferred.sqlite') });
+    expect(svc.ctx.engine.importing).toBe(true);
+    // The same transaction claimed again: a ticket of its own, not the failed call's.
+    const kept = await verify(first, '999');
+    expect(svc.ctx.engine.importing).toBe(true);
+    const ticketId = kept[0]!.ticket_id;
+    expect(ticketId).not.toBe('');
+    await importing;
+    await svc.ctx.engine.writable();
+    // In the store, not only in the service's memory; the failed call's claim in none.
+    const stored = svc.ctx.db.$client
+      .prepare('SELECT ticket_id, transaction_id, claimed FROM tickets WHERE transaction_id = ?')
+      .all(first) as { claimed: string }[];
+    expect(stored).toEqual([expect.objectContaining({ ticket_id: ticketId, transaction_id: first })]);
+    expect(stored[0]!.claimed).toContain('999');
+    const ticket = await svc.invoke('ticket-get', { ticket_id: ticketId }, { actor: 'ui' });
+    expect(ticket).toMatchObject({ ticket_id: ticketId, transaction_id: first });
+    expect(JSON.stringify(ticket)).toContain('999');
+    expect(JSON.stringify(ticket)).not.toContain('12345');
+  } finally {
+    await importing.catch(() => {});
+    svc.dispose();
+  }
+}, 60_000);

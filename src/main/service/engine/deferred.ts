@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { storeFailure } from '../errors';
 import { openDeferredFile } from './deferred-file';
 import type { DeferredReply, DeferredRequest } from './deferred-worker';
 import { workerModule } from './threads';
@@ -149,7 +150,8 @@ export class DeferredWrites {
       const w = this.writing.get(m.id);
       this.writing.delete(m.id);
       if (m.error === undefined) w?.resolve();
-      else w?.reject(new Error(`deferred writes: ${m.error}`));
+      else
+        w?.reject(storeFailure(Object.assign(new Error(m.error), { code: m.code }), this.file) ?? new Error(`deferred writes: ${m.error}`));
     });
     const lost = (err: Error) => {
       if (this.thread !== thread) return;

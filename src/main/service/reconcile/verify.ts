@@ -219,7 +219,11 @@ export async function verifyChunk(
     writes.run = createRun;
     tickets.add(writes);
     // In the queue at once (the next verification sees its tickets); answered once it is on disk.
-    await ctx.engine.defer(DEFERRED_VERIFY, writes);
+    // A write that fails leaves the queue, and its tickets go with it: none would ever be stored.
+    await ctx.engine.defer(DEFERRED_VERIFY, writes).catch((err: unknown) => {
+      tickets.forget(writes);
+      throw err;
+    });
     return outcomes;
   }
   return inTransaction(ctx.db, () => {
