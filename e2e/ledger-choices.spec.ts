@@ -74,6 +74,28 @@ test('an Etherscan transactions export asks for its chain, shows its rows as rea
   await shot(page, 'ledger-choices-etherscan-report');
 });
 
+test("a token page's export names neither token nor chain: the token chosen answers the chain question too", async () => {
+  const { page } = session();
+  await chooseLedgerFile(page, join(exports, 'derived-token-page-etherscan-0x003dc-usdc.csv'));
+  await expect(page.getByTestId('detected-preset')).toContainText("transfers from a token's page");
+  const questions = page.getByTestId('questions');
+  await expect(questions).toContainText('Which chain was this file exported from?');
+  await expect(questions).toContainText('Which token are the rows of?');
+  // The tokens of every chain the file could be from; USDC of Ethereum is on Ethereum.
+  await page.getByLabel('Token of every row').selectOption('ETH_USDC');
+  await expect(page.getByLabel('Chain of the file')).toBeHidden();
+  await expect(page.getByLabel('Read as chain')).toHaveValue('ETH');
+  await page.getByLabel('Wallet for every row').selectOption('new');
+  await expect(questions).toBeHidden();
+  await expect(page.getByLabel('Wallet address')).toHaveValue('0x003dc32fe920a4aaeed12dc87e145f030aa753f3');
+  // 4,506.611832 in the file: a thousands separator, read as such.
+  await expect(firstRows(page)).toContainText('4506.611832');
+  await shot(page, 'ledger-choices-token-page');
+  await preview(page).click();
+  await page.getByRole('button', { name: 'Import 21 rows' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('21 added');
+});
+
 test('amounts like 1,234 only: the decimal separator is asked, and the first rows follow the answer', async () => {
   const { page, dataDir } = session();
   const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';

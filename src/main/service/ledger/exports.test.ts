@@ -260,6 +260,50 @@ describe('files that do not say everything', () => {
     expect((await all()).every((x) => x.chain_id === 'MANTLE' && x.token_id === 'MANTLE')).toBe(true);
   });
 
+  it('a token page’s export names neither token nor chain: both are asked for; the token given names its chain, and its records are those of the ERC-20 export', async () => {
+    const name = 'derived-token-page-etherscan-0x003dc-usdc.csv';
+    const facts = FACTS[name]!;
+    const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
+    expect(detect.preset).toBe('etherscan-token-page');
+    expect(detect.needs.map((n) => n.field)).toEqual(['chain_id', 'token_id', 'wallet_id']);
+    expect(detect.needs[0]).toMatchObject({ flag: '--chain', options: expect.arrayContaining(['ETH', 'BSC_BNB', 'ARBITRUM_ETH']) });
+    // The tokens of every chain it could be from are offered: the one chosen names the chain.
+    expect(detect.needs[1]).toMatchObject({ flag: '--token', options: expect.arrayContaining(['ETH_USDC', 'BSC_USDT', 'ARBITRUM_USDC']) });
+    expect(detect.needs[1]!.options).not.toContain('TRON_USDT');
+    const asked = await failure(importFile({ source: file(name), wallet_id: WALLET }));
+    expect(asked.message).toMatch(
+      /does not say its chain \(an etherscan-token-page export .*names no token .*\(give --token [A-Z_|]*ETH_USDC[A-Z_|]*\); nothing was imported$/,
+    );
+    expect(await all()).toEqual([]);
+
+    // The wallet's address is the one on every row; the token says the chain (USDC of Ethereum).
+    const r = await importFile({ source: file(name), wallet_id: WALLET, token_id: 'ETH_USDC' });
+    expect(r).toMatchObject({ preset: 'etherscan-token-page', added: facts.rows, rejected: 0 });
+    expect(r.read_as).toMatchObject({ chain_id: 'ETH', decimal_separator: '.', wallet_address: facts.walletAddress });
+    const records = byHash(await all({ wallet_id: WALLET }));
+    for (const a of facts.amounts)
+      expect(records.get(a.hash)).toMatchObject({ chain_id: 'ETH', token_id: 'ETH_USDC', amount: plain(a.raw) });
+    expect(records.get('0xb843b8e860bd9b947f66a795799bd984a40199db0d79b549372b5fe2fcaec5f2')).toMatchObject({
+      type: 'Deposit',
+      amount: '4506.611832',
+    });
+    expect(records.get('0xcb0a6f30491b6458b6ca14ad4c890ed0fb9daeec703517ba4cb46f1a5085a243')).toMatchObject({
+      type: 'Withdrawal',
+      amount: '1000',
+    });
+    // A token of another chain than the one given is refused, nothing imported.
+    expect((await failure(importFile({ source: file(name), wallet_id: WALLET, token_id: 'ETH_USDC', chain_id: 'BSC_BNB' }))).message).toBe(
+      'token_id: ETH_USDC is on ETH, not BSC_BNB',
+    );
+
+    // The wallet's ERC-20 export holds the same transfers: its USDC rows are these records, unchanged.
+    const before = await all({ wallet_id: WALLET });
+    const tokens = await importFile({ source: file('etherscan-0x003dc-erc20.csv'), wallet_id: WALLET, chain_id: 'ETH' });
+    const usdc = (await all({ wallet_id: WALLET })).filter((x) => x.token_id === 'ETH_USDC');
+    sameRecords(usdc, before);
+    expect(tokens.added).toBe(FACTS['etherscan-0x003dc-erc20.csv']!.rows - tokens.rejected - facts.rows);
+  });
+
   it('an old Tronscan TRC-20 export names no token and is not of one wallet: it asks for --token and --wallet-address', async () => {
     const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
     const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);

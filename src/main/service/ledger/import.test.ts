@@ -505,11 +505,12 @@ describe('presets', () => {
       'native',
       'etherscan-internal',
       'etherscan-tokens',
+      'etherscan-token-page',
       'etherscan',
       'etherscan-list',
       'tronscan',
     ]);
-    expect(presets[3]!.mapping.columns).toMatchObject({
+    expect(presets[4]!.mapping.columns).toMatchObject({
       hash: 'Transaction Hash',
       amount_in: 'Value_IN(ETH)',
       amount_out: 'Value_OUT(ETH)',

@@ -256,6 +256,13 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     // An export that names its chain (a ChainId column, as multichain explorers write) says it; else the coin may.
     chainId = chainIdColumn(headers, rows, catalogue, family);
   }
+  if (family && chainId === null && choices.chain_id === undefined && choices.token_id !== undefined) {
+    // A token given names its chain (a token is of one chain): said by the user, not guessed.
+    const token = catalogue.tokens.get(choices.token_id);
+    const chain = token && catalogue.chains.get(token.chain_id);
+    if (chain && chain.family === family.family && (family.unit === null || coin(chain.native_symbol) === coin(family.unit)))
+      chainId = token.chain_id;
+  }
   if (family && chainId === null && choices.chain_id === undefined) {
     const candidates = [...catalogue.chains.entries()]
       .filter(
@@ -271,7 +278,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
         ...(candidates.length === 0 ? { add_chain: chainToAdd(headers, rows, family) } : {}),
         reason:
           family.unit === null
-            ? `the file does not say its chain (a ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`
+            ? `the file does not say its chain (${/^[aeiou]/i.test(preset) ? 'an' : 'a'} ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`
             : candidates.length === 0
               ? `no chain in the catalogue has the coin ${family.unit}: add the chain (\`nps chains add\`) and give it`
               : `the file's values are in ${family.unit}, the coin of ${candidates.join(', ')}: say which chain it was exported from`,
@@ -310,7 +317,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   const namesToken =
     mapping.constants.token_id !== undefined ||
     Boolean(mapping.columns.token_id || mapping.columns.token_contract || mapping.columns.token_symbol);
-  if (!namesToken && !(def?.ofNativeCoin && chainId === null)) needs.push(tokenNeed(catalogue, chainId));
+  if (!namesToken && !(def?.ofNativeCoin && chainId === null)) needs.push(tokenNeed(catalogue, chainId, family?.family));
 
   // The decimal separator.
   let separator: '.' | ',' | null = mapping.number.decimal_separator === 'auto' ? null : mapping.number.decimal_separator;
@@ -399,10 +406,19 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
 /** The tokens offered for a file that names none: the chain's, where the chain is known and they are few. */
 const FEW_TOKENS = 20;
 
-function tokenNeed(catalogue: CatalogueView, chainId: string | null): NeededChoice {
+/**
+ * The token of a file that names none: one of its chain's, or, while the chain is open too, one of
+ * the chains of the export's family (the token given then names the chain).
+ */
+function tokenNeed(catalogue: CatalogueView, chainId: string | null, family: string | undefined): NeededChoice {
   const native = chainId === null ? undefined : catalogue.chains.get(chainId)?.native_token_id;
+  const fits = (tokenChain: string) => {
+    if (chainId !== null) return tokenChain === chainId;
+    const chain = catalogue.chains.get(tokenChain);
+    return family !== undefined && chain !== undefined && chain.family === family && !chain.is_testnet;
+  };
   const onChain = [...catalogue.tokens]
-    .filter(([, t]) => t.chain_id === chainId)
+    .filter(([, t]) => fits(t.chain_id))
     .map(([id]) => id)
     // The chain's coin first, then by token_id.
     .sort((a, b) => Number(b === native) - Number(a === native) || a.localeCompare(b));
@@ -410,7 +426,7 @@ function tokenNeed(catalogue: CatalogueView, chainId: string | null): NeededChoi
     field: 'token_id',
     flag: '--token',
     options: onChain.length <= FEW_TOKENS ? onChain : [],
-    reason: `the file names no token (no token, contract or symbol column): every row is read as the token given${chainId === null ? '' : ` (a token on ${chainId})`}`,
+    reason: `the file names no token (no token, contract or symbol column): every row is read as the token given${chainId === null ? (family === undefined ? '' : ', on its chain') : ` (a token on ${chainId})`}`,
   };
 }
 
