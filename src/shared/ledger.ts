@@ -155,6 +155,12 @@ export const Mapping = z
         thousands_separator: z.enum(['auto', '', ',', '.', ' ', "'", '_']).default('auto'),
         /** Amount cells may end with this coin after a space ("0.5 ETH"); a cell naming another is rejected. */
         unit: z.string().min(1).optional(),
+        /**
+         * Whether amounts may be in scientific notation ("6.0E-7", as Binance writes them; read
+         * exactly). The explorer presets say false: an explorer never writes it, so such a cell has
+         * been through a spreadsheet, which may have rounded it, and its row is rejected.
+         */
+        scientific: z.boolean().optional(),
       })
       .refine((n) => n.decimal_separator === 'auto' || n.decimal_separator !== n.thousands_separator, {
         error: 'decimal and thousands separators must differ',

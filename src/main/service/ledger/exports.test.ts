@@ -419,6 +419,26 @@ describe('files saved in other locales and edited in Excel', () => {
     expect(r).toMatchObject({ rows_total: 9, added: 9, rejected: 0 });
   });
 
+  it('an explorer export with an amount in scientific notation (a spreadsheet wrote it, maybe rounded) rejects that row with the reason; the rest land', async () => {
+    const name = 'etherscan-0xf98c-txlist.csv';
+    const lines = textOf(name).split('\r\n');
+    const at = lines.findIndex((l) => l.includes('"0.09"'));
+    lines[at] = lines[at]!.replace('"0.09"', '"9.00E-02"');
+    const r = await importFile({ source: { name: 'resaved.csv', text: lines.join('\r\n') }, wallet_id: WALLET, chain_id: 'ETH' });
+    expect(r).toMatchObject({ rows_total: FACTS[name]!.rows, added: FACTS[name]!.rows - 1, rejected: 1 });
+    expect(r.rejections).toEqual([
+      {
+        row_number: at,
+        column: 'Value_IN(ETH)',
+        value: '9.00E-02',
+        reason: expect.stringMatching(
+          /^"9\.00E-02" is in scientific notation, .*may have rounded the number; import the explorer's own file/,
+        ),
+      },
+    ]);
+    expect(await all({ search: FACTS[name]!.amounts[0]!.hash })).toEqual([]);
+  });
+
   it('a file with decimal points in some amounts and decimal commas in others is refused, nothing imported', async () => {
     const lines = textOf('etherscan-0xf98c-txlist.csv').split('\r\n');
     lines[2] = lines[2]!.replace('"5.061643"', '"5,061643"');

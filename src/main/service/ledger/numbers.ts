@@ -103,6 +103,11 @@ export function detectDecimalSeparator(cells: Iterable<string>): SeparatorFindin
 
 const FLAG_HINT = 'give --decimal-separator . or , (in the import dialog: "Decimal separator")';
 
+/** A number in scientific notation: digits, then E and the exponent. */
+const EXPONENT = /\d\s*[eE][+-]?\d+\s*$/;
+const SCIENTIFIC = (cell: string) =>
+  `${JSON.stringify(cell)} is in scientific notation, which this export never has: the file was saved by a spreadsheet, which may have rounded the number; import the explorer's own file, or save the column as text with every decimal`;
+
 /**
  * A reader of amount cells for a mapping's number format. With decimal_separator 'auto' and no
  * decision from the file's first rows, the first cell that shows the separator decides it for the
@@ -144,6 +149,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
     return plain === undefined ? new CellError(`${JSON.stringify(cell)} is not a number`) : plain;
   };
 
+  const scientific = number.scientific !== false;
   const readCell = (cell: string): string | CellError => {
     // Most cells are plain decimal numbers with a point or none (what explorers write): no copy, no check more.
     if (PLAIN_DECIMAL.test(cell) && !cell.startsWith('-') && (decimal !== ',' || !cell.includes('.'))) {
@@ -154,6 +160,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
       }
       return cell;
     }
+    if (!scientific && EXPONENT.test(cell)) return new CellError(SCIENTIFIC(cell));
     if (decimal === null) {
       const e = evidenceOf(cell);
       if (e === 'invalid') return new CellError(`${JSON.stringify(cell)} is not a number`);

@@ -38,6 +38,9 @@ export function findHeader(headers: readonly string[], wanted: string | RegExp):
 
 const mapping = (m: Parameters<typeof Mapping.parse>[0]): Mapping => Mapping.parse(m);
 
+/** An explorer writes plain decimals: an amount in scientific notation has been through a spreadsheet (numbers.ts). */
+const EXPLORER_NUMBERS = { scientific: false };
+
 /** The explorers that share Etherscan's export format, by the coin their value columns are in. */
 const EXPLORER_NOTE =
   "Etherscan's export format is shared by BscScan, PolygonScan, Arbiscan, Basescan, Optimism's explorer, Snowtrace and Mantlescan: the coin in Value_IN(...) names the chain where only one chain has it (BNB, POL/MATIC, AVAX, MNT); for ETH (Ethereum, Arbitrum, Optimism, Base) the chain must be given.";
@@ -163,6 +166,7 @@ export const PRESETS: PresetDef[] = [
         columns,
         constants: status ? {} : { status: 'Completed' },
         values: { status: IS_ERROR },
+        number: EXPLORER_NUMBERS,
         date: { format: 'unix_s' },
         id_fields: ['hash'],
         movement: 'internal',
@@ -189,6 +193,7 @@ export const PRESETS: PresetDef[] = [
         columns,
         // A token transfer is listed only when its transaction succeeded.
         constants: { status: 'Completed' },
+        number: EXPLORER_NUMBERS,
         date: { format: 'unix_s' },
         id_fields: ['hash', 'token_id'],
         movement: 'token',
@@ -215,6 +220,7 @@ export const PRESETS: PresetDef[] = [
           amount: findHeader(headers, 'Quantity') ?? 'Quantity',
         },
         constants: { status: 'Completed' },
+        number: EXPLORER_NUMBERS,
         date: { format: unix ? 'unix_s' : 'YYYY-MM-DD HH:mm:ss' },
         id_fields: ['hash', 'token_id'],
         movement: 'token',
@@ -241,6 +247,7 @@ export const PRESETS: PresetDef[] = [
       return mapping({
         columns,
         values: { status: FAILED_UNLESS_EMPTY },
+        number: EXPLORER_NUMBERS,
         date: { format: 'unix_s' },
         id_fields: ['hash'],
         fee_on: 'Withdrawal',
@@ -285,6 +292,7 @@ export const PRESETS: PresetDef[] = [
           status: findHeader(headers, 'Status') ?? 'Status',
         },
         values: { status: { Success: 'Completed', '*': 'Failed' } },
+        number: EXPLORER_NUMBERS,
         date: { format: 'YYYY-MM-DD HH:mm:ss' },
         id_fields: ['hash'],
         fee_on: 'Withdrawal',
@@ -334,6 +342,7 @@ export const PRESETS: PresetDef[] = [
         columns,
         constants: confirmed ? {} : { status: 'Completed' },
         values: { status: { true: 'Completed', false: 'Confirming', confirmed: 'Completed', unconfirmed: 'Confirming' } },
+        number: EXPLORER_NUMBERS,
         date: { format: 'auto', utc_offset: offset },
         id_fields: ['hash', 'token_id', 'from', 'to', 'amount'],
         movement: 'token',
