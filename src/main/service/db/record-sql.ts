@@ -39,17 +39,17 @@ export type LookupColumn = 'transaction_id' | 'hash' | 'request_id';
  */
 export const hashKey = (expr: string): string => `substr(${expr}, -16)`;
 
-const whereIn = (column: LookupColumn) =>
+/**
+ * SELECT `columns` of the records whose column holds one of the values of a JSON array (the one
+ * parameter). By hash, the values are read once and named twice: by the index's key, then whole.
+ */
+const lookupSql = (column: LookupColumn, columns: string): string =>
   column === 'hash'
-    ? `FROM transactions t WHERE ${hashKey('t.hash')} IN (SELECT ${hashKey('value')} FROM wanted) AND t.hash IN (SELECT value FROM wanted)`
-    : `FROM transactions t WHERE t."${column}" IN (SELECT value FROM json_each(?))`;
-
-/** The one parameter's values, read once, for a lookup that names them twice (by hash). */
-const wanted = (column: LookupColumn) => (column === 'hash' ? 'WITH wanted(value) AS MATERIALIZED (SELECT value FROM json_each(?)) ' : '');
+    ? `WITH wanted(value) AS MATERIALIZED (SELECT value FROM json_each(?)) SELECT ${columns} FROM transactions t WHERE ${hashKey('t.hash')} IN (SELECT ${hashKey('value')} FROM wanted) AND t.hash IN (SELECT value FROM wanted)`
+    : `SELECT ${columns} FROM transactions t WHERE t."${column}" IN (SELECT value FROM json_each(?))`;
 
 /** Records (rows of RECORD_COLUMNS) whose column holds one of the values of a JSON array (the one parameter). */
-export const recordsWhereInSql = (column: LookupColumn): string => `${wanted(column)}SELECT ${RECORD_COLUMNS} ${whereIn(column)}`;
+export const recordsWhereInSql = (column: LookupColumn): string => lookupSql(column, RECORD_COLUMNS);
 
 /** The same rows as one JSON array of arrays: one string for the lookup thread to hand over. */
-export const recordsWhereInJsonSql = (column: LookupColumn): string =>
-  `${wanted(column)}SELECT json_group_array(json_array(${RECORD_COLUMNS})) ${whereIn(column)}`;
+export const recordsWhereInJsonSql = (column: LookupColumn): string => lookupSql(column, `json_group_array(json_array(${RECORD_COLUMNS}))`);

@@ -71,7 +71,12 @@ export class DeferredWrites {
     const text = JSON.stringify(body);
     const thread = this.ensureThread();
     if (!thread) {
-      this.local().prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)').run(entry.id, kind, text);
+      try {
+        this.local().prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)').run(entry.id, kind, text);
+      } catch (err) {
+        // As from the thread: a rejection, never a throw, so a caller's cleanup runs either way.
+        return Promise.reject(storeFailure(err, this.file) ?? err);
+      }
       this.queue.push(entry);
       return Promise.resolve();
     }

@@ -256,19 +256,17 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     // An export that names its chain (a ChainId column, as multichain explorers write) says it; else the coin may.
     chainId = chainIdColumn(headers, rows, catalogue, family);
   }
+  /** A chain the file could be from: of its family, with its coin where the file names one. */
+  const fitsFile = (c: { family: string; native_symbol: string }) =>
+    family !== null && c.family === family.family && (family.unit === null || coin(c.native_symbol) === coin(family.unit));
   if (family && chainId === null && choices.chain_id === undefined && choices.token_id !== undefined) {
     // A token given names its chain (a token is of one chain): said by the user, not guessed.
     const token = catalogue.tokens.get(choices.token_id);
     const chain = token && catalogue.chains.get(token.chain_id);
-    if (chain && chain.family === family.family && (family.unit === null || coin(chain.native_symbol) === coin(family.unit)))
-      chainId = token.chain_id;
+    if (chain && fitsFile(chain)) chainId = token.chain_id;
   }
   if (family && chainId === null && choices.chain_id === undefined) {
-    const candidates = [...catalogue.chains.entries()]
-      .filter(
-        ([, c]) => c.family === family.family && !c.is_testnet && (family.unit === null || coin(c.native_symbol) === coin(family.unit)),
-      )
-      .map(([id]) => id);
+    const candidates = [...catalogue.chains.entries()].filter(([, c]) => fitsFile(c) && !c.is_testnet).map(([id]) => id);
     if (candidates.length === 1) chainId = candidates[0]!;
     else
       needs.push({

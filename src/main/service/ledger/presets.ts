@@ -203,7 +203,7 @@ export const PRESETS: PresetDef[] = [
   {
     name: 'etherscan-token-page',
     label: "Etherscan-family transfers from a token's page (CSV)",
-    description: `The transfers exported from one token's page on the explorer, filtered by an address or not (Txhash, UnixTimestamp, From, To, Quantity, Method). The file names neither the token nor the chain (the page did): give both, --token and --chain; nothing is guessed. A transfer to the wallet's address is a Deposit, from it a Withdrawal; Quantity is in the token's units, often with thousands separators; Completed (the export lists only transfers that happened). ${EXPLORER_NOTE}`,
+    description: `The transfers exported from one token's page on the explorer, filtered by an address or not (Txhash, UnixTimestamp, From, To, Quantity, Method). The file names neither the token nor the chain (the page did): give the token (--token), which names its chain; nothing is guessed. A transfer to the wallet's address is a Deposit, from it a Withdrawal; Quantity is in the token's units, often with thousands separators; Completed (the export lists only transfers that happened). ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp', 'DateTime (UTC)'], ['Quantity'], ['From'], ['To']],
     exampleHeaders: ['Txhash', 'Blockno', 'UnixTimestamp', 'DateTime (UTC)', 'From', 'To', 'Quantity', 'Method'],
     chainOf: () => ({ family: 'ETH', unit: null }),
