@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { TronWeb } from 'tronweb';
 import { LEDGER_FIELDS } from '../src/shared/ledger';
 import { openService } from '../src/main/service/index';
+import { LEDGER_TABLE } from '../src/main/service/db/ledger-sql';
 import { generateLedger } from './generate-ledger';
 
 /*
@@ -24,12 +25,12 @@ import { generateLedger } from './generate-ledger';
  * Each is the fastest an import can be on this machine before reading and checking a byte. After
  * each, the file's bytes a row (the write-ahead log checkpointed) and, per table and index, dbstat.
  *
- * --format store: the store's own table (db/schema.ts: ids, hashes and addresses as text).
- * --format dense: the same records in the densest encoding the fields allow, to show what a change
- * of the store's format would buy: UUIDs and hex hashes as 16- and 32-byte blobs, EVM and TRON
- * addresses as their 20 and 21 bytes, type, status, chain, token, wallet and import as small
- * integers (references to a table of each), amounts kept as exact decimal text; the same six
- * indexes over the same columns. Nothing reads this format back: it is a measurement, not a design.
+ * --format store: the store's own table, `ledger_rows` (db/ledger-sql.ts: UUIDs and hex hashes as
+ * their bytes, type and status as numbers, wallet, chain, token and import by a name's number;
+ * addresses and amounts as text), its rows copied as stored.
+ * --format dense: the same records in the densest encoding the fields allow, to show what is left:
+ * as the store, and EVM and TRON addresses as their 20 and 21 bytes; the same six indexes over the
+ * same columns. Nothing reads this format back: it is a measurement, not a design.
  */
 
 const { values } = parseArgs({
@@ -51,7 +52,12 @@ const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const parts = (p: [string, number][], n: number) => p.map(([name, b]) => `${name.replace(/^transactions_/, '')} ${fmt(b / n)}`).join(', ');
 
 interface Format {
+  /** The table's name and its CREATE TABLE. */
+  name: string;
   table: string;
+  /** The source's table and columns the rows are read from (in `columns` order once encoded). */
+  from: string;
+  read: readonly string[];
   indexes: { name: string; sql: string }[];
   columns: readonly string[];
   encode: (row: unknown[]) => unknown[];
@@ -71,12 +77,16 @@ try {
     if (report.added !== rows) throw new Error(`import of ${csv} added ${report.added} of ${rows} rows`);
   }
   const client = service.ctx.db.$client;
+  const storedColumns = client.prepare(`SELECT name FROM pragma_table_info('${LEDGER_TABLE}') ORDER BY cid`).pluck().all() as string[];
   const storeFormat: Format = {
-    table: client.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'transactions'").pluck().get() as string,
+    name: LEDGER_TABLE,
+    table: client.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(LEDGER_TABLE) as string,
+    from: LEDGER_TABLE,
+    read: storedColumns,
     indexes: client
-      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
-      .all() as { name: string; sql: string }[],
-    columns: COLUMNS,
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name")
+      .all(LEDGER_TABLE) as { name: string; sql: string }[],
+    columns: storedColumns,
     encode: (r) => r,
   };
   const source = client.name;
@@ -153,11 +163,13 @@ function load(db: Database.Database, source: string, format: Format, after: numb
   if (rebuild) for (const index of format.indexes) if (existing.has(index.name)) db.exec(`DROP INDEX "${index.name}"`);
   if (!rebuild) for (const index of format.indexes) if (!existing.has(index.name)) db.exec(index.sql);
   const insert = db.prepare(
-    `INSERT INTO transactions (rowid, ${format.columns.map((c) => `"${c}"`).join(', ')}) VALUES (?${', ?'.repeat(format.columns.length)})`,
+    `INSERT INTO ${format.name} (rowid, ${format.columns.map((c) => `"${c}"`).join(', ')}) VALUES (?${', ?'.repeat(format.columns.length)})`,
   );
   const src = new Database(source, { readonly: true });
   const read = src
-    .prepare(`SELECT rowid, ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM transactions WHERE rowid > ? AND rowid <= ? ORDER BY rowid`)
+    .prepare(
+      `SELECT rowid, ${format.read.map((c) => `"${c}"`).join(', ')} FROM ${format.from} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`,
+    )
     .raw(true);
   let insertMs = 0;
   let batch: unknown[][] = [];
@@ -226,6 +238,9 @@ function denseFormat(): Format {
   });
   const encode = (r: unknown[]) => r.map((v, i) => encoders[i]!(v));
   return {
+    name: 'transactions',
+    from: 'transactions',
+    read: COLUMNS,
     table: `CREATE TABLE transactions (transaction_id BLOB NOT NULL, wallet INTEGER NOT NULL, type INTEGER NOT NULL,
       status INTEGER NOT NULL, amount TEXT NOT NULL, "to" BLOB, fee_ratio TEXT, fee_fixed TEXT, fee TEXT, er TEXT,
       amount_actual TEXT, hash BLOB, chain INTEGER NOT NULL, token INTEGER NOT NULL, created_at INTEGER,

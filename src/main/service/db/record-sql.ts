@@ -1,5 +1,6 @@
 import type { LedgerRecord } from '../../../shared/ledger';
 import { RECORD_FIELDS, RECORD_TIME_FIELDS, REQUIRED_FIELDS } from '../../../shared/ledger';
+import { ENCODED, hashIndexKey } from './ledger-sql';
 
 /*
  * The SQL that reads a ledger record, and the one function that makes a record of its row, both
@@ -34,19 +35,17 @@ export const recordOfRow = new Function(
 export type LookupColumn = 'transaction_id' | 'hash' | 'request_id';
 
 /**
- * The key transactions_hash_idx holds for a hash (db/schema.ts): its last 16 characters. A lookup
- * by hash names this expression, or SQLite would read every record; then it compares the whole hash.
- */
-export const hashKey = (expr: string): string => `substr(${expr}, -16)`;
-
-/**
  * SELECT `columns` of the records whose column holds one of the values of a JSON array (the one
- * parameter). By hash, the values are read once and named twice: by the index's key, then whole.
+ * parameter), by the encoded column (db/ledger-sql.ts), so its index serves. By hash, the values
+ * are read and encoded once and named twice: by the index's key, then whole.
  */
-const lookupSql = (column: LookupColumn, columns: string): string =>
-  column === 'hash'
-    ? `WITH wanted(value) AS MATERIALIZED (SELECT value FROM json_each(?)) SELECT ${columns} FROM transactions t WHERE ${hashKey('t.hash')} IN (SELECT ${hashKey('value')} FROM wanted) AND t.hash IN (SELECT value FROM wanted)`
-    : `SELECT ${columns} FROM transactions t WHERE t."${column}" IN (SELECT value FROM json_each(?))`;
+const lookupSql = (column: LookupColumn, columns: string): string => {
+  const { key, encode } = ENCODED[column];
+  const wanted = `WITH wanted(k) AS MATERIALIZED (SELECT ${encode('value')} FROM json_each(?))`;
+  return column === 'hash'
+    ? `${wanted} SELECT ${columns} FROM transactions t WHERE ${hashIndexKey(`t.${key}`)} IN (SELECT ${hashIndexKey('k')} FROM wanted) AND t.${key} IN (SELECT k FROM wanted)`
+    : `${wanted} SELECT ${columns} FROM transactions t WHERE t.${key} IN (SELECT k FROM wanted)`;
+};
 
 /** Records (rows of RECORD_COLUMNS) whose column holds one of the values of a JSON array (the one parameter). */
 export const recordsWhereInSql = (column: LookupColumn): string => lookupSql(column, RECORD_COLUMNS);

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { LEDGER_FIELDS, RECORD_TIME_FIELDS, REQUIRED_FIELDS, type RecordField } from '../../../shared/ledger';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /* Times are integer Unix milliseconds; amounts are exact decimal strings; booleans are 0/1. */
 
@@ -154,36 +153,52 @@ export const importRejections = sqliteTable(
 );
 
 /**
- * The record's columns, made from the contract's one list of its fields (shared/ledger.ts): times
- * are integers (Unix ms), the rest text; the fields every record has are NOT NULL, the others hold
- * NULL where the ledger records nothing (read back as "").
+ * The names the ledger's rows hold by number (db/ledger-sql.ts): wallet, chain, token and import
+ * ids. A name is never removed, so a number always means the one name.
  */
-function recordColumns() {
-  const required = new Set<string>(REQUIRED_FIELDS);
-  const times = new Set<string>(RECORD_TIME_FIELDS);
-  return Object.fromEntries(
-    LEDGER_FIELDS.map((f) => {
-      const column = times.has(f) ? integer(f) : text(f);
-      return [f, required.has(f) ? column.notNull() : column];
-    }),
-  ) as Record<RecordField, ReturnType<typeof text> | ReturnType<typeof integer>>;
-}
+export const ledgerNames = sqliteTable(
+  'ledger_names',
+  {
+    no: integer('no').primaryKey(),
+    name: text('name').notNull(),
+  },
+  (t) => [uniqueIndex('ledger_names_name_idx').on(t.name)],
+);
+
+/** A column declared BLOB has no affinity: SQLite keeps a value as written (an encoded key, or the text it could not encode). */
+const anyValue = (name: string) => blob(name, { mode: 'buffer' });
 
 /*
- * The ledger. `transaction_id` is unique through an index of its own rather than the table's
- * primary key, so a bulk import into an empty ledger can drop it with the others and build it once
- * at the end (see ledger/import-repository.ts); every index is part of one import transaction.
- * Identifiers that are often not recorded (a deposit's request_id, a rejected transfer's hash) are
- * indexed only where recorded: a lookup by value never needs the rows without one.
+ * The ledger, encoded (db/ledger-sql.ts says how): the records are read and written through the
+ * view `transactions`, under the contract's names. `tx_key` is unique through an index of its own
+ * rather than the table's primary key, so a bulk import into an empty ledger can drop it with the
+ * others and build it once at the end (see ledger/import-repository.ts); every index is part of one
+ * import transaction. Identifiers that are often not recorded (a deposit's request_id, a rejected
+ * transfer's hash) are indexed only where recorded: a lookup by value never needs the rows without
+ * one. Column order is the view's (the contract's fields, then the store's own).
  */
-export const transactions = sqliteTable(
-  'transactions',
+export const ledgerRows = sqliteTable(
+  'ledger_rows',
   {
-    ...recordColumns(),
-    wallet_id: text('wallet_id')
-      .notNull()
-      .references(() => wallets.wallet_id),
-    import_id: text('import_id'),
+    tx_key: anyValue('tx_key').notNull(),
+    wallet_no: integer('wallet_no').notNull(),
+    type_key: anyValue('type_key').notNull(),
+    status_key: anyValue('status_key').notNull(),
+    amount: text('amount').notNull(),
+    to: text('to'),
+    fee_ratio: text('fee_ratio'),
+    fee_fixed: text('fee_fixed'),
+    fee: text('fee'),
+    er: text('er'),
+    amount_actual: text('amount_actual'),
+    hash_key: anyValue('hash_key'),
+    chain_no: integer('chain_no').notNull(),
+    token_no: integer('token_no').notNull(),
+    created_at: integer('created_at'),
+    confirmed_at: integer('confirmed_at'),
+    completed_at: integer('completed_at'),
+    request_key: anyValue('request_key'),
+    import_no: integer('import_no'),
     updated_at: integer('updated_at').notNull(),
     /**
      * Which movement of its transaction the record is (ledger/movement.ts): 0 the native transfer,
@@ -193,24 +208,22 @@ export const transactions = sqliteTable(
     movement: integer('movement').notNull().default(0),
   },
   (t) => [
-    uniqueIndex('transactions_id_idx').on(t.transaction_id),
+    uniqueIndex('transactions_id_idx').on(t.tx_key),
     /**
-     * A hash's last 16 characters, not the whole hash and its chain: a quarter of the bytes, and of
-     * the sorting when an import builds the index again. Every lookup by hash names the same
-     * expression (db/record-sql.ts `hashKey`), then compares the whole hash.
+     * A hash's last 8 bytes (db/ledger-sql.ts `hashIndexKey`), not the whole hash: every lookup by
+     * hash names the same expression, then compares the whole hash.
      */
     index('transactions_hash_idx')
-      .on(sql`substr(${t.hash}, -16)`)
-      .where(sql`hash IS NOT NULL`),
+      .on(sql`substr(${t.hash_key}, -8)`)
+      .where(sql`hash_key IS NOT NULL`),
     index('transactions_request_idx')
-      .on(t.request_id)
-      .where(sql`request_id IS NOT NULL`),
-    index('transactions_wallet_created_idx').on(t.wallet_id, t.created_at),
-    index('transactions_chain_token_idx').on(t.chain_id, t.token_id),
+      .on(t.request_key)
+      .where(sql`request_key IS NOT NULL`),
+    index('transactions_wallet_created_idx').on(t.wallet_no, t.created_at),
+    index('transactions_chain_token_idx').on(t.chain_no, t.token_no),
     /**
      * The transaction list's order (created_at descending, then rowid: the order records were added
-     * in): pages of a large ledger without a sort. The rowid is in every index entry already; a
-     * transaction_id as the second key took 53 bytes a record where this takes 15.
+     * in): pages of a large ledger without a sort.
      */
     index('transactions_created_idx').on(sql`${t.created_at} desc`),
   ],

@@ -6,6 +6,7 @@ import { LEDGER_FIELDS } from '../../../shared/ledger';
 import { insertRecords } from '../reconcile/fixtures.test-support';
 import { migrationsBefore, tempService } from '../test-support';
 import { openDb } from './open';
+import { STORED_RECORD_FIELDS } from './ledger-sql';
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-txid-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,13 +44,16 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
   tempService({ onUpgrade: (pending) => upgrades.push(pending) }).dispose();
   try {
     const db = svc.ctx.db.$client;
-    const after = db.prepare('SELECT rowid, * FROM transactions ORDER BY rowid').all() as { movement: number }[];
+    // The view gives the records back under their names, and the encoded keys (db/ledger-sql.ts) beside them.
+    const after = db
+      .prepare(`SELECT rowid, ${STORED_RECORD_FIELDS.map((f) => `"${f}"`).join(', ')} FROM transactions ORDER BY rowid`)
+      .all() as { movement: number }[];
     expect(after.map(({ movement: _, ...r }) => r)).toEqual(before);
     // 0007 numbers the movements of records stored before: these are token transfers (ETH_USDT), after the native one.
     expect(after.map((r) => r.movement)).toEqual([1_000_000, 1_000_000, 1_000_000]);
     expect((before as { rowid: number }[]).map((r) => r.rowid)).toEqual([1, 3, 4]);
     expect(
-      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all(),
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ledger_rows' ORDER BY name").pluck().all(),
     ).toEqual([
       'transactions_chain_token_idx',
       'transactions_created_idx',
@@ -59,7 +63,7 @@ test('a ledger stored with transaction_id as its primary key keeps every record,
       'transactions_wallet_created_idx',
     ]);
     expect(() => insertRecords(svc.ctx.db, [{ transaction_id: tx(1), wallet_id: W, amount: '9' }])).toThrow(
-      /UNIQUE constraint failed: transactions\.transaction_id/,
+      /UNIQUE constraint failed: ledger_rows\.tx_key/,
     );
     // A record without a hash is still found by its id; one with a hash by the hash.
     expect(await svc.invoke('transactions-list', { page_size: 10, search: tx(3) }, { actor: 'cli' })).toMatchObject({ total: 1 });

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open';
 import { ExactSum } from './exact-sum';
 import { stmt } from '../db/statements';
+import { keyEquals, LEDGER_TABLE, NAMES_TABLE, statusKey, typeKey } from '../db/ledger-sql';
 
 /*
  * SQL of balances (the rule: ledger/balances.ts and docs/ledger.md "Balances"). Each record that can
@@ -15,8 +16,16 @@ import { stmt } from '../db/statements';
  * big.js instead: the same answer, slower.
  */
 
+/*
+ * The records are read by their stored keys (db/ledger-sql.ts), from `ledger_rows` or the view: a
+ * type or status is its number, a wallet, chain or token its name's number, decoded once per group.
+ */
+const COMPLETED = statusKey('Completed');
+const DEPOSIT = typeKey('Deposit');
+const WITHDRAWAL = typeKey('Withdrawal');
+
 /** Completed records, and Failed withdrawals that went on chain (a hash): the only ones that can move a balance. */
-const MOVES = `(t.status = 'Completed' OR (t.status = 'Failed' AND t.type = 'Withdrawal' AND t.hash IS NOT NULL))`;
+const MOVES = `(t.status_key = ${COMPLETED} OR (t.status_key = ${statusKey('Failed')} AND t.type_key = ${WITHDRAWAL} AND t.hash_key IS NOT NULL))`;
 
 /** The moment that places a record in time: when it completed, else when it was confirmed, else when it was created. */
 const AT = 'coalesce(t.completed_at, t.confirmed_at, t.created_at)';
@@ -26,8 +35,8 @@ const AT = 'coalesce(t.completed_at, t.confirmed_at, t.created_at)';
  * out what reached `to` (`amount_actual`, else `amount`); every moving record pays its `fee` (a
  * Failed one only that).
  */
-const FLOWS = `CASE WHEN t.status = 'Completed' AND t.type = 'Deposit' THEN t.amount END AS inflow,
-  CASE WHEN t.status = 'Completed' AND t.type = 'Withdrawal' THEN coalesce(t.amount_actual, t.amount) END AS outflow,
+const FLOWS = `CASE WHEN t.status_key = ${COMPLETED} AND t.type_key = ${DEPOSIT} THEN t.amount END AS inflow,
+  CASE WHEN t.status_key = ${COMPLETED} AND t.type_key = ${WITHDRAWAL} THEN coalesce(t.amount_actual, t.amount) END AS outflow,
   t.fee AS fee`;
 
 export interface BalanceFilter {
@@ -58,14 +67,14 @@ function whereOf(f: BalanceFilter): { where: string; args: (string | number)[] }
   const where = [MOVES];
   const args: (string | number)[] = [];
   if (f.walletIds !== null && f.walletIds.length === 1) {
-    where.push('t.wallet_id = ?');
+    where.push(keyEquals('wallet_id', 't.wallet_no'));
     args.push(f.walletIds[0]!);
   } else if (f.walletIds !== null) {
-    where.push('t.wallet_id IN (SELECT value FROM json_each(?))');
+    where.push(`t.wallet_no IN (SELECT no FROM ${NAMES_TABLE} WHERE name IN (SELECT value FROM json_each(?)))`);
     args.push(JSON.stringify(f.walletIds));
   }
   if (f.tokenId !== undefined) {
-    where.push('t.token_id = ?');
+    where.push(keyEquals('token_id', 't.token_no'));
     args.push(f.tokenId);
   }
   if (f.to !== null) {
@@ -76,7 +85,7 @@ function whereOf(f: BalanceFilter): { where: string; args: (string | number)[] }
 }
 
 /**
- * The records of the filter as [wallet_id, chain_id, token_id, bucket (0 before, 1 inside, 2
+ * The records of the filter as [wallet_no, chain_no, token_no (numbers of their names), bucket (0 before, 1 inside, 2
  * undated), inflow, outflow, fee]. Every wallet's records are read in the table's order: SQLite's
  * planner would otherwise walk the wallet index to save the GROUP BY's sort, one random row read
  * per record, several times slower on a large ledger (measured: bench/balances.ts).
@@ -84,9 +93,9 @@ function whereOf(f: BalanceFilter): { where: string; args: (string | number)[] }
 function flowsSql(f: BalanceFilter): { sql: string; args: (string | number)[] } {
   const { where, args } = whereOf(f);
   return {
-    sql: `SELECT t.wallet_id, t.chain_id, t.token_id,
+    sql: `SELECT t.wallet_no, t.chain_no, t.token_no,
         CASE WHEN ${AT} IS NULL THEN 2 WHEN ${AT} < ? THEN 0 ELSE 1 END AS bucket, ${FLOWS}
-      FROM transactions t${f.walletIds === null ? ' NOT INDEXED' : ''} WHERE ${where}`,
+      FROM ${LEDGER_TABLE} t${f.walletIds === null ? ' NOT INDEXED' : ''} WHERE ${where}`,
     // No `from`: nothing is before it (every dated record is inside).
     args: [f.from ?? Number.MIN_SAFE_INTEGER, ...args],
   };
@@ -115,8 +124,9 @@ type PartsRow = [string, string, string, 0 | 1 | 2, number, ...(number | bigint 
 /** The sums in SQL, exact; null when an amount has more digits than the parts hold, or a sum overflows them. */
 function sumsInSql(db: Db, f: BalanceFilter): BucketSums[] | null {
   const flows = flowsSql(f);
-  const sql = `SELECT wallet_id, chain_id, token_id, bucket, count(*), ${parts('inflow')}, ${parts('outflow')}, ${parts('fee')}
-    FROM (${flows.sql}) GROUP BY wallet_id, chain_id, token_id, bucket`;
+  const name = (no: string) => `(SELECT name FROM ${NAMES_TABLE} WHERE no = ${no})`;
+  const sql = `SELECT ${name('wallet_no')}, ${name('chain_no')}, ${name('token_no')}, bucket, count(*), ${parts('inflow')}, ${parts('outflow')}, ${parts('fee')}
+    FROM (${flows.sql}) GROUP BY wallet_no, chain_no, token_no, bucket`;
   let rows: PartsRow[];
   try {
     rows = stmt(db, sql)
@@ -155,11 +165,13 @@ function sumsStreamed(db: Db, f: BalanceFilter): BucketSums[] {
   const groups = new Map<string, { sums: BucketSums; inflow: ExactSum; outflow: ExactSum; fees: ExactSum }>();
   const rows = stmt(db, flows.sql)
     .raw(true)
-    .iterate(...flows.args) as IterableIterator<[string, string, string, 0 | 1 | 2, string | null, string | null, string | null]>;
-  for (const [wallet_id, chain_id, token_id, bucket, inflow, outflow, fee] of rows) {
-    const key = `${wallet_id}|${chain_id}|${token_id}|${bucket}`;
+    .iterate(...flows.args) as IterableIterator<[number, number, number, 0 | 1 | 2, string | null, string | null, string | null]>;
+  const names = new Map(stmt<[], [number, string]>(db, `SELECT no, name FROM ${NAMES_TABLE}`).raw(true).all());
+  for (const [walletNo, chainNo, tokenNo, bucket, inflow, outflow, fee] of rows) {
+    const key = `${walletNo}|${chainNo}|${tokenNo}|${bucket}`;
     let g = groups.get(key);
     if (!g) {
+      const [wallet_id, chain_id, token_id] = [walletNo, chainNo, tokenNo].map((no) => names.get(no)!) as [string, string, string];
       const sums: BucketSums = { wallet_id, chain_id, token_id, bucket: BUCKETS[bucket], records: 0, inflow: '', outflow: '', fees: '' };
       groups.set(key, (g = { sums, inflow: new ExactSum(), outflow: new ExactSum(), fees: new ExactSum() }));
     }

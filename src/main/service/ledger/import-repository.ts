@@ -4,6 +4,17 @@ import { writeSync } from 'node:fs';
 import type { ImportSummary, Rejection, RowUpdate } from '../../../shared/ledger';
 import { LEDGER_FIELDS, MAX_REPORTED_UPDATES } from '../../../shared/ledger';
 import { detach } from './values';
+import {
+  columnOf,
+  decodeId,
+  encodeField,
+  keyEquals,
+  LEDGER_TABLE,
+  NAMED_FIELDS,
+  NAMES_TABLE,
+  nameNo,
+  STORED_RECORD_FIELDS,
+} from '../db/ledger-sql';
 
 /*
  * The import's repository: its write, over one SQLite connection: the service's own (small files, in one
@@ -38,10 +49,22 @@ const q = (name: string) => `"${name}"`;
 /** A row's values: the record's fields, then which movement of its transaction it is ('' for a native file: the record's stays). */
 const STORED_FIELDS = [...LEDGER_FIELDS, 'movement'] as const;
 const N = STORED_FIELDS.length;
+/** The fields as the view `transactions` gives them back (decoded), for comparing a record with a row. */
 const RECORD_COLUMNS = STORED_FIELDS.map(q).join(', ');
+/** The columns of ledger_rows that hold them (db/ledger-sql.ts). */
+const ROW_COLUMNS = STORED_FIELDS.map(columnOf).join(', ');
 const INTEGER_FIELDS = new Set(['created_at', 'confirmed_at', 'completed_at', 'movement']);
 const IS_INTEGER = STORED_FIELDS.map((f) => INTEGER_FIELDS.has(f));
 const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
+/** The fields held by a name's number: the writer binds the number (names: LedgerWriter.nameNo). */
+const NAMED = new Set<string>(NAMED_FIELDS);
+const IS_NAMED = STORED_FIELDS.map((f) => NAMED.has(f));
+/**
+ * A row's values (bound once each, as v.c0 ... in the order of STORED_FIELDS), encoded as
+ * ledger_rows keeps them: the names are bound as their numbers already.
+ */
+const boundRow = `(SELECT ${STORED_FIELDS.map((_f, i) => `? AS c${i}`).join(', ')}) v`;
+const encodedValues = STORED_FIELDS.map((f, i) => (f === 'movement' ? null : IS_NAMED[i] ? `v.c${i}` : encodeField(f, `v.c${i}`)));
 
 export interface IndexDef {
   name: string;
@@ -100,7 +123,11 @@ export class LedgerWriter {
   /** A row without a movement (a native file): a record it meets keeps its own. */
   private movementMissing = false;
   private knownWallets = new Set<string>();
+  /** ledger_names, as far as this import has met it: a name's number. */
+  private names = new Map<string, number>();
   private readonly stats: WriterStats = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [], repeats: [] };
+  /** The row at hand: its values as read (compared with a record's), and as bound (names as their numbers). */
+  private readonly values: (string | number | null)[] = new Array<string | number | null>(N);
   private readonly params: (string | number | null)[] = new Array<string | number | null>(N + 1);
   private statements!: ReturnType<LedgerWriter['prepare']>;
   /** Keeps a record as it stands before this import updates it: made at the first update. */
@@ -116,8 +143,15 @@ export class LedgerWriter {
     const sqlite = this.sqlite;
     sqlite.exec('BEGIN IMMEDIATE');
     try {
-      this.base = (sqlite.prepare('SELECT max(rowid) FROM transactions').pluck().get() as number | null) ?? 0;
+      this.base = (sqlite.prepare(`SELECT max(rowid) FROM ${LEDGER_TABLE}`).pluck().get() as number | null) ?? 0;
       this.knownWallets = new Set((sqlite.prepare('SELECT wallet_id FROM wallets').pluck().all() as string[]).map((w) => w.toLowerCase()));
+      // The names a row of the catalogue's and the store's wallets can hold, and the import's own id.
+      sqlite
+        .prepare(
+          `INSERT OR IGNORE INTO ${NAMES_TABLE} (name) SELECT wallet_id FROM wallets UNION ALL SELECT chain_id FROM chains UNION ALL SELECT token_id FROM tokens UNION ALL SELECT ?`,
+        )
+        .run(this.opts.importId);
+      this.names = new Map(sqlite.prepare(`SELECT name, no FROM ${NAMES_TABLE}`).raw(true).all() as [string, number][]);
       sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS ledger_import_seen (rowid INTEGER PRIMARY KEY, row_number INTEGER NOT NULL)');
       this.planIndexRebuild();
       for (const index of this.rebuild) sqlite.exec(`DROP INDEX ${q(index.name)}`);
@@ -131,10 +165,12 @@ export class LedgerWriter {
   private planIndexRebuild(): void {
     const rows = this.opts.expectedRows;
     if (rows < (this.opts.rebuildMinRows ?? REBUILD_MIN_ROWS)) return;
-    const existing = this.sqlite.prepare('SELECT count(*) FROM transactions').pluck().get() as number;
+    const existing = this.sqlite.prepare(`SELECT count(*) FROM ${LEDGER_TABLE}`).pluck().get() as number;
     if (existing > rows * REBUILD_MAX_SHARE) return;
     const indexes = this.sqlite
-      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL ORDER BY name")
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = '${LEDGER_TABLE}' AND sql IS NOT NULL ORDER BY name`,
+      )
       .all() as IndexDef[];
     this.bulk = existing === 0;
     this.mayBulk = !this.bulk;
@@ -169,18 +205,24 @@ export class LedgerWriter {
   private prepare() {
     const sqlite = this.sqlite;
     // The import's id and time are the same on every row: literals, not parameters bound per row.
-    const importId = `'${this.opts.importId.replace(/'/g, "''")}'`;
+    const importNo = String(this.nameNo(this.opts.importId));
     const now = String(Math.trunc(this.opts.now));
+    const values = encodedValues.map((v) => v ?? `coalesce(v.c${N - 1}, 0)`);
     return {
       // Without the unique index (a bulk load) there is no conflict to name; a repeat is found at the end.
       insertTx: sqlite.prepare(
-        `INSERT INTO transactions (rowid, ${RECORD_COLUMNS}, import_id, updated_at) VALUES (${'?, '.repeat(N)}coalesce(?, 0), ${importId}, ${now})${this.bulk ? '' : ' ON CONFLICT(transaction_id) DO NOTHING'}`,
+        `INSERT INTO ${LEDGER_TABLE} (rowid, ${ROW_COLUMNS}, import_no, updated_at) SELECT ?, ${values.join(', ')}, ${importNo}, ${now} FROM ${boundRow} WHERE true${this.bulk ? '' : ' ON CONFLICT(tx_key) DO NOTHING'}`,
       ),
-      selectTx: sqlite.prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions WHERE transaction_id = ?`).raw(true),
+      selectTx: sqlite
+        .prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions t WHERE ${keyEquals('transaction_id', 't.tx_key')}`)
+        .raw(true),
+      // Every field but transaction_id (bound, and not changed: it found the record); a movement not given keeps the record's.
       updateTx: sqlite.prepare(
-        `UPDATE transactions SET ${STORED_FIELDS.slice(1)
-          .map((f) => (f === 'movement' ? `${q(f)} = coalesce(?, ${q(f)})` : `${q(f)} = ?`))
-          .join(', ')}, import_id = ${importId}, updated_at = ${now} WHERE rowid = ?`,
+        `UPDATE ${LEDGER_TABLE} SET (${STORED_FIELDS.slice(1).map(columnOf).join(', ')}, import_no, updated_at) =
+          (SELECT ${encodedValues
+            .slice(1)
+            .map((v) => v ?? `coalesce(v.c${N - 1}, ${LEDGER_TABLE}.movement)`)
+            .join(', ')}, ${importNo}, ${now} FROM ${boundRow}) WHERE rowid = ?`,
       ),
       insertWallet: sqlite.prepare(
         `INSERT INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, '', ${now}, ${now}) ON CONFLICT(wallet_id) DO NOTHING`,
@@ -213,12 +255,14 @@ export class LedgerWriter {
       const cells = text.slice(start, end).split('\t');
       const rowNumber = Number(cells[N]);
       params[0] = this.base + rowNumber;
+      const values = this.values;
       for (let i = 0; i < N; i++) {
         const v = cells[i]!;
-        params[i + 1] = v === '' ? null : IS_INTEGER[i] ? Number(v) : v;
+        values[i] = v === '' ? null : IS_INTEGER[i] ? Number(v) : v;
+        params[i + 1] = IS_NAMED[i] && v !== '' ? (this.names.get(v) ?? this.nameNo(v)) : values[i]!;
       }
       if (this.bulk) {
-        if (params[N] === null) this.movementMissing = true;
+        if (values[N - 1] === null) this.movementMissing = true;
         if (!this.knownWallets.has(cells[WALLET]!)) this.createWallet(cells[WALLET]!);
         insertTx.run(params);
         stats.added++;
@@ -246,6 +290,18 @@ export class LedgerWriter {
       }
       this.compare(existing, cells, rowNumber);
     }
+  }
+
+  /** A name's number in ledger_names, the name stored first if it is not there yet. */
+  private nameNo(name: string): number {
+    let no = this.names.get(name);
+    if (no === undefined) {
+      const sqlite = this.sqlite;
+      sqlite.prepare(`INSERT OR IGNORE INTO ${NAMES_TABLE} (name) VALUES (?)`).run(name);
+      no = sqlite.prepare(`SELECT no FROM ${NAMES_TABLE} WHERE name = ?`).pluck().get(name) as number;
+      this.names.set(detach(name), no);
+    }
+    return no;
   }
 
   private createWallet(wallet: string): void {
@@ -276,12 +332,12 @@ export class LedgerWriter {
 
   /** A record that existed before: unchanged, or updated with the fields that differ named. */
   private compare(existing: (string | number | null)[], cells: string[], rowNumber: number): void {
-    const params = this.params;
+    const values = this.values;
     const stats = this.stats;
     let changed: string[] | undefined;
     for (let i = 1; i < N; i++) {
       // A movement not given (a native file, ids of its own) keeps the record's.
-      if (existing[i + 1] !== params[i + 1] && !(i === N - 1 && params[i + 1] === null)) (changed ??= []).push(STORED_FIELDS[i]!);
+      if (existing[i + 1] !== values[i] && !(i === N - 1 && values[i] === null)) (changed ??= []).push(STORED_FIELDS[i]!);
     }
     if (changed === undefined) {
       stats.unchanged++;
@@ -291,7 +347,7 @@ export class LedgerWriter {
     stats.updates.push({ row_number: rowNumber, transaction_id: detach(cells[0]!), fields: changed });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
     this.keepPrevious(existing[0] as number);
-    this.statements.updateTx.run(...params.slice(2), existing[0]);
+    this.statements.updateTx.run(...this.params.slice(1), existing[0]);
   }
 
   /** Every row is in: rebuild the dropped indexes and say what the import did. */
@@ -328,11 +384,11 @@ export class LedgerWriter {
     }
     const rows = this.sqlite
       .prepare(
-        'SELECT rowid, transaction_id FROM transactions WHERE transaction_id IN (SELECT transaction_id FROM transactions GROUP BY transaction_id HAVING count(*) > 1) ORDER BY transaction_id, rowid',
+        `SELECT rowid, ${decodeId('tx_key')} FROM ${LEDGER_TABLE} WHERE tx_key IN (SELECT tx_key FROM ${LEDGER_TABLE} GROUP BY tx_key HAVING count(*) > 1) ORDER BY tx_key, rowid`,
       )
       .raw(true)
       .all() as [number, string][];
-    const remove = this.sqlite.prepare('DELETE FROM transactions WHERE rowid = ?');
+    const remove = this.sqlite.prepare(`DELETE FROM ${LEDGER_TABLE} WHERE rowid = ?`);
     let firstId: string | undefined;
     let firstRow = 0;
     /** The record that existed before, of the transaction_id at hand: the file's first row is compared with it. */
@@ -386,11 +442,13 @@ export class LedgerWriter {
     stats.updated++;
     stats.updates.push({ row_number: rowid - this.base, transaction_id: id, fields: changed });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
-    const fields = STORED_FIELDS.slice(1, this.movementMissing ? N - 1 : N);
+    const columns = STORED_FIELDS.slice(1, this.movementMissing ? N - 1 : N)
+      .map(columnOf)
+      .join(', ');
     this.keepPrevious(record);
     this.sqlite
       .prepare(
-        `UPDATE transactions SET (${fields.map(q).join(', ')}, import_id, updated_at) = (SELECT ${fields.map(q).join(', ')}, import_id, updated_at FROM transactions WHERE rowid = ?) WHERE rowid = ?`,
+        `UPDATE ${LEDGER_TABLE} SET (${columns}, import_no, updated_at) = (SELECT ${columns}, import_no, updated_at FROM ${LEDGER_TABLE} WHERE rowid = ?) WHERE rowid = ?`,
       )
       .run(rowid, record);
   }
@@ -403,14 +461,14 @@ export class LedgerWriter {
   private keepPrevious(rowid: number): void {
     if (this.snapshot === undefined) {
       this.sqlite.pragma('defer_foreign_keys = ON');
-      this.snapshot = this.sqlite.prepare(snapshotSql(this.sqlite, this.opts.importId));
+      this.snapshot = this.sqlite.prepare(snapshotSql(this.opts.importId));
     }
     this.snapshot.run(rowid);
   }
 
   /** A wallet is created by its first row that is kept: one whose only rows were repeats is not. */
   private dropWalletsOfRepeats(): void {
-    const used = this.sqlite.prepare('SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet_id = ?)').pluck();
+    const used = this.sqlite.prepare(`SELECT EXISTS (SELECT 1 FROM ${LEDGER_TABLE} WHERE wallet_no = ${nameNo('?')})`).pluck();
     const remove = this.sqlite.prepare('DELETE FROM wallets WHERE wallet_id = ?');
     this.stats.walletsCreated = this.stats.walletsCreated.filter((w) => {
       if (used.get(w) === 1) return true;
@@ -444,12 +502,11 @@ function timing(what: string): void {
   if (TIMINGS) writeSync(2, `import timing: ${what}\n`);
 }
 
-/** The statement that copies a record (by rowid) into import_replaced: every column of `transactions`, as they are now. */
-function snapshotSql(sqlite: Database.Database, importId: string): string {
-  const columns = sqlite.prepare("SELECT name FROM pragma_table_info('transactions') ORDER BY cid").pluck().all() as string[];
-  const json = columns.map((c) => `'${c}', ${q(c)}`).join(', ');
+/** The statement that copies a record (by rowid) into import_replaced: every field, as the view gives it back, as it is now. */
+function snapshotSql(importId: string): string {
+  const json = STORED_RECORD_FIELDS.map((f) => `'${f}', t.${q(f)}`).join(', ');
   return `INSERT INTO import_replaced (import_id, transaction_id, previous, previous_import_id)
-    SELECT '${importId.replace(/'/g, "''")}', transaction_id, json_object(${json}), import_id FROM transactions WHERE rowid = ?`;
+    SELECT '${importId.replace(/'/g, "''")}', t.transaction_id, json_object(${json}), t.import_id FROM transactions t WHERE t.rowid = ?`;
 }
 
 /** Rows arrive in file order, but the report lists the updates of the lowest row numbers whatever the order. */

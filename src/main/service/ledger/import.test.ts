@@ -7,6 +7,7 @@ import type { CallMeta } from '../context';
 import { failure, tempService } from '../test-support';
 import { runImport } from './import';
 import { evmHash, good, HEADER, id, text, W } from './native-rows.test-support';
+import { encodeId } from '../db/ledger-sql';
 
 const SAMPLES = join(__dirname, '../../../../resources/samples');
 const sample = (name: string) => ({ path: join(SAMPLES, name) });
@@ -367,7 +368,7 @@ describe('native ledger', () => {
     expect(await all()).toHaveLength(40);
     const db = svc.ctx.db.$client;
     expect(
-      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name").pluck().all(),
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ledger_rows' ORDER BY name").pluck().all(),
     ).toEqual(TRANSACTION_INDEXES);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     // The unique index is back: the next import finds repeats of these records as updates.
@@ -450,7 +451,7 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
   it('an error in the middle of the transaction rolls back every row, wallet and the import record', async () => {
     // A trigger aborts the 6th insert, after five rows, a new wallet and their index entries are written.
     svc.ctx.db.$client.exec(
-      `CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${id(16)}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      `CREATE TRIGGER fail_mid BEFORE INSERT ON ledger_rows WHEN NEW.tx_key = (SELECT ${encodeId('v')} FROM (SELECT '${id(16)}' AS v)) BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
     );
     const before = dump();
     const lines = Array.from({ length: 10 }, (_, i) => good(11 + i, { wallet_id: TREASURY }));
@@ -463,7 +464,7 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     await generateLedger(file, 60_000, { seed: 7, wallets: 3 });
     const victim = readFileSync(file, 'utf8').split('\n')[40_000]!.split(',')[0]!;
     svc.ctx.db.$client.exec(
-      `CREATE TRIGGER fail_mid BEFORE INSERT ON transactions WHEN NEW.transaction_id = '${victim}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      `CREATE TRIGGER fail_mid BEFORE INSERT ON ledger_rows WHEN NEW.tx_key = (SELECT ${encodeId('v')} FROM (SELECT '${victim}' AS v)) BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
     );
     const before = dump();
     await expect(importFile({ source: { path: file } })).rejects.toThrow(/injected failure/);
@@ -473,7 +474,7 @@ describe('a file that fails as a whole leaves the store unchanged', () => {
     const r = await importFile({ source: { path: file } });
     expect(r).toMatchObject({ added: 60_000, rejected: 0 });
     const indexes = svc.ctx.db.$client
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' ORDER BY name")
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ledger_rows' ORDER BY name")
       .pluck()
       .all();
     expect(indexes).toEqual(TRANSACTION_INDEXES);

@@ -12,7 +12,8 @@ import type {
 } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
-import { hashKey, RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
+import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
+import { ENCODED, hashEquals, keyEquals } from '../db/ledger-sql';
 import { stmt } from '../db/statements';
 import { ExactSum } from './exact-sum';
 import type { CatalogueView } from './rows';
@@ -85,8 +86,9 @@ export function getImport(db: Db, importId: string): ImportDetail | undefined {
 const TX_SELECT = `SELECT ${RECORD_COLUMNS} FROM transactions t`;
 
 export function getTransaction(db: Db, transactionId: string): LedgerRecord | undefined {
-  const row = stmt<[string], unknown[]>(db, `${TX_SELECT} WHERE t.transaction_id = ?`).raw(true).get(transactionId) as
-    unknown[] | undefined;
+  const row = stmt<[string], unknown[]>(db, `${TX_SELECT} WHERE ${keyEquals('transaction_id', 't.tx_key')}`)
+    .raw(true)
+    .get(transactionId) as unknown[] | undefined;
   return row && recordOfRow(row);
 }
 
@@ -102,9 +104,10 @@ const HEX_ID = /^(0x)?[0-9a-fA-F]{64}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F
 function filterSql(query: TransactionFilters): { filter: string; args: (string | number)[] } {
   const where: string[] = [];
   const args: (string | number)[] = [];
-  const eq = (column: string, value: string | undefined) => {
+  const eq = (column: 'wallet_id' | 'chain_id' | 'token_id' | 'type' | 'status', value: string | undefined) => {
     if (value === undefined) return;
-    where.push(`t.${q(column)} = ?`);
+    // By the stored key (db/ledger-sql.ts), encoded once: the wallet's and the chain's indexes serve.
+    where.push(keyEquals(column, `t.${ENCODED[column].key}`));
     args.push(value);
   };
   eq('wallet_id', query.wallet_id?.toLowerCase());
@@ -124,7 +127,9 @@ function filterSql(query: TransactionFilters): { filter: string; args: (string |
     // Ids and hex hashes are stored lower-case; a request_id is matched as written.
     const s = query.search;
     const lowered = HEX_ID.test(s) ? s.toLowerCase() : s;
-    where.push(`(t.transaction_id = ? OR (${hashKey('t.hash')} = ${hashKey('?')} AND t.hash = ?) OR t.request_id = ?)`);
+    where.push(
+      `(${keyEquals('transaction_id', 't.tx_key')} OR (${hashEquals('t.hash_key')}) OR ${keyEquals('request_id', 't.request_key')})`,
+    );
     args.push(lowered, lowered, lowered, s);
   }
   return { filter: where.length ? ` WHERE ${where.join(' AND ')}` : '', args };
@@ -254,7 +259,7 @@ export function exportPage(
   for (const column of ['wallet_id', 'chain_id', 'token_id'] as const) {
     const value = column === 'wallet_id' ? query.wallet_id?.toLowerCase() : query[column];
     if (value === undefined) continue;
-    where.push(`t.${q(column)} = ?`);
+    where.push(keyEquals(column, `t.${ENCODED[column].key}`));
     args.push(value);
   }
   const rows = db.$client

@@ -1,6 +1,7 @@
 import type { ImportUndo } from '../../../shared/ledger';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { columnOf, encodeField, encodeId, LEDGER_TABLE, NAMED_FIELDS, NAMES_TABLE, nameNo, STORED_RECORD_FIELDS } from '../db/ledger-sql';
 
 /*
  * The SQL of undoing an import (undo.ts). What an import wrote is found from the store itself: the
@@ -26,8 +27,9 @@ export function findImport(db: Db, importId: string): ImportRow | undefined {
 }
 
 /** The records the import added (no earlier version kept): the ones the undo removes. */
-const ADDED = `SELECT transaction_id FROM transactions t
-  WHERE t.import_id = @id AND NOT EXISTS (SELECT 1 FROM import_replaced r WHERE r.import_id = @id AND r.transaction_id = t.transaction_id)`;
+const addedSql = (column: 'transaction_id' | 'rowid') => `SELECT t.${column} FROM transactions t
+  WHERE t.import_no = ${nameNo('@id')} AND NOT EXISTS (SELECT 1 FROM import_replaced r WHERE r.import_id = @id AND r.transaction_id = t.transaction_id)`;
+const ADDED = addedSql('transaction_id');
 
 /** What undoing the import would change, as the store stands. */
 export function undoFigures(db: Db, importId: string): Pick<ImportUndo, 'remove' | 'restore' | 'tickets' | 'blocked_by'> {
@@ -63,15 +65,23 @@ export function applyUndo(db: Db, u: { importId: string; actor: string; note: st
      SELECT ticket_id, 'status', 'Pending', 'Dismissed', @note, @actor, @at FROM (${pending})`,
   ).run({ ...id, note: u.note, actor: u.actor, at: u.at });
   stmt(db, `UPDATE tickets SET status = 'Dismissed', updated_at = @at WHERE ticket_id IN (${pending})`).run({ ...id, at: u.at });
-  stmt(db, `DELETE FROM transactions WHERE transaction_id IN (${ADDED})`).run(id);
-  stmt(db, restoreSql(db)).run(u.importId);
+  stmt(db, `DELETE FROM ${LEDGER_TABLE} WHERE rowid IN (${addedSql('rowid')})`).run(id);
+  stmt(db, RESTORE_NAMES).run(u.importId);
+  stmt(db, RESTORE).run(u.importId);
   stmt(db, 'UPDATE imports SET undone_at = ?, undone_by = ? WHERE import_id = ?').run(u.at, u.actor, u.importId);
 }
 
-/** Every column of `transactions` set from the JSON of its earlier version (import-repository.ts keeps them all). */
-function restoreSql(db: Db): string {
-  const columns = stmt<[], string>(db, "SELECT name FROM pragma_table_info('transactions') ORDER BY cid").pluck().all();
-  const q = (c: string) => `"${c}"`;
-  return `UPDATE transactions SET (${columns.map(q).join(', ')}) = (${columns.map((c) => `json_extract(r.previous, '$.${c}')`).join(', ')})
-    FROM import_replaced r WHERE r.import_id = ? AND transactions.transaction_id = r.transaction_id`;
-}
+/** The names the earlier versions hold, into ledger_names (a row holds a name by its number). */
+const RESTORE_NAMES = `INSERT OR IGNORE INTO ${NAMES_TABLE} (name)
+  SELECT j.value FROM import_replaced r, json_each(json_array(${NAMED_FIELDS.map((f) => `json_extract(r.previous, '$.${f}')`).join(', ')})) j
+  WHERE r.import_id = ? AND j.value IS NOT NULL`;
+
+/**
+ * Every field of each record the import updated, set from the JSON of its earlier version
+ * (import-repository.ts keeps them all, under the view's names), encoded as the store keeps it.
+ */
+const RESTORE = `UPDATE ${LEDGER_TABLE} SET (${STORED_RECORD_FIELDS.map(columnOf).join(', ')}) =
+    (SELECT ${STORED_RECORD_FIELDS.map((f) => encodeField(f, `p."${f}"`)).join(', ')}
+     FROM (SELECT ${STORED_RECORD_FIELDS.map((f) => `json_extract(r.previous, '$.${f}') AS "${f}"`).join(', ')}) p)
+  FROM import_replaced r
+  WHERE r.import_id = ? AND ${LEDGER_TABLE}.tx_key = (SELECT ${encodeId('v')} FROM (SELECT r.transaction_id AS v))`;

@@ -1,13 +1,14 @@
 import type { WalletAddress, WalletSummary } from '../../../shared/wallets';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { LEDGER_TABLE, nameNo } from '../db/ledger-sql';
 
 /* SQL of the named wallets: the wallets, their names and notes, their addresses per chain. */
 
 type WalletRow = Omit<WalletSummary, 'addresses'>;
 
 const WALLET_SELECT = `SELECT w.wallet_id, w.name, w.notes,
-  (SELECT count(*) FROM transactions t WHERE t.wallet_id = w.wallet_id) AS transactions FROM wallets w`;
+  (SELECT count(*) FROM ${LEDGER_TABLE} t WHERE t.wallet_no = ${nameNo('w.wallet_id')}) AS transactions FROM wallets w`;
 
 function withAddresses(db: Db, rows: WalletRow[]): WalletSummary[] {
   const byWallet = new Map<string, WalletAddress[]>(rows.map((r) => [r.wallet_id, []]));

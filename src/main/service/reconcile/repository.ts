@@ -12,6 +12,7 @@ import {
 } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
+import { keyEquals, NAMES_TABLE } from '../db/ledger-sql';
 import { recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
 
 /*
@@ -306,10 +307,10 @@ export function recordIdsInScope(
   const where: string[] = [];
   const params: unknown[] = [];
   if (scope.wallet_id !== null) {
-    where.push('wallet_id = ?');
+    where.push(keyEquals('wallet_id', 'wallet_no'));
     params.push(scope.wallet_id);
   } else if (scope.wallets !== null) {
-    where.push('lower(wallet_id) IN (SELECT value FROM json_each(?))');
+    where.push(`wallet_no IN (SELECT no FROM ${NAMES_TABLE} WHERE lower(name) IN (SELECT value FROM json_each(?)))`);
     params.push(JSON.stringify([...scope.wallets]));
   }
   if (period.from !== null) {

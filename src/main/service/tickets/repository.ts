@@ -2,7 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Page } from '../../../shared/primitives';
 import type { ExceptionKind, TicketEvent, TicketListInput, TicketStatus, TicketSummary } from '../../../shared/tickets';
 import type { Db } from '../db/open';
-import { hashKey } from '../db/record-sql';
+import { hashEquals } from '../db/ledger-sql';
 import { stmt } from '../db/statements';
 
 export interface TicketRow extends TicketSummary {
@@ -163,13 +163,16 @@ export function listTickets(db: Db, q: TicketListInput, now: number): Page<Ticke
   if (q.older_than_days !== undefined) add('created_at <= ?', now - q.older_than_days * DAY_MS);
   const words = (q.search ?? '').trim().toLowerCase();
   if (words !== '') {
+    // A hash is searched with and without its 0x (a Tron hash has none), by the hash index.
+    const other = words.startsWith('0x') ? words.slice(2) : `0x${words}`;
     add(
       `(instr(lower("desc" || ' ' || ticket_id || ' ' || transaction_id || ' ' || wallet_id || ' ' || claimed), ?) > 0
-        OR transaction_id IN (SELECT transaction_id FROM transactions WHERE ${hashKey('hash')} = ${hashKey('?')} AND hash IN (?, ?)))`,
+        OR transaction_id IN (SELECT transaction_id FROM transactions t WHERE (${hashEquals('t.hash_key')}) OR (${hashEquals('t.hash_key')})))`,
       words,
       words,
       words,
-      words.startsWith('0x') ? words.slice(2) : `0x${words}`,
+      other,
+      other,
     );
   }
   const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';

@@ -1,0 +1,150 @@
+import { LEDGER_FIELDS, LEDGER_STATUSES, LEDGER_TYPES, type LedgerStatus, type LedgerType } from '../../../shared/ledger';
+
+/*
+ * How the ledger is stored (migration 0012). The records are rows of `ledger_rows`, each field in
+ * the fewest bytes that give it back exactly; the view `transactions` gives them back under the
+ * contract's names and types, so every reader reads records as they were written, and writes
+ * through the view (its INSTEAD OF triggers) encode them. The import writes `ledger_rows` itself.
+ *
+ * - transaction_id and request_id: a lower-case UUID is its 16 bytes; any other text stays text.
+ * - hash: `0x` and 64 lower-case hex digits is its 32 bytes; 64 lower-case hex digits alone (a Tron
+ *   hash) a zero byte and its 32 bytes; any other text stays text.
+ * - type and status: their place in the contract's list (0, 1, ...); any other text stays text.
+ * - wallet_id, chain_id, token_id and import_id: a small integer, the name's number in
+ *   `ledger_names` (names are never removed from it: a number always means one name).
+ *
+ * Every encoding is one to one: a value that is not in the canonical form is kept as text, and a
+ * canonical one is never text, so equal records are equal rows and a lookup by the encoded value
+ * finds exactly the records of the value. The columns that may hold either have no type (no
+ * affinity): SQLite keeps what is written.
+ *
+ * The encoders below take a plain SQL name (a column, or a name bound once in a subquery): they
+ * read it several times. Migration 0012 holds the view and triggers as this file made them; a test
+ * (ledger-sql.test.ts) checks that the store's are still these.
+ */
+
+export const LEDGER_TABLE = 'ledger_rows';
+export const NAMES_TABLE = 'ledger_names';
+
+const HEX = '[0-9a-f]';
+const UUID_GLOB = [8, 4, 4, 4, 12].map((n) => HEX.repeat(n)).join('-');
+const HASH_GLOB = HEX.repeat(64);
+
+/** A lower-case UUID as its 16 bytes; any other value as it is. */
+export const encodeId = (x: string): string => `CASE WHEN ${x} GLOB '${UUID_GLOB}' THEN unhex(replace(${x}, '-', '')) ELSE ${x} END`;
+
+/** The inverse of encodeId. */
+export const decodeId = (k: string): string =>
+  `CASE WHEN typeof(${k}) = 'blob' THEN lower(${[
+    [1, 8],
+    [9, 4],
+    [13, 4],
+    [17, 4],
+    [21, 12],
+  ]
+    .map(([from, n]) => `substr(hex(${k}), ${from}, ${n})`)
+    .join(" || '-' || ")}) ELSE ${k} END`;
+
+/** `0x` and 64 lower-case hex digits as 32 bytes, 64 such digits alone as a zero byte and 32 bytes; any other value as it is. */
+const encodeHash = (x: string): string =>
+  `CASE WHEN ${x} GLOB '0x${HASH_GLOB}' THEN unhex(substr(${x}, 3)) WHEN ${x} GLOB '${HASH_GLOB}' THEN unhex('00' || ${x}) ELSE ${x} END`;
+
+/** The inverse of encodeHash. */
+const decodeHash = (k: string): string =>
+  `CASE WHEN typeof(${k}) <> 'blob' THEN ${k} WHEN length(${k}) = 32 THEN '0x' || lower(hex(${k})) ELSE lower(hex(substr(${k}, 2))) END`;
+
+/**
+ * The key transactions_hash_idx holds for an encoded hash: its last 8 bytes (of a hash kept as
+ * text, its last 8 characters). A lookup by hash names this expression, then compares the whole.
+ */
+export const hashIndexKey = (k: string): string => `substr(${k}, -8)`;
+
+const encodeListed = (list: readonly string[], x: string): string =>
+  `CASE ${x} ${list.map((v, i) => `WHEN '${v}' THEN ${i}`).join(' ')} ELSE ${x} END`;
+const decodeListed = (list: readonly string[], k: string): string =>
+  `CASE ${k} ${list.map((v, i) => `WHEN ${i} THEN '${v}'`).join(' ')} ELSE ${k} END`;
+
+const encodeType = (x: string): string => encodeListed(LEDGER_TYPES, x);
+const encodeStatus = (x: string): string => encodeListed(LEDGER_STATUSES, x);
+
+/** A name's number (NULL for a name never stored: it matches no record). */
+export const nameNo = (x: string): string => `(SELECT no FROM ${NAMES_TABLE} WHERE name = ${x})`;
+const nameOf = (k: string): string => `(SELECT name FROM ${NAMES_TABLE} WHERE no = ${k})`;
+
+/**
+ * The encoded columns of `ledger_rows`, by the field they hold (the view also shows them under these
+ * names, for filters that must reach an index), with each direction of the encoding.
+ */
+export const ENCODED = {
+  transaction_id: { key: 'tx_key', encode: encodeId, decode: decodeId },
+  wallet_id: { key: 'wallet_no', encode: nameNo, decode: nameOf },
+  type: { key: 'type_key', encode: encodeType, decode: (k: string) => decodeListed(LEDGER_TYPES, k) },
+  status: { key: 'status_key', encode: encodeStatus, decode: (k: string) => decodeListed(LEDGER_STATUSES, k) },
+  hash: { key: 'hash_key', encode: encodeHash, decode: decodeHash },
+  chain_id: { key: 'chain_no', encode: nameNo, decode: nameOf },
+  token_id: { key: 'token_no', encode: nameNo, decode: nameOf },
+  request_id: { key: 'request_key', encode: encodeId, decode: decodeId },
+  import_id: { key: 'import_no', encode: nameNo, decode: nameOf },
+} as const satisfies Record<string, { key: string; encode: (x: string) => string; decode: (k: string) => string }>;
+
+type EncodedField = keyof typeof ENCODED;
+const encoded = (f: string): f is EncodedField => Object.hasOwn(ENCODED, f);
+
+/** The fields held by name number: a name must be in ledger_names before a row can hold it. */
+export const NAMED_FIELDS = ['wallet_id', 'chain_id', 'token_id', 'import_id'] as const;
+
+/** Every field of a stored record, in the view's order: the contract's, then the store's own. */
+export const STORED_RECORD_FIELDS = [...LEDGER_FIELDS, 'import_id', 'updated_at', 'movement'] as const;
+export type StoredRecordField = (typeof STORED_RECORD_FIELDS)[number];
+
+/** The column of ledger_rows that holds a field, quoted (one is `to`). */
+export const columnOf = (f: StoredRecordField): string => `"${encoded(f) ? ENCODED[f].key : f}"`;
+
+/** The SQL that stores a field's value given as `x` (a plain name, see the top of this file). */
+export const encodeField = (f: StoredRecordField, x: string): string => (encoded(f) ? ENCODED[f].encode(x) : x);
+
+/** The view: every field decoded under its name, then the encoded keys, and the row's rowid. */
+export function viewSql(): string {
+  const fields = STORED_RECORD_FIELDS.map((f) => `${encoded(f) ? ENCODED[f].decode(`r.${ENCODED[f].key}`) : `r.${columnOf(f)}`} AS "${f}"`);
+  const keys = Object.values(ENCODED).map((e) => `r.${e.key}`);
+  return `CREATE VIEW transactions AS SELECT r.rowid AS rowid, ${[...fields, ...keys].join(', ')} FROM ${LEDGER_TABLE} r`;
+}
+
+/** Put the names a new or changed record holds (given as `x(field)`) into ledger_names. */
+const internNamesSql = (x: (f: string) => string): string =>
+  `INSERT OR IGNORE INTO ${NAMES_TABLE} (name) SELECT name FROM (${NAMED_FIELDS.map((f) => `SELECT ${x(f)} AS name`).join(' UNION ALL ')}) WHERE name IS NOT NULL`;
+
+/** Writes through the view: each becomes the same write of ledger_rows, encoded. */
+export function triggerSql(): string[] {
+  const written = STORED_RECORD_FIELDS.filter((f) => f !== 'movement');
+  const value = (f: StoredRecordField) => encodeField(f, `NEW."${f}"`);
+  const intern = internNamesSql((f) => `NEW."${f}"`);
+  return [
+    `CREATE TRIGGER transactions_insert INSTEAD OF INSERT ON transactions BEGIN ${intern}; INSERT INTO ${LEDGER_TABLE} (rowid, ${[
+      ...written.map(columnOf),
+      'movement',
+    ].join(', ')}) VALUES (NEW.rowid, ${[...written.map(value), 'coalesce(NEW.movement, 0)'].join(', ')}); END`,
+    `CREATE TRIGGER transactions_update INSTEAD OF UPDATE ON transactions BEGIN ${intern}; UPDATE ${LEDGER_TABLE} SET ${STORED_RECORD_FIELDS.map(
+      (f) => `${columnOf(f)} = ${f === 'movement' ? 'coalesce(NEW.movement, 0)' : value(f)}`,
+    ).join(', ')} WHERE rowid = OLD.rowid; END`,
+    `CREATE TRIGGER transactions_delete INSTEAD OF DELETE ON transactions BEGIN DELETE FROM ${LEDGER_TABLE} WHERE rowid = OLD.rowid; END`,
+  ];
+}
+
+/**
+ * A test of an encoded column against one value (bound as the `?` in `param`, once): the value is
+ * encoded once, and the column compared with it, so the column's index serves.
+ */
+export const keyEquals = (f: EncodedField, column: string, param = '?'): string =>
+  `${column} = (SELECT ${ENCODED[f].encode('v')} FROM (SELECT ${param} AS v))`;
+
+/**
+ * A test of an encoded hash column against one value, bound twice: by the hash index's key first
+ * (so the index serves), then whole.
+ */
+export const hashEquals = (column: string): string =>
+  `${hashIndexKey(column)} = (SELECT ${hashIndexKey(encodeHash('v'))} FROM (SELECT ? AS v)) AND ${keyEquals('hash', column)}`;
+
+/** The stored number of a type or status, for SQL that reads ledger_rows (or the view's keys). */
+export const typeKey = (t: LedgerType): number => LEDGER_TYPES.indexOf(t);
+export const statusKey = (s: LedgerStatus): number => LEDGER_STATUSES.indexOf(s);
