@@ -439,6 +439,18 @@ describe('files saved in other locales and edited in Excel', () => {
     expect(await all({ search: FACTS[name]!.amounts[0]!.hash })).toEqual([]);
   });
 
+  it('a row with both Value_IN and Value_OUT non-zero is rejected, naming both and showing the value read', async () => {
+    const name = 'etherscan-0xf98c-txlist.csv';
+    const lines = textOf(name).split('\r\n');
+    const at = lines.findIndex((l) => l.includes('"0.09","0"'));
+    lines[at] = lines[at]!.replace('"0.09","0"', '"0.09","0.01"');
+    const r = await importFile({ source: { name: 'edited.csv', text: lines.join('\r\n') }, wallet_id: WALLET, chain_id: 'ETH' });
+    expect(r).toMatchObject({ added: FACTS[name]!.rows - 1, rejected: 1 });
+    expect(r.rejections).toEqual([
+      { row_number: at, column: 'Value_IN(ETH)', value: '0.09', reason: 'both Value_IN(ETH) and Value_OUT(ETH) are non-zero' },
+    ]);
+  });
+
   it('a file with decimal points in some amounts and decimal commas in others is refused, nothing imported', async () => {
     const lines = textOf('etherscan-0xf98c-txlist.csv').split('\r\n');
     lines[2] = lines[2]!.replace('"5.061643"', '"5,061643"');

@@ -108,8 +108,8 @@ describe('native ledger', () => {
     expect(r).toMatchObject({ rows_total: 12, added: 8, rejected: 4, read_as: { decimal_separator: ',' } });
     expect(r.rejections).toEqual([
       { row_number: 5, column: 'token_id', reason: 'unknown token "TRON_USDC" (not in the catalogue)', value: 'TRON_USDC' },
-      { row_number: 7, column: 'transaction_id', reason: '"WD-7" is not a UUID', value: '' },
-      { row_number: 8, column: 'chain_id', reason: 'unknown chain "DOGE" (not in the catalogue)', value: '' },
+      { row_number: 7, column: 'transaction_id', reason: '"WD-7" is not a UUID', value: 'WD-7' },
+      { row_number: 8, column: 'chain_id', reason: 'unknown chain "DOGE" (not in the catalogue)', value: 'DOGE' },
       {
         row_number: 9,
         column: 'status',

@@ -333,14 +333,14 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (wallet instanceof RowProblem) return wallet;
     if (wallet === '') return required(src.wallet_id, 'wallet_id');
     const walletId = uuidLower(wallet);
-    if (walletId === undefined) return new RowProblem(src.wallet_id.label, `${JSON.stringify(wallet)} is not a UUID`);
+    if (walletId === undefined) return new RowProblem(src.wallet_id.label, `${JSON.stringify(wallet)} is not a UUID`, wallet);
     out[F.wallet_id] = walletId;
 
     const chainId = get(src.chain_id, cells);
     if (chainId instanceof RowProblem) return chainId;
     if (chainId === '') return required(src.chain_id, 'chain_id');
     const chain = catalogue.chains.get(chainId);
-    if (!chain) return new RowProblem(src.chain_id.label, `unknown chain ${JSON.stringify(chainId)} (not in the catalogue)`);
+    if (!chain) return new RowProblem(src.chain_id.label, `unknown chain ${JSON.stringify(chainId)} (not in the catalogue)`, chainId);
     out[F.chain_id] = chainId;
 
     const token = tokenOf(cells, chainId, chain);
@@ -366,7 +366,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       if (valueOut instanceof RowProblem) return valueOut;
       const isIn = valueIn !== '' && valueIn !== '0';
       const isOut = valueOut !== '' && valueOut !== '0';
-      if (isIn && isOut) return new RowProblem(src.amount_in.label, `both ${src.amount_in.label} and ${src.amount_out.label} are non-zero`);
+      if (isIn && isOut)
+        return new RowProblem(src.amount_in.label, `both ${src.amount_in.label} and ${src.amount_out.label} are non-zero`, valueIn);
       if (amount === '') {
         amount = isIn ? valueIn : isOut ? valueOut : '0';
         amountLabel = isOut ? src.amount_out.label : src.amount_in.label;
@@ -491,7 +492,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       if (id instanceof RowProblem) return id;
       if (id === '') return required(src.transaction_id, 'transaction_id');
       const transactionId = uuidLower(id);
-      if (transactionId === undefined) return new RowProblem(src.transaction_id.label, `${JSON.stringify(id)} is not a UUID`);
+      if (transactionId === undefined) return new RowProblem(src.transaction_id.label, `${JSON.stringify(id)} is not a UUID`, id);
       out[F.transaction_id] = transactionId;
     }
     // A file with ids of its own (the native format) does not say the movement: a record keeps its own.
