@@ -170,7 +170,9 @@ function load(db: Database.Database, source: string, format: Format, after: numb
     .prepare(
       `SELECT rowid, ${format.read.map((c) => `"${c}"`).join(', ')} FROM ${format.from} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`,
     )
-    .raw(true);
+    .raw(true)
+    // Integers as BigInts, bound back as INTEGERs: a number is bound as a REAL (8 bytes in the store's columns without affinity).
+    .safeIntegers(true);
   let insertMs = 0;
   let batch: unknown[][] = [];
   const flush = () => {

@@ -3,7 +3,8 @@ import type { CallMeta } from '../context';
 import { good, text, W } from '../ledger/native-rows.test-support';
 import { insertRecords } from '../reconcile/fixtures.test-support';
 import { tempService } from '../test-support';
-import { STORED_RECORD_FIELDS, triggerSql, viewSql } from './ledger-sql';
+import { LEDGER_STATUSES, LEDGER_TYPES } from '../../../shared/ledger';
+import { ENCODED, STORED_RECORD_FIELDS, triggerSql, VALUE_ENCODERS, viewSql } from './ledger-sql';
 import { recordOfRow, recordsWhereInSql } from './record-sql';
 
 /*
@@ -38,10 +39,10 @@ const TRICKY = [
 const stored = (id: string) =>
   svc.ctx.db.$client
     .prepare(
-      'SELECT typeof(tx_key), length(tx_key), typeof(hash_key), length(hash_key), typeof(request_key) FROM transactions WHERE transaction_id = ?',
+      'SELECT typeof(tx_key), length(tx_key), typeof(hash_key), length(hash_key), typeof(request_key), typeof(type_key), typeof(status_key) FROM transactions WHERE transaction_id = ?',
     )
     .raw(true)
-    .get(id) as [string, number, string, number, string];
+    .get(id) as [string, number, string, number, string, string, string];
 
 describe('the encoded ledger', () => {
   test('the store holds the view and triggers that db/ledger-sql.ts makes', () => {
@@ -52,6 +53,26 @@ describe('the encoded ledger', () => {
         .all(type) as string[];
     expect(sql('view')).toEqual([viewSql()]);
     expect(sql('trigger')).toEqual([...triggerSql()].sort((a, b) => a.localeCompare(b)));
+  });
+
+  test('the import binds each value as the SQL encoders store it (the same bytes and types)', () => {
+    const db = svc.ctx.db.$client;
+    const values: Record<string, string[]> = {
+      transaction_id: TRICKY.map((r) => r.transaction_id),
+      request_id: TRICKY.map((r) => r.request_id),
+      hash: TRICKY.map((r) => r.hash),
+      type: [...LEDGER_TYPES, 'deposit', '0'],
+      status: [...LEDGER_STATUSES, 'completed', '1'],
+    };
+    for (const [field, list] of Object.entries(values)) {
+      const { encode } = ENCODED[field as keyof typeof ENCODED];
+      const js = VALUE_ENCODERS[field as keyof typeof VALUE_ENCODERS]!;
+      const both = db.prepare(`SELECT quote(?), quote(${encode('v')}) FROM (SELECT ? AS v)`).raw(true);
+      for (const v of list) {
+        const [bound, sql] = both.get(js(v), v) as [string, string];
+        expect([field, v, bound]).toEqual([field, v, sql]);
+      }
+    }
   });
 
   test('written through the view, every value comes back exactly; only the canonical forms are bytes', () => {
@@ -68,10 +89,10 @@ describe('the encoded ledger', () => {
         expect([f, back[f]]).toEqual([f, r[f]]);
     }
     // A lower-case UUID is 16 bytes, an 0x hash 32, a Tron hash 33 (a zero byte first); any other form stays text.
-    expect(stored(UUID)).toEqual(['blob', 16, 'blob', 32, 'null']);
-    expect(stored(UUID.toUpperCase())).toEqual(['text', 36, 'text', 66, 'blob']);
-    expect(stored(UUID.replace(/-/g, ''))).toEqual(['text', 32, 'blob', 33, 'text']);
-    expect(stored('tx 1')).toEqual(['text', 4, 'text', 64, 'text']);
+    expect(stored(UUID)).toEqual(['blob', 16, 'blob', 32, 'null', 'integer', 'integer']);
+    expect(stored(UUID.toUpperCase())).toEqual(['text', 36, 'text', 66, 'blob', 'integer', 'integer']);
+    expect(stored(UUID.replace(/-/g, ''))).toEqual(['text', 32, 'blob', 33, 'text', 'integer', 'integer']);
+    expect(stored('tx 1')).toEqual(['text', 4, 'text', 64, 'text', 'integer', 'integer']);
     // Each is found by its own value only: the same letters in another case are another id.
     const ids = (values: string[]) =>
       (read.all(JSON.stringify(values)) as unknown[][]).map((row) => recordOfRow(row).transaction_id).sort((a, b) => a.localeCompare(b));
@@ -92,9 +113,9 @@ describe('the encoded ledger', () => {
     ];
     const first = await svc.invoke('ledger-import', { source: text(lines) }, meta);
     expect(first).toMatchObject({ added: 3, rejected: 0 });
-    expect(stored('a0000000-0000-4000-8000-000000000001')).toEqual(['blob', 16, 'blob', 32, 'blob']);
-    expect(stored('a0000000-0000-4000-8000-000000000002')).toEqual(['blob', 16, 'blob', 33, 'null']);
-    expect(stored('a0000000-0000-4000-8000-000000000003')).toEqual(['blob', 16, 'blob', 32, 'text']);
+    expect(stored('a0000000-0000-4000-8000-000000000001')).toEqual(['blob', 16, 'blob', 32, 'blob', 'integer', 'integer']);
+    expect(stored('a0000000-0000-4000-8000-000000000002')).toEqual(['blob', 16, 'blob', 33, 'null', 'integer', 'integer']);
+    expect(stored('a0000000-0000-4000-8000-000000000003')).toEqual(['blob', 16, 'blob', 32, 'text', 'integer', 'integer']);
     const list = await svc.invoke('transactions-list', { page_size: 10, search: tronHash }, meta);
     expect(list).toMatchObject({
       total: 1,

@@ -7,13 +7,14 @@ import { detach } from './values';
 import {
   columnOf,
   decodeId,
-  encodeField,
-  keyEquals,
+  encodeIdValue,
   LEDGER_TABLE,
   NAMED_FIELDS,
   NAMES_TABLE,
   nameNo,
   STORED_RECORD_FIELDS,
+  VALUE_ENCODERS,
+  type StoredRecordField,
 } from '../db/ledger-sql';
 
 /*
@@ -59,12 +60,8 @@ const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
 /** The fields held by a name's number: the writer binds the number (names: LedgerWriter.nameNo). */
 const NAMED = new Set<string>(NAMED_FIELDS);
 const IS_NAMED = STORED_FIELDS.map((f) => NAMED.has(f));
-/**
- * A row's values (bound once each, as v.c0 ... in the order of STORED_FIELDS), encoded as
- * ledger_rows keeps them: the names are bound as their numbers already.
- */
-const boundRow = `(SELECT ${STORED_FIELDS.map((_f, i) => `? AS c${i}`).join(', ')}) v`;
-const encodedValues = STORED_FIELDS.map((f, i) => (f === 'movement' ? null : IS_NAMED[i] ? `v.c${i}` : encodeField(f, `v.c${i}`)));
+/** The others' encoders (ids, hash, type, status), as ledger_rows keeps them (db/ledger-sql.ts). */
+const ENCODERS = STORED_FIELDS.map((f) => VALUE_ENCODERS[f as StoredRecordField]);
 
 export interface IndexDef {
   name: string;
@@ -128,7 +125,7 @@ export class LedgerWriter {
   private readonly stats: WriterStats = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [], repeats: [] };
   /** The row at hand: its values as read (compared with a record's), and as bound (names as their numbers). */
   private readonly values: (string | number | null)[] = new Array<string | number | null>(N);
-  private readonly params: (string | number | null)[] = new Array<string | number | null>(N + 1);
+  private readonly params: (string | number | bigint | Buffer | null)[] = new Array<string | number | bigint | Buffer | null>(N + 1);
   private statements!: ReturnType<LedgerWriter['prepare']>;
   /** Keeps a record as it stands before this import updates it: made at the first update. */
   private snapshot: Database.Statement<[number]> | undefined;
@@ -190,7 +187,7 @@ export class LedgerWriter {
     const { selectTx } = this.statements;
     for (let start = 0, end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
       const tab = text.indexOf('\t', start);
-      if (selectTx.get(text.slice(start, tab)) !== undefined) return;
+      if (selectTx.get(encodeIdValue(text.slice(start, tab))) !== undefined) return;
     }
     const id = this.sqlite
       .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name = ? AND sql IS NOT NULL")
@@ -207,22 +204,18 @@ export class LedgerWriter {
     // The import's id and time are the same on every row: literals, not parameters bound per row.
     const importNo = String(this.nameNo(this.opts.importId));
     const now = String(Math.trunc(this.opts.now));
-    const values = encodedValues.map((v) => v ?? `coalesce(v.c${N - 1}, 0)`);
     return {
       // Without the unique index (a bulk load) there is no conflict to name; a repeat is found at the end.
       insertTx: sqlite.prepare(
-        `INSERT INTO ${LEDGER_TABLE} (rowid, ${ROW_COLUMNS}, import_no, updated_at) SELECT ?, ${values.join(', ')}, ${importNo}, ${now} FROM ${boundRow} WHERE true${this.bulk ? '' : ' ON CONFLICT(tx_key) DO NOTHING'}`,
+        `INSERT INTO ${LEDGER_TABLE} (rowid, ${ROW_COLUMNS}, import_no, updated_at) VALUES (${'?, '.repeat(N)}coalesce(?, 0), ${importNo}, ${now})${this.bulk ? '' : ' ON CONFLICT(tx_key) DO NOTHING'}`,
       ),
-      selectTx: sqlite
-        .prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions t WHERE ${keyEquals('transaction_id', 't.tx_key')}`)
-        .raw(true),
-      // Every field but transaction_id (bound, and not changed: it found the record); a movement not given keeps the record's.
+      // By the encoded transaction_id; the record's fields as the view gives them back, to compare with the row's.
+      selectTx: sqlite.prepare(`SELECT rowid, ${RECORD_COLUMNS} FROM transactions t WHERE t.tx_key = ?`).raw(true),
+      // Every field but transaction_id (it found the record); a movement not given keeps the record's.
       updateTx: sqlite.prepare(
-        `UPDATE ${LEDGER_TABLE} SET (${STORED_FIELDS.slice(1).map(columnOf).join(', ')}, import_no, updated_at) =
-          (SELECT ${encodedValues
-            .slice(1)
-            .map((v) => v ?? `coalesce(v.c${N - 1}, ${LEDGER_TABLE}.movement)`)
-            .join(', ')}, ${importNo}, ${now} FROM ${boundRow}) WHERE rowid = ?`,
+        `UPDATE ${LEDGER_TABLE} SET ${STORED_FIELDS.slice(1)
+          .map((f) => (f === 'movement' ? 'movement = coalesce(?, movement)' : `${columnOf(f)} = ?`))
+          .join(', ')}, import_no = ${importNo}, updated_at = ${now} WHERE rowid = ?`,
       ),
       insertWallet: sqlite.prepare(
         `INSERT INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, '', ${now}, ${now}) ON CONFLICT(wallet_id) DO NOTHING`,
@@ -258,8 +251,13 @@ export class LedgerWriter {
       const values = this.values;
       for (let i = 0; i < N; i++) {
         const v = cells[i]!;
-        values[i] = v === '' ? null : IS_INTEGER[i] ? Number(v) : v;
-        params[i + 1] = IS_NAMED[i] && v !== '' ? (this.names.get(v) ?? this.nameNo(v)) : values[i]!;
+        if (v === '') {
+          values[i] = params[i + 1] = null;
+          continue;
+        }
+        const value = (values[i] = IS_INTEGER[i] ? Number(v) : v);
+        const encode = ENCODERS[i];
+        params[i + 1] = IS_NAMED[i] ? (this.names.get(v) ?? this.nameNo(v)) : encode ? encode(v) : value;
       }
       if (this.bulk) {
         if (values[N - 1] === null) this.movementMissing = true;
@@ -272,7 +270,7 @@ export class LedgerWriter {
       let existing: (string | number | null)[] | undefined;
       if (!this.knownWallets.has(cells[WALLET]!)) {
         // A row that repeats an earlier one must not create its wallet: look before creating it.
-        existing = selectTx.get(id) as (string | number | null)[] | undefined;
+        existing = selectTx.get(params[1]) as (string | number | null)[] | undefined;
         if (existing !== undefined && this.repeats(existing, rowNumber, id)) continue;
         this.createWallet(cells[WALLET]!);
         if (existing === undefined) {
@@ -285,7 +283,7 @@ export class LedgerWriter {
           stats.added++;
           continue;
         }
-        existing = selectTx.get(id) as (string | number | null)[];
+        existing = selectTx.get(params[1]) as (string | number | null)[];
         if (this.repeats(existing, rowNumber, id)) continue;
       }
       this.compare(existing, cells, rowNumber);
@@ -347,7 +345,7 @@ export class LedgerWriter {
     stats.updates.push({ row_number: rowNumber, transaction_id: detach(cells[0]!), fields: changed });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
     this.keepPrevious(existing[0] as number);
-    this.statements.updateTx.run(...this.params.slice(1), existing[0]);
+    this.statements.updateTx.run(...this.params.slice(2), existing[0]);
   }
 
   /** Every row is in: rebuild the dropped indexes and say what the import did. */
