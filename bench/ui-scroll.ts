@@ -46,11 +46,13 @@ try {
     });
     server.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  // The server is stopped whatever fails after it started (a missing Chromium included), not left running.
+  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
   try {
+    browser = await chromium.launch({
+      executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Strings: this file is type-checked without the DOM library.
     // Locators, not string predicates: the window's CSP forbids the eval a string predicate needs.
@@ -89,7 +91,7 @@ try {
     await settled();
     console.log(`Home:         ${ms(t)}; ${await shown()}`);
   } finally {
-    await browser.close();
+    await browser?.close();
     server.kill('SIGTERM');
   }
 } finally {
