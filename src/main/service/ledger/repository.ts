@@ -13,7 +13,7 @@ import type {
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
-import { ENCODED, hashEquals, keyEquals } from '../db/ledger-sql';
+import { ENCODED, hashEquals, keyEquals, NAMES_TABLE } from '../db/ledger-sql';
 import { stmt } from '../db/statements';
 import { ExactSum } from './exact-sum';
 import type { CatalogueView } from './rows';
@@ -225,13 +225,18 @@ export function sumTransactions(db: Db, query: TransactionFilters): LedgerTotals
     { chain_id: string; token_id: string; type: LedgerType; count: number; amount: ExactSum; fee: ExactSum }
   >();
   let total = 0;
-  const rows = stmt(db, `SELECT t.chain_id, t.token_id, t.type, t.amount, t.fee FROM transactions t${filter}`)
+  // Chain and token by their names' numbers (db/ledger-sql.ts), decoded once a group rather than once a record.
+  const names = new Map(stmt<[], [number, string]>(db, `SELECT no, name FROM ${NAMES_TABLE}`).raw(true).all());
+  const rows = stmt(db, `SELECT t.chain_no, t.token_no, t.type, t.amount, t.fee FROM transactions t${filter}`)
     .raw(true)
-    .iterate(...args) as IterableIterator<[string, string, LedgerType, string, string | null]>;
-  for (const [chain_id, token_id, type, amount, fee] of rows) {
-    const key = `${chain_id}\n${token_id}\n${type}`;
+    .iterate(...args) as IterableIterator<[number, number, LedgerType, string, string | null]>;
+  for (const [chainNo, tokenNo, type, amount, fee] of rows) {
+    const key = `${chainNo}\n${tokenNo}\n${type}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { chain_id, token_id, type, count: 0, amount: new ExactSum(), fee: new ExactSum() }));
+    if (!g) {
+      const [chain_id, token_id] = [names.get(chainNo)!, names.get(tokenNo)!];
+      groups.set(key, (g = { chain_id, token_id, type, count: 0, amount: new ExactSum(), fee: new ExactSum() }));
+    }
     g.count++;
     g.amount.add(amount);
     g.fee.add(fee);
