@@ -69,7 +69,8 @@ const encodeStatus = (x: string): string => encodeListed(LEDGER_STATUSES, x);
 
 /** A name's number (NULL for a name never stored: it matches no record). */
 export const nameNo = (x: string): string => `(SELECT no FROM ${NAMES_TABLE} WHERE name = ${x})`;
-const nameOf = (k: string): string => `(SELECT name FROM ${NAMES_TABLE} WHERE no = ${k})`;
+/** A number's name (the inverse of nameNo). */
+export const nameOf = (k: string): string => `(SELECT name FROM ${NAMES_TABLE} WHERE no = ${k})`;
 
 /**
  * The encoded columns of `ledger_rows`, by the field they hold (the view also shows them under these
@@ -90,8 +91,8 @@ export const ENCODED = {
 type EncodedField = keyof typeof ENCODED;
 const encoded = (f: string): f is EncodedField => Object.hasOwn(ENCODED, f);
 
-/** The fields held by name number: a name must be in ledger_names before a row can hold it. */
-export const NAMED_FIELDS = ['wallet_id', 'chain_id', 'token_id', 'import_id'] as const;
+/** The fields held by name number (wallet, chain, token, import): a name must be in ledger_names before a row can hold it. */
+export const NAMED_FIELDS = (Object.keys(ENCODED) as EncodedField[]).filter((f) => ENCODED[f].encode === nameNo);
 
 /** Every field of a stored record, in the view's order: the contract's, then the store's own. */
 export const STORED_RECORD_FIELDS = [...LEDGER_FIELDS, 'import_id', 'updated_at', 'movement'] as const;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/open';
 import { ExactSum } from './exact-sum';
 import { stmt } from '../db/statements';
-import { keyEquals, LEDGER_TABLE, NAMES_TABLE, statusKey, typeKey } from '../db/ledger-sql';
+import { keyEquals, LEDGER_TABLE, nameOf, NAMES_TABLE, statusKey, typeKey } from '../db/ledger-sql';
 
 /*
  * SQL of balances (the rule: ledger/balances.ts and docs/ledger.md "Balances"). Each record that can
@@ -124,8 +124,7 @@ type PartsRow = [string, string, string, 0 | 1 | 2, number, ...(number | bigint 
 /** The sums in SQL, exact; null when an amount has more digits than the parts hold, or a sum overflows them. */
 function sumsInSql(db: Db, f: BalanceFilter): BucketSums[] | null {
   const flows = flowsSql(f);
-  const name = (no: string) => `(SELECT name FROM ${NAMES_TABLE} WHERE no = ${no})`;
-  const sql = `SELECT ${name('wallet_no')}, ${name('chain_no')}, ${name('token_no')}, bucket, count(*), ${parts('inflow')}, ${parts('outflow')}, ${parts('fee')}
+  const sql = `SELECT ${nameOf('wallet_no')}, ${nameOf('chain_no')}, ${nameOf('token_no')}, bucket, count(*), ${parts('inflow')}, ${parts('outflow')}, ${parts('fee')}
     FROM (${flows.sql}) GROUP BY wallet_no, chain_no, token_no, bucket`;
   let rows: PartsRow[];
   try {

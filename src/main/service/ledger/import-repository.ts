@@ -142,12 +142,7 @@ export class LedgerWriter {
     try {
       this.base = (sqlite.prepare(`SELECT max(rowid) FROM ${LEDGER_TABLE}`).pluck().get() as number | null) ?? 0;
       this.knownWallets = new Set((sqlite.prepare('SELECT wallet_id FROM wallets').pluck().all() as string[]).map((w) => w.toLowerCase()));
-      // The names a row of the catalogue's and the store's wallets can hold, and the import's own id.
-      sqlite
-        .prepare(
-          `INSERT OR IGNORE INTO ${NAMES_TABLE} (name) SELECT wallet_id FROM wallets UNION ALL SELECT chain_id FROM chains UNION ALL SELECT token_id FROM tokens UNION ALL SELECT ?`,
-        )
-        .run(this.opts.importId);
+      // The names stored so far; one a row brings that is not there yet is stored when met (nameNo).
       this.names = new Map(sqlite.prepare(`SELECT name, no FROM ${NAMES_TABLE}`).raw(true).all() as [string, number][]);
       sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS ledger_import_seen (rowid INTEGER PRIMARY KEY, row_number INTEGER NOT NULL)');
       this.planIndexRebuild();
