@@ -74,6 +74,37 @@ test('an Etherscan transactions export asks for its chain, shows its rows as rea
   await shot(page, 'ledger-choices-etherscan-report');
 });
 
+test("a contract's export with its deployer on every row: both addresses are offered, the one chosen reads the direction", async () => {
+  const { page } = session();
+  const contract = '0x023c66b7e13d30a3c46aa433fd2829763d5817c5';
+  const deployer = '0xde910777c787903f78c89e7a0bf7f4c435cbb1fe';
+  await chooseLedgerFile(page, join(exports, 'etherscan-0x023c-txlist-transaction-hash-header.csv'));
+  await page.getByLabel('Chain of the file').selectOption('ETH');
+  await page.getByLabel('Wallet for every row').selectOption('new');
+
+  // Every value is 0 (calls that paid a fee): only the wallet's address says which way each went.
+  const questions = page.getByTestId('questions');
+  await expect(page.getByLabel('Chain of the file')).toBeHidden();
+  await expect(questions).toContainText('Which address was this file exported for?');
+  await expect(questions).toContainText('2 addresses are on every one of its first rows');
+  await expect(page.getByRole('radio', { name: deployer })).not.toBeChecked();
+  await expect(preview(page)).toBeDisabled();
+  await shot(page, 'ledger-choices-wallet-address-offered');
+
+  await page.getByRole('radio', { name: contract }).check();
+  await expect(questions).toBeHidden();
+  await expect(page.getByLabel('Wallet address')).toHaveValue(contract);
+  // The first row made the contract (To empty): it went to the contract, as every call after it.
+  await expect(firstRows(page).getByRole('row').nth(1)).toContainText('0x5dc6c4ba…1486f7');
+  await expect(firstRows(page).getByRole('row').filter({ hasText: 'Withdrawal' })).toHaveCount(0);
+
+  await preview(page).click();
+  await expect(page.getByTestId('preview-message')).toContainText('23 would be added');
+  await page.getByRole('button', { name: 'Import 23 rows' }).click();
+  await expect(page.getByTestId('import-counts')).toContainText('23added');
+  await expect(page.getByTestId('read-as-summary')).toContainText(contract);
+});
+
 test("a token page's export names neither token nor chain: the token chosen answers the chain question too", async () => {
   const { page } = session();
   await chooseLedgerFile(page, join(exports, 'derived-token-page-etherscan-0x003dc-usdc.csv'));

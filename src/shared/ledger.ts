@@ -83,7 +83,8 @@ export const REQUIRED_FIELDS = ['transaction_id', 'wallet_id', 'type', 'status',
  * picks a token), `token_name` (named in the report of unknown tokens), `log_index` (the transfer's
  * position in its transaction, where the export has it), `error` (an explorer's error cell, such as
  * ErrCode or Tron's contractRet: any text but SUCCESS makes the record Failed, whatever the status
- * column says).
+ * column says), `created_contract` (a transactions export's ContractAddress: the contract a creation
+ * made, which is where a row with an empty `to` went).
  */
 export const MAPPING_EXTRA_INPUTS = [
   'from',
@@ -94,6 +95,7 @@ export const MAPPING_EXTRA_INPUTS = [
   'token_name',
   'log_index',
   'error',
+  'created_contract',
 ] as const;
 export const MappingInput = z.enum([...LEDGER_FIELDS, ...MAPPING_EXTRA_INPUTS]);
 export type MappingInput = z.infer<typeof MappingInput>;

@@ -167,6 +167,191 @@ describe('one wallet’s Etherscan exports: normal, internal and ERC-20 transfer
   });
 });
 
+describe('BscScan and PolygonScan exports (real): the chain from the coin, the wallet from the rows', () => {
+  /** A data row of a fixture (1 = the first after the header), its quoted cells split (these files quote every cell and hold no quote). */
+  const cellsOf = (name: string, row: number) => textOf(name).split(/\r?\n/)[row]!.slice(1, -1).split('","');
+
+  it('a transactions export names BNB Smart Chain by its Value_IN(BNB): booked there, never on ETH; a creation went to the contract it made', async () => {
+    const name = 'bscscan-0x4435-txlist-head.csv';
+    const facts = FACTS[name]!;
+    // Every row carries one cell more than the header (…,""), as the explorer writes it.
+    expect(FACTS[name]).toMatchObject({ extraTrailingField: true, nativeSymbol: 'BNB' });
+    const r = await importFile({ source: file(name), wallet_id: WALLET });
+    expect(r).toMatchObject({ preset: 'etherscan', rows_total: facts.rows, added: facts.rows, rejected: 0 });
+    // The wallet is the one address on every row: row 1 made it (To empty, ContractAddress the wallet).
+    expect(r.read_as).toMatchObject({ chain_id: 'BSC_BNB', decimal_separator: '.', wallet_address: facts.walletAddress });
+    const records = await all({ wallet_id: WALLET });
+    expect(records).toHaveLength(facts.rows);
+    expect(records.every((x) => x.chain_id === 'BSC_BNB' && x.token_id === 'BSC_BNB')).toBe(true);
+    expect(
+      records
+        .filter((x) => x.status === 'Failed')
+        .map((x) => x.hash)
+        .sort(),
+    ).toEqual(facts.failedRows.map((f) => (f as { hash: string }).hash).sort());
+    const byTx = byHash(records);
+    for (const a of facts.amounts.filter((x) => x.column.startsWith('Value_IN')))
+      expect(byTx.get(a.hash)).toMatchObject({ type: 'Deposit', amount: plain(a.raw), to: facts.walletAddress });
+    // The creation: a Deposit of nothing into the contract it made; its fee is the deployer's, not the wallet's.
+    const creation = cellsOf(name, 1);
+    expect([creation[5], creation[6]]).toEqual(['', facts.walletAddress]);
+    expect(byTx.get(creation[0]!)).toMatchObject({
+      type: 'Deposit',
+      amount: '0',
+      to: facts.walletAddress,
+      fee: '',
+      created_at: 1682247893000,
+    });
+    // A call that moved no value (Method "Withdraw", failed): the address tells its direction, its status is kept.
+    const failed = byTx.get('0xfd7f06d25078df4f179288f9f9350c25adf9f9d35fa398cdb0261993c878dac6')!;
+    expect(failed).toMatchObject({ type: 'Deposit', status: 'Failed', amount: '0' });
+
+    const again = await importFile({ source: file(name), wallet_id: WALLET });
+    expect([again.added, again.updated, again.unchanged]).toEqual([0, 0, facts.rows]);
+  });
+
+  it('a BEP-20 export of 2021 ("Value", no Blockno): its chain asked; BUSD-T is BSC_USDT by contract, the unknown tokens listed, then added; one hash in and out of one token is two records', async () => {
+    const name = 'bscscan-0xad7b-bep20.csv';
+    const facts = FACTS[name]!;
+    const asked = await failure(importFile({ source: file(name), wallet_id: WALLET }));
+    expect(asked.message).toMatch(/does not say its chain.*give --chain [A-Z_|]*BSC_BNB/);
+    expect(await all()).toEqual([]);
+
+    const first = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'BSC_BNB' });
+    expect(first.preset).toBe('etherscan-tokens');
+    expect(first.read_as).toMatchObject({ chain_id: 'BSC_BNB', wallet_address: facts.walletAddress });
+    // Rows by their ContractAddress cell (the Cake-LP contract is the wallet too, on every row as From or To).
+    const rowsOf = (contract: string) =>
+      Array.from({ length: facts.rows }, (_, i) => cellsOf(name, i + 1)[6]).filter((c) => c === contract).length;
+    const usdt = '0x55d398326f99059ff775485246999027b3197955';
+    expect(first.added).toBe(rowsOf(usdt));
+    expect(first.unknown_tokens.map((t) => [t.symbol, t.contract_address, t.rows]).sort()).toEqual(
+      facts.tokens
+        .filter((t) => t.contract !== usdt)
+        .map((t) => [t.symbol, t.contract, rowsOf(t.contract)])
+        .sort(),
+    );
+    expect(first.rejected).toBe(facts.rows - first.added);
+    expect((await all()).every((x) => x.token_id === 'BSC_USDT')).toBe(true);
+
+    // Each token as the file describes it (symbol, contract); its id is the catalogue's.
+    const tokenIds = new Map([[usdt, 'BSC_USDT']]);
+    for (const t of first.unknown_tokens) {
+      const added = await svc.invoke(
+        'catalogue-token-add',
+        { chain_id: 'BSC_BNB', symbol: t.symbol, contract_address: t.contract_address, decimal: 18 },
+        meta,
+      );
+      tokenIds.set(t.contract_address, added.token_id);
+    }
+    const second = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'BSC_BNB' });
+    expect(second).toMatchObject({ added: first.rejected, unchanged: first.added, rejected: 0 });
+    const records = await all({ wallet_id: WALLET });
+    expect(records).toHaveLength(facts.rows);
+    // Each amount is the file's Value, thousands separators dropped, nothing rounded, on its own hash and token.
+    for (const a of facts.amounts) {
+      const [hash, , , from, , , contract] = cellsOf(name, a.row);
+      const type = from === facts.walletAddress ? 'Withdrawal' : 'Deposit';
+      expect(
+        records.filter((x) => x.hash === hash && x.token_id === tokenIds.get(contract!) && x.amount === plain(a.raw) && x.type === type),
+      ).toHaveLength(1);
+    }
+    // Rows 87 and 88: one hash, the same LP token and amount, into the wallet and out of it: two records.
+    const [lpHash, , , , , , lpContract] = cellsOf(name, 87);
+    expect([cellsOf(name, 88)[0], cellsOf(name, 88)[6]]).toEqual([lpHash, lpContract]);
+    expect(
+      records
+        .filter((x) => x.hash === lpHash && x.token_id === tokenIds.get(lpContract!))
+        .map((x) => [x.type, x.amount])
+        .sort(),
+    ).toEqual([
+      ['Deposit', '4538.518959762834869263'],
+      ['Withdrawal', '4538.518959762834869263'],
+    ]);
+
+    const again = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'BSC_BNB' });
+    expect([again.added, again.updated, again.unchanged]).toEqual([0, 0, facts.rows]);
+  });
+
+  it('a row of no value after the rows the import looked at, in a file of two addresses on every row: that row is rejected, naming --wallet-address', async () => {
+    const name = 'bscscan-0x4435-txlist-head.csv';
+    const [header] = textOf(name).split('\r\n');
+    const deposit = cellsOf(name, 2); // 1 BNB from 0x1d42… to the wallet
+    const [a, w] = [deposit[4]!, deposit[5]!];
+    // Each row between the same two addresses, one way or the other, with a value; the last moves nothing.
+    const row = (n: number, from: string, to: string, valueIn: string, valueOut: string) => {
+      const cells = [...deposit];
+      Object.assign(cells, { 0: `0x${n.toString(16).padStart(64, '0')}`, 4: from, 5: to, 7: valueIn, 8: valueOut });
+      return `"${cells.join('","')}"`;
+    };
+    const rows = Array.from({ length: 1200 }, (_, i) => (i % 2 ? row(i + 1, w, a, '0', '0.5') : row(i + 1, a, w, '1', '0')));
+    rows.push(row(1201, a, w, '0', '0'));
+    const text = [header, ...rows].join('\r\n');
+    const r = await importFile({ source: { name: 'two-addresses.csv', text }, wallet_id: WALLET });
+    expect(r).toMatchObject({ added: 1200, rejected: 1 });
+    expect(r.rejections[0]).toMatchObject({
+      row_number: 1201,
+      column: 'Value_IN(BNB)',
+      value: '0',
+      reason:
+        "Value_IN(BNB) and Value_OUT(BNB) are both 0, so only the wallet's address tells a deposit from a withdrawal: give it (--wallet-address)",
+    });
+    const again = await importFile({ source: { name: 'two-addresses.csv', text }, wallet_id: WALLET, wallet_address: w });
+    expect(again).toMatchObject({ added: 1, unchanged: 1200, rejected: 0 });
+  });
+
+  it('a PolygonScan export from a token’s page (DATA, filtered by an address): chain and token asked; the token added and given, its amounts exact on Polygon', async () => {
+    const name = 'polygonscan-token-page-data-0x63f7-head.csv';
+    const facts = FACTS[name]!;
+    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
+    expect(detect.preset).toBe('etherscan-token-page');
+    expect(detect.needs.map((n) => n.field)).toEqual(['chain_id', 'token_id']);
+    expect(detect.needs[0]!.options).toContain('MATIC');
+    // The catalogue has no DATA on Polygon: added as the explorer's page shows it, then named.
+    const data = await svc.invoke(
+      'catalogue-token-add',
+      { chain_id: 'MATIC', symbol: 'DATA', contract_address: '0x3a9a81d576d83ff21f26f325066054540720fc34', decimal: 18 },
+      meta,
+    );
+    const r = await importFile({ source: file(name), wallet_id: WALLET, token_id: data.token_id });
+    expect(r).toMatchObject({ preset: 'etherscan-token-page', added: facts.rows, rejected: 0 });
+    expect(r.read_as).toMatchObject({ chain_id: 'MATIC', wallet_address: facts.walletAddress });
+    const records = await all({ wallet_id: WALLET });
+    expect(records.every((x) => x.chain_id === 'MATIC' && x.token_id === data.token_id && x.type === 'Deposit')).toBe(true);
+    const byTx = byHash(records);
+    expect(facts.amounts.map((a) => [a.raw, byTx.get(a.hash)?.amount])).toEqual(facts.amounts.map((a) => [a.raw, plain(a.raw)]));
+    expect(byTx.get('0x4a097de9ddcfc92ec3ad2a4dffb839bf15fb6b620f14f81749ae7d278bbcefe2')?.amount).toBe('2047940.438159170612749697');
+    const again = await importFile({ source: file(name), wallet_id: WALLET, token_id: data.token_id });
+    expect([again.added, again.updated, again.unchanged]).toEqual([0, 0, facts.rows]);
+  });
+
+  it('a contract’s export where its deployer is on every row too: the wallet is asked, both offered; given, the creation went to the contract', async () => {
+    const name = 'etherscan-0x023c-txlist-transaction-hash-header.csv';
+    const facts = FACTS[name]!;
+    // Every value is 0 (calls that paid only fees): only the address says which way each went.
+    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET, chain_id: 'ETH' }, meta);
+    expect(detect.needs).toEqual([
+      expect.objectContaining({
+        field: 'wallet_address',
+        flag: '--wallet-address',
+        options: expect.arrayContaining(['0xde910777c787903f78c89e7a0bf7f4c435cbb1fe', facts.walletAddress]),
+      }),
+    ]);
+    expect(detect.needs[0]!.reason).toMatch(
+      /some of its rows move nothing either way \(Value_IN\(ETH\) and Value_OUT\(ETH\) both 0\), and 2 addresses are on every one/,
+    );
+    const refused = await failure(importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' }));
+    expect(refused.message).toMatch(/give --wallet-address 0x/);
+    expect(await all()).toEqual([]);
+
+    const r = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH', wallet_address: facts.walletAddress });
+    expect(r).toMatchObject({ added: facts.rows, rejected: 0 });
+    const records = byHash(await all());
+    const creation = records.get('0x5dc6c4ba75fd98859bce4cbcae13e9cc43195bea1e731c751d67ab52871486f7')!;
+    expect(creation).toMatchObject({ type: 'Deposit', to: facts.walletAddress, amount: '0', fee: '' });
+  });
+});
+
 describe('files that do not say everything', () => {
   it('an Etherscan-family file in ETH needs its chain; the same file as Arbitrum is other records', async () => {
     const name = 'etherscan-0xf98c-txlist.csv';

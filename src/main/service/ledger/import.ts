@@ -98,25 +98,43 @@ function resolveMapping(
 }
 
 /**
- * The export's own address, when the mapping needs one to tell deposits from withdrawals and none
- * was given: the one address that is the sender or the recipient on every one of the first rows.
+ * Candidates for the export's own address, when the mapping needs one to tell deposits from
+ * withdrawals and none was given: the addresses that are the sender or the recipient on every one
+ * of the first rows (one is the wallet's; two or more are for the user to choose from).
  */
-function inferWalletAddress(mapping: Mapping, headers: string[], rows: string[][]): string | undefined {
+function walletAddressCandidates(mapping: Mapping, headers: string[], rows: string[][]): string[] {
   // In/out columns tell most rows' direction, but not a failed transfer's (no value either way): the address does.
-  if (statesDirection(mapping)) return undefined;
+  if (statesDirection(mapping)) return [];
   const fromCol = mapping.columns.from ? findHeader(headers, mapping.columns.from) : undefined;
   const toCol = mapping.columns.to ? findHeader(headers, mapping.columns.to) : undefined;
-  if (fromCol === undefined || toCol === undefined || rows.length === 0) return undefined;
+  if (fromCol === undefined || toCol === undefined || rows.length === 0) return [];
   const fi = headers.indexOf(fromCol);
   const ti = headers.indexOf(toCol);
+  // A contract creation's To is empty: it went to the contract it made (rows.ts reads it the same way).
+  const createdCol = mapping.columns.created_contract ? findHeader(headers, mapping.columns.created_contract) : undefined;
+  const ci = createdCol === undefined ? -1 : headers.indexOf(createdCol);
   let candidates: Map<string, string> | undefined;
   for (const row of rows) {
     const here = new Map<string, string>();
-    for (const a of [row[fi]?.trim() ?? '', row[ti]?.trim() ?? '']) if (a) here.set(a.toLowerCase(), a);
+    const to = row[ti]?.trim() || (ci >= 0 ? (row[ci]?.trim() ?? '') : '');
+    for (const a of [row[fi]?.trim() ?? '', to]) if (a) here.set(a.toLowerCase(), a);
     candidates = candidates === undefined ? here : new Map([...candidates].filter(([k]) => here.has(k)));
-    if (candidates.size === 0) return undefined;
+    if (candidates.size === 0) return [];
   }
-  return candidates?.size === 1 ? [...candidates.values()][0] : undefined;
+  return [...(candidates?.values() ?? [])];
+}
+
+/** Whether some of the first rows move nothing either way (Value_IN and Value_OUT both 0 or empty): only the wallet's address gives their direction. */
+function hasRowsOfNoValue(mapping: Mapping, headers: string[], rows: string[][]): boolean {
+  const at = (input: 'amount_in' | 'amount_out') => {
+    const h = mapping.columns[input] ? findHeader(headers, mapping.columns[input]) : undefined;
+    return h === undefined ? -1 : headers.indexOf(h);
+  };
+  const ii = at('amount_in');
+  const oi = at('amount_out');
+  if (ii < 0 && oi < 0) return false;
+  const none = (cell: string | undefined) => /^[\s0.,]*$/.test(cell ?? '');
+  return rows.some((row) => none(ii < 0 ? '' : row[ii]) && none(oi < 0 ? '' : row[oi]));
 }
 
 /** Whether the mapping itself says each row's direction: a type (column or constant), or the wallet's address. */
@@ -358,15 +376,24 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   // The wallet's address: given, else the wallet's own on the file's chain, else the one on every first row.
   const ownAddress =
     opts.walletId && chainId !== null && !statesDirection(mapping) ? walletAddressOn(ctx.db, opts.walletId, chainId) : undefined;
-  const walletAddress = opts.walletAddress ?? ownAddress ?? inferWalletAddress(mapping, headers, rows);
-  if (needsWalletAddress(mapping) && walletAddress === undefined)
+  const candidates = (opts.walletAddress ?? ownAddress) ? [] : walletAddressCandidates(mapping, headers, rows);
+  const walletAddress = opts.walletAddress ?? ownAddress ?? (candidates.length === 1 ? candidates[0] : undefined);
+  const noValueRows = !statesDirection(mapping) && hasRowsOfNoValue(mapping, headers, rows);
+  if (walletAddress === undefined && (needsWalletAddress(mapping) || noValueRows)) {
+    const why = needsWalletAddress(mapping)
+      ? 'the file has no type column'
+      : `some of its rows move nothing either way (${mapping.columns.amount_in ?? 'amount_in'} and ${mapping.columns.amount_out ?? 'amount_out'} both 0)`;
+    const which =
+      candidates.length > 1
+        ? `${candidates.length} addresses are on every one of its first rows (${candidates.join(', ')})`
+        : 'no address is on every one of its first rows';
     needs.push({
       field: 'wallet_address',
       flag: '--wallet-address',
-      options: [],
-      reason:
-        "the file has no type column, and no address is on every one of its first rows: give the wallet's address to tell deposits from withdrawals",
+      options: candidates.length > 1 ? candidates : [],
+      reason: `${why}, and ${which}: give the wallet's address to tell deposits from withdrawals`,
     });
+  }
 
   // The wallet every row goes to, for files without a wallet_id column.
   if (opts.walletId === undefined && mapping.columns.wallet_id === undefined && mapping.constants.wallet_id === undefined)

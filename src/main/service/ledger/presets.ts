@@ -149,7 +149,7 @@ export const PRESETS: PresetDef[] = [
     name: 'etherscan-internal',
     ofNativeCoin: true,
     label: 'Etherscan-family internal transactions (CSV)',
-    description: `The internal transactions export of one address (Txhash, ParentTxFrom, TxTo, Value_IN/Value_OUT). Each row is an internal transfer of the coin, a record of its own beside the transaction's own transfer; Value_IN makes a Deposit, Value_OUT a Withdrawal; Status 0 with an empty ErrCode is Completed, anything else Failed. ${EXPLORER_NOTE}`,
+    description: `The internal transactions export of one address (Txhash, ParentTxFrom, TxTo, Value_IN/Value_OUT). Each row is an internal transfer of the coin, a record of its own beside the transaction's own transfer; Value_IN makes a Deposit, Value_OUT a Withdrawal; a creation's empty TxTo is the contract it made (ContractAddress); Status 0 with an empty ErrCode is Completed, anything else Failed. ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], ['ParentTxFrom', 'TxTo']],
     exampleHeaders: ETHERSCAN_INTERNAL_EXAMPLE,
     chainOf: (headers) => ({ family: 'ETH', unit: unitOf(findHeader(headers, /^Value_IN\(/i)) }),
@@ -162,6 +162,8 @@ export const PRESETS: PresetDef[] = [
       if (status) columns.status = status;
       const err = findHeader(headers, 'ErrCode');
       if (err) columns.error = err;
+      const created = findHeader(headers, 'ContractAddress');
+      if (created) columns.created_contract = created;
       return mapping({
         columns,
         constants: status ? {} : { status: 'Completed' },
@@ -231,7 +233,7 @@ export const PRESETS: PresetDef[] = [
     name: 'etherscan',
     ofNativeCoin: true,
     label: 'Etherscan-family transactions (CSV)',
-    description: `The transactions export of one address. Value_IN makes a Deposit, Value_OUT a Withdrawal; the fee counts on withdrawals; an empty Status and ErrCode is Completed, any error in either Failed (kept as a record). The transaction id is derived from wallet, chain and hash. ${EXPLORER_NOTE}`,
+    description: `The transactions export of one address. Value_IN makes a Deposit, Value_OUT a Withdrawal, a row of no value either way goes by the wallet's address (From or To); a contract creation's empty To is the contract it made (ContractAddress); the fee counts on withdrawals; an empty Status and ErrCode is Completed, any error in either Failed (kept as a record). The transaction id is derived from wallet, chain and hash. ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp'], [/^Value_IN\(/i], [/^Value_OUT\(/i]],
     exampleHeaders: ETHERSCAN_EXAMPLE,
     chainOf: (headers) => ({ family: 'ETH', unit: unitOf(findHeader(headers, /^Value_IN\(/i)) }),
@@ -244,6 +246,8 @@ export const PRESETS: PresetDef[] = [
       if (err) columns.error = err;
       const fee = findHeader(headers, /^TxnFee\((?!USD)\w+\)$/i);
       if (fee) columns.fee = fee;
+      const created = findHeader(headers, 'ContractAddress');
+      if (created) columns.created_contract = created;
       return mapping({
         columns,
         values: { status: FAILED_UNLESS_EMPTY },

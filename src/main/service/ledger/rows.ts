@@ -211,6 +211,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const hasContract = has(src.token_contract);
   const hasSymbol = has(src.token_symbol);
   const hasFrom = has(src.from);
+  const hasCreated = has(src.created_contract);
   const hashFromId = deriveId && has(src.hash) && mapping.id_fields.includes('hash');
   const hasName = has(src.token_name);
   const unknown = opts.unknownTokens;
@@ -380,8 +381,16 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       type ??= 'Withdrawal';
     }
 
-    const toAddress = get(src.to, cells);
+    let toAddress = get(src.to, cells);
     if (toAddress instanceof RowProblem) return toAddress;
+    let toLabel = src.to.label;
+    // A contract creation has no To: it went to the contract it made.
+    if (toAddress === '' && hasCreated) {
+      const created = get(src.created_contract, cells);
+      if (created instanceof RowProblem) return created;
+      toAddress = created;
+      toLabel = src.created_contract.label;
+    }
     let fromAddress = '';
     if (hasFrom) {
       const f = get(src.from, cells);
@@ -399,6 +408,12 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
         );
     }
     if (type === undefined && mapping.signed_amounts && amount !== '0') type = 'Deposit';
+    if (type === undefined && typeFromInOut && (hasFrom || has(src.to)))
+      return new RowProblem(
+        src.amount_in.label,
+        `${src.amount_in.label} and ${src.amount_out.label} are both 0, so only the wallet's address tells a deposit from a withdrawal: give it (--wallet-address)`,
+        amount,
+      );
     if (type === undefined) return required(src.type, 'type');
     out[F.type] = type;
 
@@ -421,7 +436,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
 
     if (toAddress !== '') {
       const problem = addresses.problem(toAddress, chain.family);
-      if (problem !== null) return new RowProblem(src.to.label, problem, toAddress);
+      if (problem !== null) return new RowProblem(toLabel, problem, toAddress);
     }
     out[F.to] = toAddress;
 

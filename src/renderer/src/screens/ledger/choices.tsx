@@ -213,13 +213,23 @@ function Question({ need, chainId }: { need: NeededChoice; chainId: string | nul
       break;
     case 'wallet_address':
       control = (
-        <CommitInput
-          aria-label="Wallet address"
-          className="mono question-input"
-          value={walletAddress}
-          onCommit={(walletAddress) => setWallet({ walletAddress })}
-          placeholder="the address the export was made for, then Enter"
-        />
+        <>
+          {need.options.length > 0 && (
+            <RadioChoice
+              name="q-wallet-address"
+              options={need.options.map((a) => ({ value: a, label: a }))}
+              value={need.options.find((a) => a.toLowerCase() === walletAddress.toLowerCase())}
+              onChange={(walletAddress) => setWallet({ walletAddress })}
+            />
+          )}
+          <CommitInput
+            aria-label="Wallet address"
+            className="mono question-input"
+            value={walletAddress}
+            onCommit={(walletAddress) => setWallet({ walletAddress })}
+            placeholder="the address the export was made for, then Enter"
+          />
+        </>
       );
       break;
     case 'token_id':
