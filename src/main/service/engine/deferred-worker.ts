@@ -22,6 +22,8 @@ export type DeferredReply = { id: number; error?: string; code?: string };
 const port = parentPort!;
 const init = workerData as DeferredInit;
 let db: Database.Database | undefined;
+let insert: Database.Statement | undefined;
+let remove: Database.Statement | undefined;
 
 port.on('message', (m: DeferredRequest) => {
   if (m.op === 'close') {
@@ -30,11 +32,22 @@ port.on('message', (m: DeferredRequest) => {
     return;
   }
   try {
-    db ??= openDeferredFile(init.file, init.nativeBinding);
+    if (db === undefined) {
+      // Opened, and its two statements prepared once, on the first message.
+      const opened = openDeferredFile(init.file, init.nativeBinding);
+      try {
+        insert = opened.prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)');
+        remove = opened.prepare('DELETE FROM deferred WHERE id = ?');
+      } catch (err) {
+        opened.close();
+        throw err;
+      }
+      db = opened;
+    }
     if (m.op === 'add') {
-      db.prepare('INSERT INTO deferred (id, kind, body) VALUES (?, ?, ?)').run(m.id, m.kind, m.body);
+      insert!.run(m.id, m.kind, m.body);
       port.postMessage({ id: m.id } satisfies DeferredReply);
-    } else db.prepare('DELETE FROM deferred WHERE id = ?').run(m.id);
+    } else remove!.run(m.id);
   } catch (err) {
     if (m.op === 'add') {
       const code = (err as { code?: unknown }).code;

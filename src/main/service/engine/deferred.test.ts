@@ -111,6 +111,46 @@ test("a deferred write waiting on its file does not hold the service's thread: q
   }
 });
 
+test('an entry is applied only once it is on disk: one whose write fails, and was answered so, is never applied; the one behind it is', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nps-deferred-'));
+  const main = new Database(join(dir, 'nps.sqlite'));
+  const file = deferredFileOf(main.name);
+  const applied: unknown[] = [];
+  const writes = new DeferredWrites(file, main, undefined);
+  writes.register('note', (body) => applied.push(body));
+  try {
+    // The file and its thread are there (its removal waits until after the writes below, in order).
+    await writes.add('note', { n: 0 });
+    // Another connection holds the file's write lock beyond the first write's wait (100 ms), and
+    // lets it go as soon as that write has failed, while the second waits its turn.
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const first = writes.add('note', { n: 1 }).then(
+      () => 'kept',
+      (err: unknown) => {
+        other.exec('COMMIT');
+        return (err as Error).message;
+      },
+    );
+    const second = writes.add('note', { n: 2 }).then(() => 'kept');
+    // Both queued at once behind the first; neither may be applied while its write is under way.
+    expect(writes.size).toBe(3);
+    writes.applyNext();
+    expect(() => writes.applyNext()).toThrow(/not on disk yet/);
+    await writes.headWritten();
+    expect(await first).toMatch(/locked|busy/i);
+    expect(await second).toBe('kept');
+    expect(writes.size).toBe(1);
+    writes.applyNext();
+    expect(applied).toEqual([{ n: 0 }, { n: 2 }]);
+    other.close();
+  } finally {
+    writes.close();
+    main.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a deferred verification whose write fails is answered 5001 naming its file, and leaves no ticket behind: the next claim opens one that is kept', async () => {
   const svc = tempService();
   const small = join(svc.dataDir, 'small.csv');

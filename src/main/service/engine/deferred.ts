@@ -28,6 +28,8 @@ interface Entry {
   id: number;
   kind: string;
   body: unknown;
+  /** While its write to the file is under way: settles (never rejects) once it is on disk or has failed and left the queue. */
+  writing?: Promise<void>;
 }
 
 /** The file beside the store: `nps.sqlite` keeps its deferred writes in `nps.deferred.sqlite`. */
@@ -67,7 +69,7 @@ export class DeferredWrites {
    */
   add(kind: string, body: unknown): Promise<void> {
     if (!this.appliers.has(kind)) throw new Error(`deferred writes: no applier for ${kind}`);
-    const entry = { id: ++this.lastId, kind, body };
+    const entry: Entry = { id: ++this.lastId, kind, body };
     const text = JSON.stringify(body);
     const thread = this.ensureThread();
     if (!thread) {
@@ -81,7 +83,7 @@ export class DeferredWrites {
       return Promise.resolve();
     }
     this.queue.push(entry);
-    return new Promise<void>((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       this.writing.set(entry.id, { resolve, reject });
       thread.postMessage({ op: 'add', id: entry.id, kind, body: text } satisfies DeferredRequest);
     }).catch((err: unknown) => {
@@ -89,6 +91,20 @@ export class DeferredWrites {
       if (at >= 0) this.queue.splice(at, 1);
       throw err;
     });
+    entry.writing = written.then(
+      () => void (entry.writing = undefined),
+      () => undefined,
+    );
+    return written;
+  }
+
+  /**
+   * Resolves once the oldest entry is on disk, waiting for its write if it is under way (and for
+   * the next one's when it failed and left the queue). An entry is applied only after: one whose
+   * write fails was answered as a failure, and must leave nothing in the store.
+   */
+  async headWritten(): Promise<void> {
+    for (let head = this.queue[0]; head?.writing !== undefined; head = this.queue[0]) await head.writing;
   }
 
   /** Start the thread now rather than with the first write (an import is about to take the lock). */
@@ -97,11 +113,12 @@ export class DeferredWrites {
   }
 
   /**
-   * Apply the oldest entry to the main store and forget it. A failure is thrown after the entry is
-   * set aside in memory (it stays in the file and is tried again when the store is next opened), so
-   * one bad entry cannot hold the others back.
+   * Apply the oldest entry to the main store and forget it; once it is on disk (`headWritten`). A
+   * failure is thrown after the entry is set aside in memory (it stays in the file and is tried
+   * again when the store is next opened), so one bad entry cannot hold the others back.
    */
   applyNext(): void {
+    if (this.queue[0]?.writing !== undefined) throw new Error('deferred writes: the oldest entry is not on disk yet (await headWritten)');
     const entry = this.queue.shift();
     if (entry === undefined) return;
     const apply = this.appliers.get(entry.kind);

@@ -156,6 +156,9 @@ export class Engine {
   private async applyDeferred(release: () => void): Promise<void> {
     try {
       while (this.deferred.size > 0) {
+        // An entry still being written may yet fail, and its caller be told so: never apply it before.
+        await this.deferred.headWritten();
+        if (this.deferred.size === 0) break;
         try {
           this.deferred.applyNext();
         } catch (err) {
