@@ -98,6 +98,18 @@ function resolveMapping(
 }
 
 /**
+ * Addresses no export is made for: tokens are minted from and burned to them, so a file of mints or
+ * burns has one on every row (EVM's zero and 0x…dead, TRON's zero in Base58 and hex).
+ */
+const NOBODY = new Set([
+  '0x0000000000000000000000000000000000000000',
+  '0x000000000000000000000000000000000000dead',
+  't9yd14nj9j7xab4dbgeix9h8unkkhxuwwb',
+  '410000000000000000000000000000000000000000',
+]);
+const isNobody = (address: string) => NOBODY.has(address.trim().toLowerCase());
+
+/**
  * Candidates for the export's own address, when the mapping needs one to tell deposits from
  * withdrawals and none was given: the addresses that are the sender or the recipient on every one
  * of the first rows (one is the wallet's; two or more are for the user to choose from).
@@ -117,7 +129,7 @@ function walletAddressCandidates(mapping: Mapping, headers: string[], rows: stri
   for (const row of rows) {
     const here = new Map<string, string>();
     const to = row[ti]?.trim() || (ci >= 0 ? (row[ci]?.trim() ?? '') : '');
-    for (const a of [row[fi]?.trim() ?? '', to]) if (a) here.set(a.toLowerCase(), a);
+    for (const a of [row[fi]?.trim() ?? '', to]) if (a && !isNobody(a)) here.set(a.toLowerCase(), a);
     candidates = candidates === undefined ? here : new Map([...candidates].filter(([k]) => here.has(k)));
     if (candidates.size === 0) return [];
   }
@@ -291,13 +303,15 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
         field: 'chain_id',
         flag: '--chain',
         options: candidates,
-        ...(candidates.length === 0 ? { add_chain: chainToAdd(headers, rows, family) } : {}),
+        add_chain: chainToAdd(headers, rows, family),
         reason:
-          family.unit === null
-            ? `the file does not say its chain (${/^[aeiou]/i.test(preset) ? 'an' : 'a'} ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`
-            : candidates.length === 0
-              ? `no chain in the catalogue has the coin ${family.unit}: add the chain (\`nps chains add\`) and give it`
-              : `the file's values are in ${family.unit}, the coin of ${candidates.join(', ')}: say which chain it was exported from`,
+          candidates.length === 0
+            ? `no chain in the catalogue has the coin ${family.unit}: add the chain (\`nps chains add\`) and give it`
+            : `${
+                family.unit === null
+                  ? `the file does not say its chain (${/^[aeiou]/i.test(preset) ? 'an' : 'a'} ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`
+                  : `the file's values are in ${family.unit}, the coin of ${candidates.join(', ')}: say which chain it was exported from`
+              }; a chain not listed must be added first (\`nps chains add\`)`,
       });
   }
   if (!family && chainId === null && mapping.columns.chain_id === undefined) {
@@ -374,6 +388,12 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   if (order !== null) mapping.date.order = order;
 
   // The wallet's address: given, else the wallet's own on the file's chain, else the one on every first row.
+  const given = opts.walletAddress ?? mapping.constants.wallet_address;
+  if (given !== undefined && isNobody(given))
+    throw new ServiceError(
+      ErrorCodes.INVALID_PARAM,
+      `wallet_address: ${given.trim()} is the address tokens are minted from and burned to, not a wallet's; give the address the export was made for`,
+    );
   const ownAddress =
     opts.walletId && chainId !== null && !statesDirection(mapping) ? walletAddressOn(ctx.db, opts.walletId, chainId) : undefined;
   const candidates = (opts.walletAddress ?? ownAddress) ? [] : walletAddressCandidates(mapping, headers, rows);
@@ -422,7 +442,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
       chain_id: chainId,
       decimal_separator: separator,
       date_order: order,
-      wallet_address: walletAddress ?? null,
+      wallet_address: walletAddress ?? mapping.constants.wallet_address ?? null,
       time_zone: mapping.date.time_zone ?? (mapping.date.utc_offset === '+00:00' ? 'UTC' : `UTC${mapping.date.utc_offset}`),
     },
   };

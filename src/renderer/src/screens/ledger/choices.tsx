@@ -179,22 +179,31 @@ function Question({ need, chainId }: { need: NeededChoice; chainId: string | nul
   let control;
   switch (need.field) {
     case 'chain_id':
-      control = need.add_chain ? (
-        <AddChain suggested={need.add_chain} />
-      ) : (
-        <select
-          aria-label="Chain of the file"
-          value={choices.chain_id ?? ''}
-          onChange={(e) => setChoices({ chain_id: e.target.value || undefined })}
-        >
-          <option value="">Choose a chain…</option>
-          {need.options.map((id) => (
-            <option key={id} value={id}>
-              {chainName(id)}
-            </option>
-          ))}
-        </select>
-      );
+      control =
+        need.add_chain && need.options.length === 0 ? (
+          <AddChain suggested={need.add_chain} />
+        ) : (
+          <>
+            <select
+              aria-label="Chain of the file"
+              value={choices.chain_id ?? ''}
+              onChange={(e) => setChoices({ chain_id: e.target.value || undefined })}
+            >
+              <option value="">Choose a chain…</option>
+              {need.options.map((id) => (
+                <option key={id} value={id}>
+                  {chainName(id)}
+                </option>
+              ))}
+            </select>
+            {need.add_chain && (
+              <details className="add-chain-more">
+                <summary>The chain is not in the list</summary>
+                <AddChain suggested={need.add_chain} />
+              </details>
+            )}
+          </>
+        );
       break;
     case 'decimal_separator':
       control = (
