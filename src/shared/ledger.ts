@@ -163,6 +163,13 @@ export const Mapping = z
          * been through a spreadsheet, which may have rounded it, and its row is rejected.
          */
         scientific: z.boolean().optional(),
+        /**
+         * Amounts are written to their token's full precision (Tronscan's quant: "679.470000" for
+         * a token of 6 decimal places). An amount written with another number of decimal places
+         * is of another token, and its row is rejected: in a file that names no token, that is
+         * the only sign of a row of another token.
+         */
+        token_places: z.boolean().optional(),
       })
       .refine((n) => n.decimal_separator === 'auto' || n.decimal_separator !== n.thousands_separator, {
         error: 'decimal and thousands separators must differ',
@@ -273,9 +280,10 @@ export const NeededChoice = z.object({
   /** The values to choose from, where they are few (chains of the file's coin, tokens of the file's chain, the two separators). */
   options: z.array(z.string()),
   /**
-   * A chain_id need that no chain of the catalogue answers (none has the file's coin): what the file
-   * says of the chain to add (catalogue-chain-add's fields; native_decimal null where the family
-   * does not fix it). Absent on other needs.
+   * A chain_id need of an explorer export: what the file says of a chain to add when the chain it
+   * was exported from is not in the catalogue (catalogue-chain-add's fields; native_decimal null
+   * where the family does not fix it). With no options, no chain of the catalogue fits the file
+   * (none has its coin) and adding one is the only answer. Absent on other needs.
    */
   add_chain: z
     .object({

@@ -110,6 +110,10 @@ const TRONSCAN_EXAMPLE = [
   'isConfirm',
 ];
 
+/** The transaction list's amount ("0.5 ETH"): Value in the advanced filter's export, Amount in the address page's since 2024 (beside "Value (USD)"). */
+const LIST_AMOUNT = ['Value', 'Amount'];
+const listAmountOf = (headers: readonly string[]) => LIST_AMOUNT.map((n) => findHeader(headers, n)).find((h) => h !== undefined);
+
 /** Columns common to Etherscan's three exports: the hash, the block time, the addresses. */
 function etherscanColumns(headers: readonly string[], toNames: string[]): Partial<Record<MappingInput, string>> {
   const time = findHeader(headers, 'UnixTimestamp') ?? 'UnixTimestamp';
@@ -262,8 +266,8 @@ export const PRESETS: PresetDef[] = [
     name: 'etherscan-list',
     ofNativeCoin: true,
     label: 'Etherscan-family transaction list, advanced filter (CSV)',
-    description: `The transaction list exported from an explorer's advanced filter (Transaction Hash, Status, DateTime (UTC), From, To, Value as "0.5 ETH", Txn Fee). A transfer to the wallet's address is a Deposit, from it a Withdrawal; the fee counts on withdrawals; Success is Completed, an error Failed (kept). ${EXPLORER_NOTE}`,
-    detect: [['Transaction Hash'], ['DateTime (UTC)'], ['Value'], ['Txn Fee'], ['From'], ['To']],
+    description: `The transaction list exported from an explorer's advanced filter or, since 2024, from an address's page (Transaction Hash, Status, DateTime (UTC), From, To, Value or Amount as "0.5 ETH", Txn Fee). A transfer to the wallet's address is a Deposit, from it a Withdrawal; the fee counts on withdrawals; Success is Completed, an error Failed (kept). ${EXPLORER_NOTE}`,
+    detect: [['Transaction Hash'], ['DateTime (UTC)'], LIST_AMOUNT, ['Txn Fee'], ['From'], ['To']],
     exampleHeaders: [
       'Transaction Hash',
       'Status',
@@ -278,7 +282,7 @@ export const PRESETS: PresetDef[] = [
       'Txn Fee',
     ],
     chainOf: (headers, rows) => {
-      const value = headers.indexOf(findHeader(headers, 'Value') ?? '');
+      const value = headers.indexOf(listAmountOf(headers) ?? '');
       const unit = rows.map((r) => /\s([A-Za-z]\w*)$/.exec((r[value] ?? '').trim())?.[1]).find(Boolean);
       return { family: 'ETH', unit: unit?.toUpperCase() ?? null };
     },
@@ -291,7 +295,7 @@ export const PRESETS: PresetDef[] = [
           confirmed_at: time,
           from: findHeader(headers, 'From') ?? 'From',
           to: findHeader(headers, 'To') ?? 'To',
-          amount: findHeader(headers, 'Value') ?? 'Value',
+          amount: listAmountOf(headers) ?? 'Value',
           fee: findHeader(headers, 'Txn Fee') ?? 'Txn Fee',
           status: findHeader(headers, 'Status') ?? 'Status',
         },
@@ -346,7 +350,8 @@ export const PRESETS: PresetDef[] = [
         columns,
         constants: confirmed ? {} : { status: 'Completed' },
         values: { status: { true: 'Completed', false: 'Confirming', confirmed: 'Completed', unconfirmed: 'Confirming' } },
-        number: EXPLORER_NUMBERS,
+        // The older export's quant is written to the token's precision, and the file names no token: a row of another token shows only there.
+        number: { ...EXPLORER_NUMBERS, token_places: columns.amount === findHeader(headers, 'quant') },
         date: { format: 'auto', utc_offset: offset },
         id_fields: ['hash', 'token_id', 'from', 'to', 'amount'],
         movement: 'token',

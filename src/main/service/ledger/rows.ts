@@ -15,7 +15,7 @@ import { compileTimeReader } from './dates';
 import { compileDecimalReader } from './numbers';
 import { deriveTransactionId } from './ids';
 import { findHeader } from './presets';
-import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, detach, readHash, TEXT_LIMIT, uuidLower } from './values';
+import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, detach, readHash, TEXT_LIMIT, uuidLower, writtenPlaces } from './values';
 
 /* One row of a ledger file -> one normalised record, or the column at fault and why. */
 
@@ -208,6 +208,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
 
   const required = (s: Source, field: string) => new RowProblem(s.index >= 0 ? s.label : field, 'is required');
   const hasAmount = has(src.amount);
+  const tokenPlaces = mapping.number.token_places === true && hasAmount;
   const hasContract = has(src.token_contract);
   const hasSymbol = has(src.token_symbol);
   const hasFrom = has(src.from);
@@ -419,6 +420,16 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
 
     if (decimalPlaces(amount) > token.decimal) {
       return new RowProblem(amountLabel, `${amount} has ${decimalPlaces(amount)} decimal places; ${tokenId} has ${token.decimal}`, amount);
+    }
+    if (tokenPlaces) {
+      const written = get(src.amount, cells) as string;
+      const places = writtenPlaces(written, amount);
+      if (places !== undefined && places !== token.decimal)
+        return new RowProblem(
+          amountLabel,
+          `${written} is written with ${places} decimal places and ${tokenId} has ${token.decimal}: this export writes every amount to its token's precision, so the row moves another token, which the file does not name`,
+          written,
+        );
     }
     out[F.amount] = amount;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTransactionId } from './ids';
 import { guessDelimiter, JsonArraySplitter } from './source';
-import { CellError, isUuid, readDecimal, readHash, uuidLower } from './values';
+import { CellError, isUuid, readDecimal, readHash, uuidLower, writtenPlaces } from './values';
 
 const dot = { decimal_separator: '.', thousands_separator: '' } as const;
 
@@ -36,6 +36,23 @@ describe('readDecimal', () => {
 
   it.each(['12,5', '1 000', 'abc', '', '1.2.3', '0x10', 'NaN', 'Infinity', '1e', '$5'])('refuses %j with the default format', (cell) => {
     expect(readDecimal(cell, dot)).toBeInstanceOf(CellError);
+  });
+});
+
+describe('writtenPlaces', () => {
+  it.each([
+    ['679.470000', '679.47', 6],
+    ['27659.000000', '27659', 6],
+    ['0.000010000000000000', '0.00001', 18],
+    ['0,90000000', '0.9', 8],
+  ])('counts the fraction digits of %j as written', (cell, plain, places) => {
+    expect(writtenPlaces(cell, plain)).toBe(places);
+  });
+
+  it('says nothing of a cell without a fraction, or whose separator was read as thousands', () => {
+    expect(writtenPlaces('27659', '27659')).toBeUndefined();
+    expect(writtenPlaces('1,234', '1234')).toBeUndefined();
+    expect(writtenPlaces('1,234.500000', '1234.5')).toBeUndefined();
   });
 });
 

@@ -47,6 +47,17 @@ export const decimalPlaces = (plain: string): number => {
   return dot < 0 ? 0 : plain.length - dot - 1;
 };
 
+/**
+ * Fraction digits as written ("679.470000": 6), where the cell is digits, one decimal separator
+ * and digits, and was read as such (plain: the amount read from it); undefined for any other
+ * shape ("27659", "1,234" read as thousands).
+ */
+export function writtenPlaces(cell: string, plain: string): number | undefined {
+  const m = /^\d+[.,](\d+)$/.exec(cell);
+  if (m === null) return undefined;
+  return toPlainDecimal(cell.replace(',', '.')) === plain ? m[1]!.length : undefined;
+}
+
 /** Match a word against a fixed set, case-insensitively; the set's own spelling is kept. */
 export function canonicalWord<T extends string>(words: readonly T[]): (cell: string) => T | undefined {
   const byLower = new Map(words.map((w) => [w.toLowerCase(), w]));
