@@ -227,7 +227,7 @@ describe('detectDateOrder', () => {
     expect(detectDateOrder(['11/06/2021 10:21', '2021-06-11', '25/06/2021 09:00', 'Jun-11-2021', '', '03/07/2021'])).toEqual({
       order: 'day_first',
       conflict: false,
-      examples: [],
+      examples: ['25/06/2021 09:00'],
       seen: 3,
     });
   });
@@ -236,7 +236,7 @@ describe('detectDateOrder', () => {
     expect(detectDateOrder(['06/11/2021 10:21 PM', '06/25/2021 01:00 AM', ' 12-31-2021 '])).toEqual({
       order: 'month_first',
       conflict: false,
-      examples: [],
+      examples: ['06/25/2021 01:00 AM', '12-31-2021'],
       seen: 3,
     });
   });

@@ -510,8 +510,9 @@ const isYearLast = (cell: string) => YEAR_LAST_RE.exec(cell);
 /**
  * Day/month order from a column's cells (the file's first rows, up to thousands): a first part
  * above 12 means day_first, a second part above 12 month_first; both seen: conflict; neither:
- * null. `examples` has up to 3 cells: those that conflict (day-first and month-first ones), or,
- * when nothing decides, those that read differently in the two orders (11/06/2021; 06/06/2021
+ * null. `examples` has up to 3 cells: those that decided the order, those that conflict
+ * (day-first and month-first ones), or, when nothing decides, those that read differently in the
+ * two orders (11/06/2021; 06/06/2021
  * reads the same either way and is no example). order null with no examples means there is
  * nothing to choose. Cells that are not year-last dates are ignored; `seen` counts those that are.
  */
@@ -536,7 +537,7 @@ export function detectDateOrder(cells: Iterable<string>): {
       if (dayFirst.length < 2) dayFirst.push(cell);
     } else if (b > 12 && a <= 12) {
       if (monthFirst.length < 2) monthFirst.push(cell);
-    } else if (a !== b && a <= 12 && b <= 12 && a > 0 && b > 0 && ambiguous.length < 3) {
+    } else if (a !== b && a <= 12 && b <= 12 && a > 0 && b > 0 && ambiguous.length < 3 && !ambiguous.includes(cell)) {
       ambiguous.push(cell);
     }
   }
@@ -548,7 +549,7 @@ export function detectDateOrder(cells: Iterable<string>): {
       seen,
     };
   }
-  if (dayFirst.length > 0) return { order: 'day_first', conflict: false, examples: [], seen };
-  if (monthFirst.length > 0) return { order: 'month_first', conflict: false, examples: [], seen };
+  if (dayFirst.length > 0) return { order: 'day_first', conflict: false, examples: dayFirst, seen };
+  if (monthFirst.length > 0) return { order: 'month_first', conflict: false, examples: monthFirst, seen };
   return { order: null, conflict: false, examples: ambiguous, seen };
 }

@@ -691,6 +691,44 @@ describe('what a file leaves out: the wallet, the chain and the token are asked 
   });
 });
 
+describe('a reading stated against what the file shows is refused, never applied to its other rows', () => {
+  // A European spreadsheet: "0,5" can only be a decimal comma, so "1.035" is one thousand and thirty-five.
+  const csv = [
+    'Date;Amount;Type;Status;Hash',
+    `25/03/2022 10:00;0,5;Deposit;Completed;${evmHash(1)}`,
+    `05/03/2022 10:00;1.035;Deposit;Completed;${evmHash(2)}`,
+  ].join('\n');
+  const source = { name: 'eu.csv', text: csv };
+  const mapping = { columns: { created_at: 'Date', amount: 'Amount', type: 'Type', status: 'Status', hash: 'Hash' } };
+  const opts = { source, mapping, wallet_name: 'EU', chain_id: 'ETH', token_id: 'ETH_USDT' };
+
+  it('a decimal point or month-first stated for this file fails it, naming the cells that show otherwise; nothing changes', async () => {
+    const before = dump();
+    const point = await failure(importFile({ ...opts, decimal_separator: '.' }));
+    expect(point.code).toBe(1002);
+    expect(point.message).toBe(
+      'eu.csv: decimal_separator: a decimal point was stated, but the file\'s first rows show a decimal comma ("0,5"), so its other values would be read wrong; state a decimal comma, or leave it to the file; nothing was imported',
+    );
+    const monthFirst = await failure(importFile({ ...opts, date_order: 'month_first' }));
+    expect(monthFirst.message).toMatch(
+      /^eu\.csv: date_order: month first was stated, but the file's first rows show day first \("25\/03\/2022 10:00"\)/,
+    );
+    const detect = await svc.invoke('ledger-detect', { ...opts, decimal_separator: '.' }, meta);
+    expect(detect.problem).toMatch(/^decimal_separator: a decimal point was stated/);
+    expect(dump()).toBe(before);
+
+    // Stated as the file shows, or left to it: the same records, exactly.
+    const r = await importFile({ ...opts, decimal_separator: ',', date_order: 'day_first' });
+    expect(r).toMatchObject({ added: 2, rejected: 0, read_as: { decimal_separator: ',', date_order: 'day_first' } });
+    const rows = await all();
+    expect(rows.map((x) => [x.amount, new Date(x.created_at!).toISOString()]).sort()).toEqual([
+      ['0.5', '2022-03-25T10:00:00.000Z'],
+      ['1035', '2022-03-05T10:00:00.000Z'],
+    ]);
+    expect(await importFile({ source, mapping, wallet_name: 'EU', chain_id: 'ETH', token_id: 'ETH_USDT' })).toMatchObject({ unchanged: 2 });
+  });
+});
+
 describe('transactions, wallets and imports lists', () => {
   beforeEach(async () => {
     await importFile({ source: sample('native-ledger.csv') });

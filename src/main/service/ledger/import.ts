@@ -31,7 +31,7 @@ import {
   type RowReader,
   type UnknownTokens,
 } from './rows';
-import { detach } from './values';
+import { contradicts, detach, ORDER_WORDS, SEPARATOR_WORDS } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
 import type { RowWriter } from '../engine/index';
 import { readFingerprint, type WriterStats } from './import-repository';
@@ -351,9 +351,14 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
 
   // The decimal separator.
   let separator: '.' | ',' | null = mapping.number.decimal_separator === 'auto' ? null : mapping.number.decimal_separator;
+  const foundSeparator = detectDecimalSeparator(cellsOf(headers, mapping, AMOUNT_INPUTS, rows));
   if (choices.decimal_separator !== undefined) separator = choices.decimal_separator;
-  else if (separator === null) {
-    const found = detectDecimalSeparator(cellsOf(headers, mapping, AMOUNT_INPUTS, rows));
+  if (separator !== null) {
+    // A separator stated against what the file's own amounts show would read its other amounts wrong ("1.035" as 1.035 among "0,5").
+    const contradiction = contradicts(separator, foundSeparator.separator, foundSeparator, SEPARATOR_WORDS);
+    if (contradiction) problems.push(`decimal_separator: ${contradiction}`);
+  } else {
+    const found = foundSeparator;
     if (found.conflict)
       problems.push(
         `its amounts disagree on the decimal separator (${found.examples.map((e) => JSON.stringify(e)).join(' has a point, ')} a comma)`,
@@ -372,8 +377,13 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
   // The date order.
   let order: 'day_first' | 'month_first' | null = mapping.date.order === 'auto' ? null : mapping.date.order;
   if (choices.date_order !== undefined) order = choices.date_order;
-  else if (order === null && mapping.date.format === 'auto') {
-    const found = detectDateOrder(cellsOf(headers, mapping, TIME_INPUTS, rows));
+  const foundOrder = mapping.date.format === 'auto' ? detectDateOrder(cellsOf(headers, mapping, TIME_INPUTS, rows)) : undefined;
+  if (order !== null && foundOrder) {
+    // Likewise: "05/03/2022" read month first in a file whose "25/03/2022" is day first is the wrong day.
+    const contradiction = contradicts(order, foundOrder.order, foundOrder, ORDER_WORDS);
+    if (contradiction) problems.push(`date_order: ${contradiction}`);
+  } else if (order === null && foundOrder) {
+    const found = foundOrder;
     if (found.conflict)
       problems.push(`its dates disagree on the order of day and month (${found.examples.map((e) => JSON.stringify(e)).join(', ')})`);
     else if (found.order !== null) order = found.order;

@@ -8,7 +8,8 @@ const reason = (v: string | CellError) => (v instanceof CellError ? v.reason : `
 describe('the decimal separator of a file, from its numbers', () => {
   it('a decimal comma shows in 0,5, 1.234,56, 12,3456 and 1,5E-07', () => {
     for (const cells of [['0,5'], ['1.234,56'], ['12,3456'], ['1,5E-07'], ['100', '7', '0,25'], ['1 234,5']]) {
-      expect(detectDecimalSeparator(cells)).toEqual({ separator: ',', conflict: false, examples: [] });
+      // The cell that shows it is the example.
+      expect(detectDecimalSeparator(cells)).toEqual({ separator: ',', conflict: false, examples: cells.filter((c) => c.includes(',')) });
     }
   });
 

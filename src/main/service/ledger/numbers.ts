@@ -81,7 +81,7 @@ export interface SeparatorFinding {
   separator: Separator | null;
   /** Some cells show a decimal point and others a decimal comma. */
   conflict: boolean;
-  /** Up to three cells: the ambiguous ones (separator null), or one of each kind (conflict). */
+  /** Up to three cells: those that decided (separator found), the ambiguous ones (separator null), or one of each kind (conflict). */
   examples: string[];
 }
 
@@ -93,11 +93,11 @@ export function detectDecimalSeparator(cells: Iterable<string>): SeparatorFindin
     const e = evidenceOf(cell);
     if (e === '.' || e === ',') {
       if (seen[e].length < 2) seen[e].push(cell.trim());
-    } else if (e === 'ambiguous' && ambiguous.length < 3) ambiguous.push(cell.trim());
+    } else if (e === 'ambiguous' && ambiguous.length < 3 && !ambiguous.includes(cell.trim())) ambiguous.push(cell.trim());
   }
   if (seen['.'].length && seen[','].length) return { separator: null, conflict: true, examples: [seen['.'][0]!, seen[','][0]!] };
-  if (seen['.'].length) return { separator: '.', conflict: false, examples: [] };
-  if (seen[','].length) return { separator: ',', conflict: false, examples: [] };
+  if (seen['.'].length) return { separator: '.', conflict: false, examples: seen['.'] };
+  if (seen[','].length) return { separator: ',', conflict: false, examples: seen[','] };
   return { separator: null, conflict: false, examples: ambiguous };
 }
 

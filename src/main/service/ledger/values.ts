@@ -134,3 +134,21 @@ export function readHash(cell: string, family: string): string | CellError {
   }
   return isPlainText(cell) ? cell : new CellError('is not a transaction hash');
 }
+
+export const SEPARATOR_WORDS: Record<string, string> = { '.': 'a decimal point', ',': 'a decimal comma' };
+export const ORDER_WORDS: Record<string, string> = { day_first: 'day first', month_first: 'month first' };
+
+/**
+ * Why a stated reading (a decimal separator, a date order) cannot be the file's: the file's first
+ * rows show the other one, without conflict among themselves. Null when they agree or do not tell.
+ */
+export function contradicts(
+  stated: string,
+  found: string | null,
+  finding: { conflict: boolean; examples: string[] },
+  words: Record<string, string>,
+): string | null {
+  if (finding.conflict || found === null || found === stated) return null;
+  const shown = finding.examples.map((e) => JSON.stringify(e)).join(', ');
+  return `${words[stated]} was stated, but the file's first rows show ${words[found]} (${shown}), so its other values would be read wrong; state ${words[found]}, or leave it to the file`;
+}

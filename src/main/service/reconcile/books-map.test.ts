@@ -225,6 +225,21 @@ describe('decimal separator', () => {
     );
   });
 
+  test('a separator or date order stated against the first rows refuses the mapping, naming the cells', () => {
+    expect(() => reader(headers, { columns, decimal_separator: '.' }, [[HASH, '0,5', '1.035']])).toThrow(
+      /^mapping\.decimal_separator: a decimal point was stated, but the file's first rows show a decimal comma \("0,5"\)/,
+    );
+    const plan = planBooks(['A', 'D'], map({ columns: { amount: 'A', time: 'D' }, date_order: 'month_first' }), [
+      { A: '1', D: '25/03/2026' },
+    ]);
+    expect(plan.problems).toEqual([
+      {
+        field: 'mapping.date_order',
+        reason: expect.stringMatching(/^month first was stated, but the file's first rows show day first \("25\/03\/2026"\)/),
+      },
+    ]);
+  });
+
   test('a mapping without decimal_separator reads a decimal point, as before (1.234 is one and a bit)', () => {
     const read = reader(headers, { columns, thousands_separator: ',' }, [[HASH, '1.234', '']]);
     expect(claimOf(read(HASH, '1.234', '1,000.5'))).toMatchObject({ amount: '1.234', fee: '1000.5' });

@@ -18,6 +18,7 @@ import {
 } from '../../../shared/reconcile';
 import { compileTimeReader, detectDateOrder } from '../ledger/dates';
 import { compileDecimalReader, detectDecimalSeparator } from '../ledger/numbers';
+import { contradicts, ORDER_WORDS, SEPARATOR_WORDS } from '../ledger/values';
 import { readZone } from '../ledger/period';
 import { CellError } from '../ledger/values';
 import { invalidParam } from '../errors';
@@ -158,14 +159,19 @@ export function planBooks(headers: readonly string[], mapping: BooksMapping, row
   const read_as: BooksReadAs = { decimal_separator: null, date_order: null };
 
   const decimal = mapping.decimal_separator ?? '.';
-  if (decimal !== 'auto') read_as.decimal_separator = decimal;
-  else {
-    const found = detectDecimalSeparator(
-      cellsOf(
-        rows,
-        AMOUNT_COLUMNS.map((f) => mapping.columns[f]),
-      ),
-    );
+  const foundSeparator = detectDecimalSeparator(
+    cellsOf(
+      rows,
+      AMOUNT_COLUMNS.map((f) => mapping.columns[f]),
+    ),
+  );
+  if (decimal !== 'auto') {
+    read_as.decimal_separator = decimal;
+    // Stated against what the file's amounts show: its other amounts would be read wrong ("1.035" as 1.035 among "0,5").
+    const contradiction = contradicts(decimal, foundSeparator.separator, foundSeparator, SEPARATOR_WORDS);
+    if (contradiction) problems.push({ field: 'mapping.decimal_separator', reason: contradiction });
+  } else {
+    const found = foundSeparator;
     if (found.conflict)
       problems.push({
         field: 'mapping.decimal_separator',
@@ -181,9 +187,13 @@ export function planBooks(headers: readonly string[], mapping: BooksMapping, row
   }
 
   const order = mapping.date_order ?? 'auto';
-  if (order !== 'auto') read_as.date_order = order;
-  else {
-    const found = detectDateOrder(cellsOf(rows, [mapping.columns.time]));
+  const foundOrder = detectDateOrder(cellsOf(rows, [mapping.columns.time]));
+  if (order !== 'auto') {
+    read_as.date_order = order;
+    const contradiction = contradicts(order, foundOrder.order, foundOrder, ORDER_WORDS);
+    if (contradiction) problems.push({ field: 'mapping.date_order', reason: contradiction });
+  } else {
+    const found = foundOrder;
     if (found.conflict)
       problems.push({
         field: 'mapping.date_order',
