@@ -267,13 +267,18 @@ export const ImportChoices = z.object({
   token_id: z.string().min(1).optional(),
   decimal_separator: z.enum(['.', ',']).optional(),
   date_order: z.enum(['day_first', 'month_first']).optional(),
+  /**
+   * The zone of the file's times written without one: UTC, an offset (+08:00) or an IANA name
+   * (Europe/Berlin). Explorers write UTC; Tronscan's older export names no zone, and is asked.
+   */
+  time_zone: z.string().min(1).optional(),
 });
 export type ImportChoices = z.infer<typeof ImportChoices>;
 
 /** A choice the file leaves open and the import needs: what to give, and why. */
 export const NeededChoice = z.object({
   /** wallet_id: the wallet every row goes to (the CLI's --wallet NAME or --wallet-id W; the request's wallet_name or wallet_id). */
-  field: z.enum(['chain_id', 'token_id', 'decimal_separator', 'date_order', 'wallet_address', 'wallet_id']),
+  field: z.enum(['chain_id', 'token_id', 'decimal_separator', 'date_order', 'time_zone', 'wallet_address', 'wallet_id']),
   /** The CLI flag that gives it, e.g. "--chain". */
   flag: z.string(),
   reason: z.string(),

@@ -82,6 +82,7 @@ export async function importCommand(args: string[]): Promise<void> {
     token: { type: 'string' },
     'decimal-separator': { type: 'string' },
     'date-order': { type: 'string' },
+    'time-zone': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   });
@@ -99,6 +100,7 @@ export async function importCommand(args: string[]): Promise<void> {
     ...(values.token !== undefined ? { token_id: values.token } : {}),
     ...(values['decimal-separator'] !== undefined ? { decimal_separator: separatorFlag(values['decimal-separator']) } : {}),
     ...(values['date-order'] !== undefined ? { date_order: dateOrderFlag(values['date-order']) } : {}),
+    ...(values['time-zone'] !== undefined ? { time_zone: values['time-zone'] } : {}),
   };
   const tty = process.stderr.isTTY === true && !values.json;
   const report = await withService(values['data-dir'], (service) =>

@@ -40,13 +40,14 @@ export const importUndoUsage = `npm run nps -- import undo IMPORT_ID [--yes] [--
   and the import history.`;
 
 export const importUsage = `npm run nps -- import FILE [--data-dir D] [--wallet NAME | --wallet-id W] [--wallet-address A] [--preset NAME | --map mapping.json]
-    [--chain C] [--token T] [--decimal-separator .|,] [--date-order day_first|month_first] [--dry-run] [--json]
+    [--chain C] [--token T] [--decimal-separator .|,] [--date-order day_first|month_first] [--time-zone Z] [--dry-run] [--json]
   Import a ledger file: CSV or JSON in the native format, an explorer export (presets etherscan, etherscan-internal,
   etherscan-tokens, etherscan-token-page, etherscan-list for Etherscan, BscScan, PolygonScan, Arbiscan, Basescan,
   Optimism, Snowtrace, Mantlescan; tronscan for Tronscan TRX and TRC-20), or any file through a column mapping.
   What the file does not say is given, never guessed: --chain (an Etherscan-family file in ETH: ETH, ARBITRUM_ETH,
   OPT_ETH or BASE_ETH; token exports always, unless --token names it), --token (a file of one token that names none), --decimal-separator
   (when amounts like 1,234 could be either), --date-order (when dates like 03/04/2024 could be either),
+  --time-zone (UTC, +08:00 or an IANA name: the zone of times written without one, where the file leaves it open),
   --wallet-address (the address the export was made for, when no address is on every row, and the wallet has none
   on the file's chain). --wallet NAME imports into the wallet of that name, created when none has it.
   --dry-run reports what would be added, updated and rejected without writing. Exits 1 when no row could be imported.

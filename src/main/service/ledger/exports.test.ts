@@ -374,6 +374,11 @@ describe('files that do not say everything', () => {
     const name = 'etherscan-transaction-list-advanced-0xeb31.csv';
     const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
     expect(detect).toMatchObject({ preset: 'etherscan-list', needs: [expect.objectContaining({ field: 'chain_id' })] });
+    // The chains of ETH are offered; the form for a chain not listed suggests no id the catalogue already has.
+    expect(detect.needs[0]).toMatchObject({
+      options: ['ETH', 'ARBITRUM_ETH', 'OPT_ETH', 'BASE_ETH'],
+      add_chain: { chain_id: '', native_symbol: 'ETH' },
+    });
     const r = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
     expect(r).toMatchObject({ rows_total: FACTS[name]!.rows, added: FACTS[name]!.rows, rejected: 0 });
     expect(r.read_as.wallet_address?.toLowerCase()).toBe(FACTS[name]!.walletAddress);
@@ -494,18 +499,39 @@ describe('files that do not say everything', () => {
     const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
     expect(detect.preset).toBe('tronscan');
     // The chain is TRON (the only chain of the family): its tokens are offered.
-    expect(detect.needs.map((n) => n.field)).toEqual(['token_id', 'wallet_address', 'wallet_id']);
+    expect(detect.needs.map((n) => n.field)).toEqual(['token_id', 'time_zone', 'wallet_address', 'wallet_id']);
     expect(detect.needs[0]).toMatchObject({ flag: '--token', options: ['TRON', 'TRON_USDT'] });
+    // block_ts names no zone, and Tronscan's newer export shows UTC+8 beside UTC: the zone is asked, not assumed.
+    expect(detect.needs[1]).toMatchObject({ flag: '--time-zone', options: ['UTC', '+08:00'], reason: expect.stringMatching(/block_ts/) });
     expect(detect.problem).toBeNull();
     const noToken = await failure(
-      importFile({ source: file(name), wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY' }),
+      importFile({ source: file(name), wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY', time_zone: 'UTC' }),
     );
     expect(noToken.message).toMatch(/names no token.*\(give --token TRON\|TRON_USDT\); nothing was imported$/);
+    const noZone = await failure(
+      importFile({ source: file(name), wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY', token_id: 'TRON_USDT' }),
+    );
+    expect(noZone.message).toMatch(/its times \(block_ts\) name no time zone.*\(give --time-zone UTC\|\+08:00\); nothing was imported$/);
+    // Read at UTC+8, the same cells are eight hours earlier.
+    const east = await svc.invoke(
+      'ledger-detect',
+      {
+        source: file(name),
+        wallet_id: WALLET,
+        wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY',
+        token_id: 'TRON_USDT',
+        time_zone: '+08:00',
+      },
+      meta,
+    );
+    expect(east.read_as.time_zone).toBe('UTC+08:00');
+    expect(east.parsed[0]!.values?.created_at).toBe(String(Date.UTC(2022, 2, 17, 6, 10)));
     const r = await importFile({
       source: file(name),
       wallet_id: WALLET,
       wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY',
       token_id: 'TRON_USDT',
+      time_zone: 'UTC',
     });
     const lines = textOf(name).trim().split(/\r?\n/).slice(1);
     const mine = lines.filter((l) => l.includes('TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY'));
@@ -523,13 +549,34 @@ describe('files that do not say everything', () => {
     expect(r.read_as.time_zone).toBe('UTC');
   });
 
+  it('the time zone is stated as UTC, an offset or an IANA name; anything else is refused naming time_zone', async () => {
+    const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
+    const base = { source: file(name), wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY', token_id: 'TRON_USDT' };
+    const read = async (time_zone: string) => {
+      const d = await svc.invoke('ledger-detect', { ...base, time_zone }, meta);
+      expect(d.needs).toEqual([]);
+      return [d.read_as.time_zone, Number(d.parsed[0]!.values?.created_at)];
+    };
+    // 2022/03/17 14:10:00 as written.
+    expect(await read('UTC')).toEqual(['UTC', Date.UTC(2022, 2, 17, 14, 10)]);
+    expect(await read('UTC+8')).toEqual(['UTC+08:00', Date.UTC(2022, 2, 17, 6, 10)]);
+    expect(await read('-05:30')).toEqual(['UTC-05:30', Date.UTC(2022, 2, 17, 19, 40)]);
+    expect(await read('Asia/Shanghai')).toEqual(['Asia/Shanghai', Date.UTC(2022, 2, 17, 6, 10)]);
+    for (const zone of ['Mars/Olympus', '+25:00']) {
+      const err = await failure(importFile({ ...base, time_zone: zone }));
+      expect(err).toMatchObject({ code: 1002, message: expect.stringMatching(/^time_zone: /) });
+      expect((await svc.invoke('ledger-detect', { ...base, time_zone: zone }, meta)).problem).toMatch(/^time_zone: /);
+    }
+    expect(await all()).toEqual([]);
+  });
+
   it('a Tronscan row is Confirming while its block is not confirmed, Completed once it is, Failed when its contract call failed', async () => {
     const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
     const address = 'TGx3Lyc6rR14keStqfAK8u37euNFaq8uZ4';
     const [head, ...lines] = textOf(name).trim().split(/\r?\n/);
     const mine = lines.filter((l) => l.includes(address));
     expect(mine.length).toBeGreaterThan(2);
-    const opts = { wallet_id: WALLET, wallet_address: address, token_id: 'TRON_USDT' };
+    const opts = { wallet_id: WALLET, wallet_address: address, token_id: 'TRON_USDT', time_zone: 'UTC' };
     const statuses = async () => {
       const status = new Map((await all()).map((x) => [x.hash, x.status]));
       return mine.map((l) => status.get(l.split(',')[0]!));
@@ -548,7 +595,7 @@ describe('files that do not say everything', () => {
   });
 
   it('the same Tronscan file with day-first dates reads the same moments, the order found from a day above 12', async () => {
-    const opts = { wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY', token_id: 'TRON_USDT' };
+    const opts = { wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY', token_id: 'TRON_USDT', time_zone: 'UTC' };
     const d = await importFile({ source: file('derived-dayfirst-tronscan-trc20-usdt-contract-transfers-2022-head.csv'), ...opts });
     expect(d.read_as.date_order).toBe('day_first');
     const fromDayFirst = await all();
@@ -567,7 +614,7 @@ describe('files that do not say everything', () => {
     const address = { wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY' };
     const err = await failure(importFile({ source, ...address }));
     expect(err.message).toMatch(/dates like "03\/04\/2024 10:00" can be day first or month first.*--date-order/);
-    await importFile({ source, ...address, date_order: 'day_first' });
+    await importFile({ source, ...address, date_order: 'day_first', time_zone: 'UTC' });
     expect((await all())[0]!.created_at).toBe(Date.UTC(2024, 3, 3, 10));
   });
 });

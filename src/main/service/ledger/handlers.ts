@@ -30,6 +30,7 @@ function importOptions(
       token_id: input.token_id,
       decimal_separator: input.decimal_separator,
       date_order: input.date_order,
+      time_zone: input.time_zone,
     },
     dryRun,
     onProgress,

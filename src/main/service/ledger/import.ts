@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { IANAZone } from 'luxon';
 import { performance } from 'node:perf_hooks';
 import { ErrorCodes } from '../../../shared/errors';
 import {
@@ -65,6 +66,28 @@ function open(source: LedgerSource): { opened: OpenedSource; sniffed: Sniffed } 
     if (err instanceof FileError) throw fileFailure(name, err.message);
     throw err;
   }
+}
+
+const UTC_OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
+
+/** A stated zone of times without one: UTC, an offset (+08:00) or an IANA name; another name is refused naming time_zone. */
+function setZone(mapping: Mapping, zone: string): void {
+  const z = zone.trim();
+  const offset = /^(UTC|GMT|Z)$/i.test(z) ? '+00:00' : /^(UTC|GMT)?[+-]/i.test(z) ? z.replace(/^(UTC|GMT)/i, '') : undefined;
+  if (offset !== undefined) {
+    const full = /^[+-]\d{1,2}$/.test(offset) ? `${offset[0]}${offset.slice(1).padStart(2, '0')}:00` : offset;
+    if (!UTC_OFFSET.test(full))
+      throw new ServiceError(ErrorCodes.INVALID_PARAM, `time_zone: ${JSON.stringify(zone)} is not an offset like +08:00 or -05:30`);
+    mapping.date.utc_offset = full;
+    delete mapping.date.time_zone;
+    return;
+  }
+  if (!IANAZone.isValidZone(z))
+    throw new ServiceError(
+      ErrorCodes.INVALID_PARAM,
+      `time_zone: unknown time zone ${JSON.stringify(zone)} (UTC, an offset like +08:00, or an IANA name such as Asia/Shanghai)`,
+    );
+  mapping.date.time_zone = z;
 }
 
 /** Why a header fits no preset, naming what the native format misses. */
@@ -213,13 +236,16 @@ function chainToAdd(
   headers: string[],
   rows: string[][],
   family: { family: string; unit: string | null },
+  catalogue: CatalogueView,
 ): NonNullable<NeededChoice['add_chain']> {
   const column = findHeader(headers, 'ChainId') ?? findHeader(headers, 'Chain Id');
   const named = column === undefined ? undefined : EVM_CHAIN_IDS[(rows[0]?.[headers.indexOf(column)] ?? '').trim()];
   const symbol = (family.unit ?? '').toUpperCase();
   const fromSymbol = symbol.replace(/[^A-Z0-9_]/g, '_');
+  const suggested = named ?? (/^[A-Z][A-Z0-9_]{1,31}$/.test(fromSymbol) ? fromSymbol : '');
   return {
-    chain_id: named ?? (/^[A-Z][A-Z0-9_]{1,31}$/.test(fromSymbol) ? fromSymbol : ''),
+    // A chain the catalogue has is among the options, not one to add: its id is no suggestion.
+    chain_id: catalogue.chains.has(suggested) ? '' : suggested,
     chain_identifier: family.family,
     native_symbol: family.unit ?? '',
     // An EVM chain's coin counts in 18 decimal places (wei); of other families the file shows no more than a lower bound.
@@ -303,7 +329,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
         field: 'chain_id',
         flag: '--chain',
         options: candidates,
-        add_chain: chainToAdd(headers, rows, family),
+        add_chain: chainToAdd(headers, rows, family, catalogue),
         reason:
           candidates.length === 0
             ? `no chain in the catalogue has the coin ${family.unit}: add the chain (\`nps chains add\`) and give it`
@@ -396,6 +422,14 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
       });
   }
   if (order !== null) mapping.date.order = order;
+
+  // The time zone of times written without one: stated, or the mapping's (UTC unless it says otherwise); asked where the export leaves it open.
+  if (choices.time_zone !== undefined) setZone(mapping, choices.time_zone);
+  else {
+    const unstated = def?.zoneUnstated?.(headers) ?? null;
+    if (unstated !== null)
+      needs.push({ field: 'time_zone', flag: '--time-zone', options: ['UTC', '+08:00'], reason: `${unstated}; say which` });
+  }
 
   // The wallet's address: given, else the wallet's own on the file's chain, else the one on every first row.
   const given = opts.walletAddress ?? mapping.constants.wallet_address;

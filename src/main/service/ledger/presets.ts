@@ -23,6 +23,11 @@ export interface PresetDef {
   chainOf: (headers: string[], rows: string[][]) => { family: string; unit: string | null } | null;
   /** The rows are transfers of the chain's own coin (the token is the chain's native token). */
   ofNativeCoin?: boolean;
+  /**
+   * Why the file's times are in no zone it states (then the zone is asked), or null. Explorers
+   * write UTC and say so in the header (DateTime (UTC)), or write Unix time.
+   */
+  zoneUnstated?: (headers: string[]) => string | null;
 }
 
 const norm = (h: string) => h.trim().toLowerCase();
@@ -323,6 +328,13 @@ export const PRESETS: PresetDef[] = [
     ],
     exampleHeaders: TRONSCAN_EXAMPLE,
     chainOf: () => ({ family: 'TRON', unit: 'TRX' }),
+    zoneUnstated: (headers) => {
+      const ts = findHeader(headers, 'block_ts');
+      const stated = findHeader(headers, /^blockTime\(UTC/i) ?? findHeader(headers, 'Time(UTC)');
+      return ts && !stated
+        ? `its times (${ts}) name no time zone: Tronscan's older export wrote them in a zone it does not state, and its newer one writes UTC+8 beside UTC`
+        : null;
+    },
     mappingFor: (headers) => {
       const utc = findHeader(headers, 'blockTime(UTC)') ?? findHeader(headers, 'Time(UTC)');
       const local = findHeader(headers, /^blockTime\(UTC([+-]\d{1,2})\)$/i);

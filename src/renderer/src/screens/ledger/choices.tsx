@@ -28,6 +28,7 @@ export const SEPARATOR_LABEL: Record<Separator, string> = { '.': 'decimal point 
 export const DATE_ORDER_LABEL: Record<DateOrder, string> = { day_first: 'day first (31/12)', month_first: 'month first (12/31)' };
 
 const UTC_OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
+const ZONE_LABEL: Record<string, string> = { UTC: 'UTC', '+08:00': 'UTC+08:00 (Beijing, Singapore: Tronscan shows this time)' };
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? '' : '.');
 
 /**
@@ -166,6 +167,7 @@ const QUESTION: Record<NeededChoice['field'], string> = {
   token_id: 'Which token are the rows of?',
   decimal_separator: 'Which decimal separator do the amounts use?',
   date_order: 'In which order are day and month written?',
+  time_zone: 'In which time zone are the times written?',
   wallet_address: 'Which address was this file exported for?',
   wallet_id: 'Which wallet are these rows of?',
 };
@@ -218,6 +220,22 @@ function Question({ need, chainId }: { need: NeededChoice; chainId: string | nul
     case 'date_order':
       control = (
         <RadioChoice name="q-date-order" options={DATE_ORDERS} value={choices.date_order} onChange={(v) => setChoices({ date_order: v })} />
+      );
+      break;
+    case 'time_zone':
+      control = (
+        <>
+          <RadioChoice
+            name="q-time-zone"
+            options={need.options.map((z) => ({ value: z, label: ZONE_LABEL[z] ?? z }))}
+            value={need.options.find((z) => z === choices.time_zone)}
+            onChange={(time_zone) => setChoices({ time_zone })}
+          />
+          <span className="question-other">
+            <span className="muted small">another offset:</span>
+            <OffsetInput offset={choices.time_zone ?? ''} onChange={(time_zone) => setChoices({ time_zone })} />
+          </span>
+        </>
       );
       break;
     case 'wallet_address':
@@ -410,22 +428,24 @@ export function ReadAsEditor() {
           </select>
         </label>
       )}
-      <span className="read-as-part">
-        <span className="muted">times</span>
-        {unixTimes ? (
-          <span title="Unix timestamps count from 1970-01-01 in UTC">Unix timestamps, UTC</span>
-        ) : date.time_zone ? (
-          <span>in {date.time_zone}</span>
-        ) : (
-          <>
-            <span>without a zone are in UTC</span>
-            <OffsetInput
-              offset={date.utc_offset ?? '+00:00'}
-              onChange={(utc_offset) => w.patchMapping({ date: { ...date, utc_offset } })}
-            />
-          </>
-        )}
-      </span>
+      {!asked.has('time_zone') && (
+        <span className="read-as-part">
+          <span className="muted">times</span>
+          {unixTimes ? (
+            <span title="Unix timestamps count from 1970-01-01 in UTC">Unix timestamps, UTC</span>
+          ) : readAs.time_zone !== 'UTC' && !readAs.time_zone.startsWith('UTC+') && !readAs.time_zone.startsWith('UTC-') ? (
+            <span>in {readAs.time_zone}</span>
+          ) : (
+            <>
+              <span>without a zone are in UTC</span>
+              <OffsetInput
+                offset={readAs.time_zone === 'UTC' ? '+00:00' : readAs.time_zone.slice(3)}
+                onChange={(time_zone) => w.setChoices({ time_zone })}
+              />
+            </>
+          )}
+        </span>
+      )}
       {address && !asked.has('wallet_address') && (
         <label className="read-as-part">
           <span className="muted">wallet address</span>
