@@ -236,6 +236,8 @@ export const RowUpdate = z.object({
   transaction_id: z.string(),
   /** Fields whose value differs from the stored record. */
   fields: z.array(z.string()),
+  /** Each of those fields as the record held it and as the row has it (null: not recorded; times in Unix ms). */
+  changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
 });
 export type RowUpdate = z.infer<typeof RowUpdate>;
 

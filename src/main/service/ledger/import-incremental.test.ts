@@ -126,7 +126,9 @@ describe('importing the same file again', () => {
     const again = await run(svc, FILE);
     expect(writers).toHaveBeenCalledTimes(1);
     expect(again).toMatchObject({ added: 0, updated: 1, unchanged: 56, rejected: 3 });
-    expect(again.updates).toEqual([{ row_number: 5, transaction_id: id(5), fields: ['status'] }]);
+    expect(again.updates).toEqual([
+      { row_number: 5, transaction_id: id(5), fields: ['status'], changes: [{ field: 'status', before: 'Failed', after: 'Completed' }] },
+    ]);
     // And once that import is in, the file is the same as the store again: answered without reading.
     const third = await run(svc, FILE);
     expect(writers).toHaveBeenCalledTimes(1);

@@ -337,7 +337,12 @@ export class LedgerWriter {
       return;
     }
     stats.updated++;
-    stats.updates.push({ row_number: rowNumber, transaction_id: detach(cells[0]!), fields: changed });
+    stats.updates.push({
+      row_number: rowNumber,
+      transaction_id: detach(cells[0]!),
+      fields: changed,
+      changes: changesOf(changed, (f) => existing[STORED_FIELDS.indexOf(f) + 1], (f) => values[STORED_FIELDS.indexOf(f)]),
+    });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
     this.keepPrevious(existing[0] as number);
     this.statements.updateTx.run(...this.params.slice(2), existing[0]);
@@ -433,7 +438,12 @@ export class LedgerWriter {
     }
     const stats = this.stats;
     stats.updated++;
-    stats.updates.push({ row_number: rowid - this.base, transaction_id: id, fields: changed });
+    stats.updates.push({
+      row_number: rowid - this.base,
+      transaction_id: id,
+      fields: changed,
+      changes: changesOf(changed, (f) => existing[STORED_FIELDS.indexOf(f)], (f) => row[STORED_FIELDS.indexOf(f)]),
+    });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
     const columns = STORED_FIELDS.slice(1, this.movementMissing ? N - 1 : N)
       .map(columnOf)
@@ -500,6 +510,19 @@ function snapshotSql(importId: string): string {
   const json = STORED_RECORD_FIELDS.map((f) => `'${f}', t.${q(f)}`).join(', ');
   return `INSERT INTO import_replaced (import_id, transaction_id, previous, previous_import_id)
     SELECT '${importId.replace(/'/g, "''")}', t.transaction_id, json_object(${json}), t.import_id FROM transactions t WHERE t.rowid = ?`;
+}
+
+/** What changed in each field named, as text (null: not recorded). */
+function changesOf(
+  fields: readonly string[],
+  before: (field: (typeof STORED_FIELDS)[number]) => string | number | null | undefined,
+  after: (field: (typeof STORED_FIELDS)[number]) => string | number | null | undefined,
+): RowUpdate['changes'] {
+  const text = (v: string | number | null | undefined) => (v === null || v === undefined ? null : detach(String(v)));
+  return fields.map((f) => {
+    const field = f as (typeof STORED_FIELDS)[number];
+    return { field: f, before: text(before(field)), after: text(after(field)) };
+  });
 }
 
 /** Rows arrive in file order, but the report lists the updates of the lowest row numbers whatever the order. */

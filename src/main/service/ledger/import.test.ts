@@ -145,7 +145,18 @@ describe('native ledger', () => {
       source: text([good(1), good(2, { status: 'Failed', amount: '2.50', fee: '0.1' }), good(3, { amount: '3.500' })]),
     });
     expect(r).toMatchObject({ added: 0, updated: 1, unchanged: 2 });
-    expect(r.updates).toEqual([{ row_number: 2, transaction_id: id(2), fields: ['status', 'fee'] }]);
+    // Each change with the value the record had and the one it has now, so the report shows what an update does.
+    expect(r.updates).toEqual([
+      {
+        row_number: 2,
+        transaction_id: id(2),
+        fields: ['status', 'fee'],
+        changes: [
+          { field: 'status', before: 'Completed', after: 'Failed' },
+          { field: 'fee', before: null, after: '0.1' },
+        ],
+      },
+    ]);
     const after = await record(id(2));
     expect(after).toMatchObject({ status: 'Failed', amount: '2.5', fee: '0.1', import_id: r.import_id });
     expect(before.status).toBe('Completed');
