@@ -76,6 +76,25 @@ describe('reading amounts with the file’s separator', () => {
     expect(reason(read('2.5'))).toMatch(/does not fit/);
   });
 
+  it('a space or apostrophe only between groups of three digits: 0 5 is refused, never read as 5', () => {
+    for (const format of [
+      auto,
+      { decimal_separator: ',', thousands_separator: 'auto' },
+      { decimal_separator: '.', thousands_separator: "'" },
+    ] as const) {
+      const read = compileDecimalReader(format);
+      for (const cell of ['0 5', "0'5", '0 75', '10 00.5', '1 23,5', '1 5 0 0', '1 234 5', '1  234', '12 345,6 7', '1234 567'])
+        expect(reason(read(cell)), cell).toMatch(
+          /is not a number: a space or apostrophe in a number is read only between groups of three digits/,
+        );
+    }
+    const comma = compileDecimalReader({ decimal_separator: ',', thousands_separator: 'auto' });
+    expect(comma('1 234,56')).toBe('1234.56');
+    expect(comma('12\u00a0345\u202f678,9')).toBe('12345678.9');
+    expect(compileDecimalReader(auto)("1'234.56")).toBe('1234.56');
+    expect(detectDecimalSeparator(['0 5']).separator).toBeNull();
+  });
+
   it('not numbers at all', () => {
     const read = compileDecimalReader(auto);
     for (const cell of ['abc', '1..2', '1,2,3.4,5', '--1', '1e', '']) expect(read(cell)).toBeInstanceOf(CellError);

@@ -22,6 +22,11 @@ type Evidence = 'none' | Separator | 'ambiguous' | 'invalid';
 const SPACES = /[ \u00a0\u202f']/g;
 const HAS_SPACE = /[ \u00a0\u202f']/;
 const DIGITS = /^\d+$/;
+/** Digits in groups of three, each group after the first led by one space-like separator (1 234 567, 1'234). */
+const SPACE_GROUPED = /^\d{1,3}(?:[ \u00a0\u202f']\d{3})+$/;
+/** Why a cell with spaces or apostrophes is no number. */
+const SPACED_NOT_NUMBER = (cell: string) =>
+  `${JSON.stringify(cell)} is not a number: a space or apostrophe in a number is read only between groups of three digits (1 234,56 or 1'234.56)`;
 
 /** Whether `int` is digits in groups of three separated by `sep` (the first group 1 to 3 digits). */
 function grouped(int: string, sep: string): boolean {
@@ -42,7 +47,13 @@ function body(cell: string): { digits: string; spaced: boolean } | null {
     s = s.slice(0, e);
   }
   const spaced = HAS_SPACE.test(s);
-  if (spaced) s = s.replace(SPACES, '');
+  if (spaced) {
+    // Only between groups of three digits before the decimal separator: "0 5" is no number, never 5.
+    const at = s.search(/[.,]/);
+    const int = at < 0 ? s : s.slice(0, at);
+    if (!SPACE_GROUPED.test(int) || (at >= 0 && HAS_SPACE.test(s.slice(at)))) return null;
+    s = s.replace(SPACES, '');
+  }
   if (s === '' || !/^[\d.,]+$/.test(s)) return null;
   return { digits: s, spaced };
 }
@@ -122,7 +133,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
     let s = cell;
     const other = sep === '.' ? ',' : '.';
     const b = body(s);
-    if (b === null) return new CellError(`${JSON.stringify(cell)} is not a number`);
+    if (b === null) return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : `${JSON.stringify(cell)} is not a number`);
     if (b.spaced) {
       if (thousands !== 'auto' && thousands !== ' ' && thousands !== "'") {
         return new CellError(
@@ -163,7 +174,8 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
     if (!scientific && EXPONENT.test(cell)) return new CellError(SCIENTIFIC(cell));
     if (decimal === null) {
       const e = evidenceOf(cell);
-      if (e === 'invalid') return new CellError(`${JSON.stringify(cell)} is not a number`);
+      if (e === 'invalid')
+        return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : `${JSON.stringify(cell)} is not a number`);
       if (e === 'ambiguous') {
         const sep = cell.includes(',') ? ',' : '.';
         const asDecimal = cell.replace(sep, '.').trim();
