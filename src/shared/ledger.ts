@@ -203,6 +203,13 @@ export const Mapping = z
     /** Amounts carry a sign: a negative amount is a Withdrawal of its absolute value, a positive one a Deposit. */
     signed_amounts: z.boolean().default(false),
     /**
+     * Whether a row's symbol may pick its token where the file has no contract column (a user's
+     * own spreadsheet, an exchange's history). The explorer presets say false: scam tokens reuse
+     * popular symbols, so there a row naming a symbol other than the chain's coin, and no
+     * contract, is rejected (a file of one token is given --token).
+     */
+    token_by_symbol: z.boolean().optional(),
+    /**
      * Which movement of a transaction the rows are, so that one hash's native transfer, internal
      * transfers and token transfers are records of their own: 'native' (one record per hash, as
      * id_fields say), 'internal' (an explorer's internal transactions) or 'token' (token transfers;

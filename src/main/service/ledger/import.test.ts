@@ -598,6 +598,37 @@ describe('presets', () => {
     expect(wrong.rejections[0]!.reason).toMatch(/neither from nor to is the wallet's address/);
   });
 
+  it('a Tronscan file whose tokenAddress column was deleted: a symbol never picks a token, so a "USDT" row is rejected, never booked as TRON_USDT', async () => {
+    // Columns cut by a spreadsheet: the contract column is gone, the symbols are left.
+    const withoutContract = readFileSync(sample('tronscan-token-transfers.csv').path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const cells = line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+        cells.splice(8, 1);
+        return cells.join(',');
+      });
+    expect(withoutContract[0]).toBe('Tx Hash,blockHeight,blockTime(UTC+8),blockTime(UTC),from,to,value,symbol,isConfirm');
+    const source = { name: 'no-contract.csv', text: withoutContract.join('\n') };
+    const r = await importFile({ source, wallet_id: TRONSCAN_WALLET });
+    expect(r).toMatchObject({ rows_total: 8, added: 1, rejected: 7 });
+    expect((await all())[0]).toMatchObject({ token_id: 'TRON', amount: '10' });
+    expect(r.rejections[0]).toMatchObject({
+      column: 'symbol',
+      value: 'USDT',
+      reason: expect.stringMatching(/a symbol alone does not identify a token/),
+    });
+
+    // Given --token for a file of one token, the rows that name another symbol (the TRX one) are rejected, not booked as it.
+    const given = await preview({ source, wallet_id: TRONSCAN_WALLET, token_id: 'TRON_USDT' });
+    expect(given).toMatchObject({ added: 7, rejected: 1, unchanged: 0 });
+    expect(given.rejections[0]).toMatchObject({
+      column: 'symbol',
+      value: 'TRX',
+      reason: 'names the token "TRX", not TRON_USDT (USDT) given for this file',
+    });
+  });
+
   it('imports a spreadsheet through a mapping: constants, value maps, decimal comma, dates in an offset, signed amounts', async () => {
     const csv = [
       'Datum;Betrag;Art;Zustand;Hash;Empfänger',

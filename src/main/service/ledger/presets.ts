@@ -208,6 +208,7 @@ export const PRESETS: PresetDef[] = [
         date: { format: 'unix_s' },
         id_fields: ['hash', 'token_id'],
         movement: 'token',
+        token_by_symbol: false,
       });
     },
   },
@@ -367,6 +368,7 @@ export const PRESETS: PresetDef[] = [
         date: { format: 'auto', utc_offset: offset },
         id_fields: ['hash', 'token_id', 'from', 'to', 'amount'],
         movement: 'token',
+        token_by_symbol: false,
       });
     },
   },

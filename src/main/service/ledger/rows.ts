@@ -241,6 +241,16 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (typeof amount === 'string') entry.decimal_hint = Math.max(entry.decimal_hint, decimalPlaces(amount));
   };
 
+  /** A row without a contract: the chain's coin when its symbol, if any, is the coin's; never another token by its symbol. */
+  const nativeUnlessSymbol = (symbol: string, chain: { native_token_id: string; native_symbol: string }): string | RowProblem =>
+    symbol !== '' && symbol.toUpperCase() !== chain.native_symbol.toUpperCase()
+      ? new RowProblem(
+          src.token_symbol.label,
+          `names the token ${JSON.stringify(symbol)} but no contract: a symbol alone does not identify a token (other tokens use the same symbol); if the whole file is of one token, give --token`,
+          symbol,
+        )
+      : chain.native_token_id;
+
   /**
    * The row's token: the one given for the whole import (--token, or a token_id column), else the
    * one whose contract the row names on its chain. A symbol never picks a token where the file
@@ -288,15 +298,16 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
         tokenId = known;
         label = src.token_contract.label;
       } else if (tokenId === '') {
-        if (symbol !== '' && symbol.toUpperCase() !== chain.native_symbol.toUpperCase()) {
-          return new RowProblem(
-            src.token_symbol.label,
-            `names the token ${JSON.stringify(symbol)} but no contract: a symbol alone does not identify a token (other tokens use the same symbol); if the whole file is of one token, give --token`,
-            symbol,
-          );
-        }
-        tokenId = chain.native_token_id;
+        const native = nativeUnlessSymbol(symbol, chain);
+        if (native instanceof RowProblem) return native;
+        tokenId = native;
       }
+    } else if (tokenId === '' && symbol !== '' && mapping.token_by_symbol === false) {
+      // An explorer's file whose contract column is gone (deleted in a spreadsheet): the symbol still picks nothing.
+      const native = nativeUnlessSymbol(symbol, chain);
+      if (native instanceof RowProblem) return native;
+      tokenId = native;
+      label = src.token_symbol.label;
     } else if (tokenId === '' && symbol !== '') {
       tokenId = catalogue.bySymbol.get(`${chainId}\n${symbol.toUpperCase()}`) ?? '';
       label = src.token_symbol.label;
@@ -307,6 +318,9 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     const token = catalogue.tokens.get(tokenId);
     if (!token) return new RowProblem(label, `unknown token ${JSON.stringify(tokenId)} (not in the catalogue)`, tokenId);
     if (token.chain_id !== chainId) return new RowProblem(label, `token ${tokenId} is on ${token.chain_id}, not ${chainId}`, tokenId);
+    // A token given for the whole file, on a row that names another symbol: that row is of another token (a TRX row of a "USDT" file).
+    if (given !== '' && symbol !== '' && symbol.toUpperCase() !== token.symbol.toUpperCase() && label === src.token_id.label)
+      return new RowProblem(src.token_symbol.label, `names the token ${JSON.stringify(symbol)}, not ${tokenId} (${token.symbol}) given for this file`, symbol);
     return { id: tokenId, decimal: token.decimal };
   };
 
