@@ -87,8 +87,18 @@ export const ChainUpdate = z.strictObject({
   name: name.optional(),
 });
 export type ChainUpdate = z.output<typeof ChainUpdate>;
+const tokenDecimal = z
+  .number({ error: 'must be an integer from 0 to 36' })
+  .int({ error: 'must be an integer from 0 to 36' })
+  .min(0, { error: 'must be an integer from 0 to 36' })
+  .max(36, { error: 'must be an integer from 0 to 36' });
+/**
+ * A token's decimal may be changed (one added with too few places corrected) as long as no ledger
+ * record of the token has an amount with more decimal places than the new value.
+ */
 export const TokenUpdate = z.strictObject({
   token_id: z.string().min(1),
+  decimal: tokenDecimal.optional(),
   dust_threshold: DecimalString.refine((s) => !s.startsWith('-'), { error: 'must not be negative' }).optional(),
   can_deposit: flag.optional(),
   can_withdraw: flag.optional(),
@@ -99,11 +109,6 @@ export type TokenUpdate = z.output<typeof TokenUpdate>;
 const identifier = z
   .string({ error: 'must be a string' })
   .regex(/^[A-Z][A-Z0-9_]{1,31}$/, { error: 'must be 2 to 32 capital letters, digits or _, starting with a letter (e.g. MANTLE)' });
-const tokenDecimal = z
-  .number({ error: 'must be an integer from 0 to 36' })
-  .int({ error: 'must be an integer from 0 to 36' })
-  .min(0, { error: 'must be an integer from 0 to 36' })
-  .max(36, { error: 'must be an integer from 0 to 36' });
 const optionalTemplate = (placeholder: string) => z.union([z.literal(''), template(placeholder)]).default('');
 
 /** A chain the catalogue file lacks (a new L2): added with its native coin, marked as the user's, never overwritten by seeding. */
@@ -145,6 +150,9 @@ export const TokenAdd = z.strictObject({
 });
 export type TokenAdd = z.output<typeof TokenAdd>;
 
+/** Remove a token no ledger record uses (one added by mistake); a chain's native coin goes only with its chain. */
+const TokenRemove = z.strictObject({ token_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }) });
+
 export const catalogueContract = {
   'catalogue-chains-list': { readOnly: true, input: ChainListQuery, output: ChainPage },
   'catalogue-tokens-list': { readOnly: true, input: TokenListQuery, output: TokenPage },
@@ -152,4 +160,6 @@ export const catalogueContract = {
   'catalogue-token-update': { input: TokenUpdate, output: Token },
   'catalogue-chain-add': { input: ChainAdd, output: Chain },
   'catalogue-token-add': { input: TokenAdd, output: Token },
+  /** Answers the token as it was before its removal. */
+  'catalogue-token-remove': { input: TokenRemove, output: Token },
 };

@@ -20,7 +20,17 @@ describe('npm run nps -- chains / tokens', () => {
     expect(bad).toMatchObject({ code: 1, err: 'error 1002: confirming_threshold: must be an integer >= 0\n' });
     const unknown = await nps(['tokens', 'set', 'ETH_USDT', 'decimals=8', ...dir]);
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toMatch(/^"decimals=8": expected FIELD=VALUE with FIELD one of dust_threshold, can_deposit, can_withdraw, name\n$/);
+    expect(unknown.err).toMatch(
+      /^"decimals=8": expected FIELD=VALUE with FIELD one of decimal, dust_threshold, can_deposit, can_withdraw, name\n$/,
+    );
+    // A decimal is a whole number; one no record stands against is changed.
+    expect(await nps(['tokens', 'set', 'ETH_USDC', 'decimal=six', ...dir])).toMatchObject({
+      code: 1,
+      err: 'decimal: must be a whole number\n',
+    });
+    const decimal = await nps(['tokens', 'set', 'ETH_USDC', 'decimal=8', ...dir]);
+    expect(decimal.code).toBe(0);
+    expect(decimal.out).toMatch(/^Changed ETH_USDC:\nETH_USDC +ETH +USDC +decimal=8 /);
 
     const list = await nps(['tokens', 'list', '--chain-id', 'ETH', '--json', ...dir]);
     const tokens = Token.array().parse(JSON.parse(list.out));
@@ -82,6 +92,16 @@ describe('npm run nps -- chains / tokens', () => {
     expect(twice).toMatchObject({ code: 1, err: 'error 1002: contract_address: ETH already has this contract as ETH_DAI\n' });
     const bad = await nps(['tokens', 'add', 'TRON', '--contract', '0xdead', '--symbol', 'X', '--decimal', '6', ...dir]);
     expect(bad.err).toMatch(/^error 1002: contract_address: "0xdead" is not a TRON address/);
+    // Added by mistake and used by no record: removed (a native coin is not).
+    const mistake = await nps(['tokens', 'add', 'ETH', '--contract', '0x' + 'ab'.repeat(20), '--symbol', 'OOPS', '--decimal', '0', ...dir]);
+    expect(mistake.code).toBe(0);
+    const removed = await nps(['tokens', 'remove', 'ETH_OOPS', ...dir]);
+    expect(removed.code).toBe(0);
+    expect(removed.out).toMatch(/^Removed ETH_OOPS:\n/);
+    expect(await nps(['tokens', 'remove', 'MANTLE', ...dir])).toMatchObject({
+      code: 1,
+      err: 'error 1002: token_id: MANTLE is the native coin of MANTLE; it cannot be removed\n',
+    });
     const missing = await nps(['tokens', 'add', 'ETH', '--symbol', 'X', ...dir]);
     expect(missing).toMatchObject({ code: 1 });
     expect(missing.err).toMatch(/^--contract is required/);
@@ -90,6 +110,7 @@ describe('npm run nps -- chains / tokens', () => {
     try {
       const tokens = (await again.invoke('catalogue-tokens-list', { chain_id: 'MANTLE' }, { actor: 'cli' })).tokens;
       expect(tokens).toEqual([expect.objectContaining({ token_id: 'MANTLE', symbol: 'MNT', decimal: 18, is_native: true })]);
+      expect((await again.invoke('catalogue-tokens-list', { token_id: 'ETH_OOPS' }, { actor: 'cli' })).total).toBe(0);
       expect((await again.invoke('catalogue-tokens-list', { token_id: 'ETH_DAI' }, { actor: 'cli' })).tokens[0]).toMatchObject({
         contract_address: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
         is_native: false,

@@ -131,8 +131,11 @@ export async function tokensCommand(args: string[]): Promise<void> {
       );
       out(`Added ${token.token_id}:\n${describeToken(token)}`);
     } else if (sub === 'set' && id !== undefined) {
-      const token = await service.invoke('catalogue-token-update', { token_id: id, ...assignments(words, TOKEN_FIELDS, []) }, cli);
+      const token = await service.invoke('catalogue-token-update', { token_id: id, ...assignments(words, TOKEN_FIELDS, ['decimal']) }, cli);
       out(`Changed ${token.token_id}:\n${describeToken(token)}`);
+    } else if (sub === 'remove' && id !== undefined && words.length === 0) {
+      const token = await service.invoke('catalogue-token-remove', { token_id: id }, cli);
+      out(`Removed ${token.token_id}:\n${describeToken(token)}`);
     } else {
       throw new UsageError(tokensUsage);
     }

@@ -28,9 +28,12 @@ npm run nps -- chains add CHAIN_ID --symbol MNT [--decimal 18] [--family ETH] [-
 export const tokensUsage = `npm run nps -- tokens list [--chain-id TRON] [--json] [--data-dir D]
 npm run nps -- tokens set TOKEN_ID FIELD=VALUE... [--data-dir D]
 npm run nps -- tokens add CHAIN_ID --contract ADDRESS --symbol S --decimal N [--token-id ID] [--name N] [--data-dir D]
+npm run nps -- tokens remove TOKEN_ID [--data-dir D]
   Add a token the catalogue lacks (an import lists the unknown tokens of a file with their contract and symbol);
   its id defaults to CHAIN_SYMBOL.
-  FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.`;
+  FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.
+  decimal may change while no ledger record of the token has an amount with more decimal places than it.
+  remove: a token no ledger record uses (not a chain's native coin).`;
 
 export const importUndoUsage = `npm run nps -- import undo IMPORT_ID [--yes] [--json] [--data-dir D]
   Undo an import as a whole: the records it added are removed, the records it updated get their earlier

@@ -10,6 +10,7 @@ import type { catalogueContract } from '../../../shared/catalogue';
 import type { Db } from '../db/open';
 import {
   dataVersion,
+  deleteToken,
   getChain,
   getToken,
   insertChain,
@@ -18,7 +19,9 @@ import {
   listTokens,
   seedCatalogue,
   seededHash,
+  tokenAmountsBeyond,
   tokenByContract,
+  tokenRecordCount,
   updateChain,
   updateToken,
 } from './repository';
@@ -56,6 +59,13 @@ export function requireChain(ctx: ServiceContext, chainId: string): Chain {
   return chain;
 }
 
+/** The token, or 3002 naming it. */
+function requireToken(ctx: ServiceContext, tokenId: string): Token {
+  const token = getToken(ctx.db, tokenId);
+  if (!token) throw new ServiceError(ErrorCodes.UNKNOWN_TOKEN, `token_id: unknown token ${JSON.stringify(tokenId)}`);
+  return token;
+}
+
 /** The form of a contract address per chain family (its checksum is the explorer's business: the file names the contract as it is). */
 const CONTRACT_SHAPE: Record<string, { pattern: RegExp; name: string }> = {
   ETH: { pattern: /^0x[0-9a-fA-F]{40}$/, name: 'an EVM address (0x and 40 hex digits)' },
@@ -73,9 +83,36 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
       return chain;
     },
     'catalogue-token-update': ({ token_id, ...patch }) => {
-      if (!getToken(ctx.db, token_id))
-        throw new ServiceError(ErrorCodes.UNKNOWN_TOKEN, `token_id: unknown token ${JSON.stringify(token_id)}`);
+      const before = requireToken(ctx, token_id);
+      if (patch.decimal !== undefined && patch.decimal < before.decimal) {
+        // The import refuses an amount with more places than its token's decimal; a lower decimal must still hold every record's.
+        const beyond = tokenAmountsBeyond(ctx.db, before.chain_id, token_id, patch.decimal);
+        if (beyond) {
+          const { count, most } = beyond;
+          throw new ServiceError(
+            ErrorCodes.INVALID_PARAM,
+            `decimal: ${count === 1 ? '1 record' : `${count} records`} of ${token_id} ${count === 1 ? 'has an amount' : 'have amounts'} with more than ${patch.decimal} decimal places (transaction ${most.transaction_id}: ${most.amount}, ${most.places} places), so ${token_id} keeps at least ${most.places}`,
+          );
+        }
+      }
       const token = updateToken(ctx.db, token_id, patch, ctx.now())!;
+      wrote(ctx.db);
+      return token;
+    },
+    'catalogue-token-remove': ({ token_id }) => {
+      const token = requireToken(ctx, token_id);
+      if (getChain(ctx.db, token.chain_id)?.native_token_id === token_id)
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `token_id: ${token_id} is the native coin of ${token.chain_id}; it cannot be removed`,
+        );
+      const used = tokenRecordCount(ctx.db, token.chain_id, token_id);
+      if (used > 0)
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `token_id: ${used === 1 ? '1 ledger record is' : `${used} ledger records are`} in ${token_id}; only a token no record uses can be removed`,
+        );
+      deleteToken(ctx.db, token_id);
       wrote(ctx.db);
       return token;
     },

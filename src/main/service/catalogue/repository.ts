@@ -13,6 +13,7 @@ import {
 } from '../../../shared/catalogue';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/open';
+import { keyEquals } from '../db/ledger-sql';
 import { chains, settings, tokens } from '../db/schema';
 import { stmt } from '../db/statements';
 
@@ -131,6 +132,43 @@ export function insertToken(db: Db, t: Required<Omit<TokenAdd, 'name'>> & { name
     .values({ ...t, can_deposit: true, can_withdraw: true, is_native: false, user_modified: true, created_at: now, updated_at: now })
     .run();
   return getToken(db, t.token_id)!;
+}
+
+/** Remove a token's row (the handler has checked that no record uses it). */
+export function deleteToken(db: Db, tokenId: string): void {
+  db.delete(tokens).where(eq(tokens.token_id, tokenId)).run();
+}
+
+/** The ledger's records of a token: by the chain and token numbers of the records' index (db/ledger-sql.ts). */
+const OF_TOKEN = `${keyEquals('chain_id', 't.chain_no')} AND ${keyEquals('token_id', 't.token_no')}`;
+
+/** How many ledger records are in the token. */
+export function tokenRecordCount(db: Db, chainId: string, tokenId: string): number {
+  return stmt<[string, string], number>(db, `SELECT count(*) FROM transactions t WHERE ${OF_TOKEN}`)
+    .pluck()
+    .get(chainId, tokenId) as number;
+}
+
+/**
+ * The ledger's records of a token whose amount has more decimal places than `places` (trailing
+ * zeros not counted; amounts are stored as plain decimal text): how many, and the one with the
+ * most, which a decimal below its places could not hold.
+ */
+export function tokenAmountsBeyond(
+  db: Db,
+  chainId: string,
+  tokenId: string,
+  places: number,
+): { count: number; most: { transaction_id: string; amount: string; places: number } } | undefined {
+  const row = stmt<[string, string, number], { transaction_id: string; amount: string; places: number; count: number }>(
+    db,
+    `SELECT transaction_id, amount, places, count(*) OVER () AS count FROM (
+       SELECT t.transaction_id, t.amount, t.rowid AS r,
+         CASE WHEN instr(t.amount, '.') = 0 THEN 0 ELSE length(rtrim(substr(t.amount, instr(t.amount, '.') + 1), '0')) END AS places
+       FROM transactions t WHERE ${OF_TOKEN})
+     WHERE places > ? ORDER BY places DESC, r LIMIT 1`,
+  ).get(chainId, tokenId, places);
+  return row && { count: row.count, most: { transaction_id: row.transaction_id, amount: row.amount, places: row.places } };
 }
 
 /** The token with this contract on the chain (contracts compared without case: EVM hex). */
