@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainPage, TokenPage } from '../src/shared/catalogue';
 import { dataOf, unsignedCall } from './support/api';
+import { importLedger } from './support/ledger';
 import { openScreen, root, shot, useSession } from './support/session';
 
 const session = useSession();
@@ -163,4 +164,62 @@ test('switch a chain off and a token’s deposits off: kept after a reload, and 
       .map((c) => c.chain_id)
       .sort(),
   );
+});
+
+test("a token's decimal: corrected in Edit, refused below what a record shows (the record named); an unused token removed, a used one not", async () => {
+  const { page, apiBase, dataDir } = session();
+  // One ETH_USDC record of 1.25: two decimal places.
+  const file = join(dataDir, 'usdc.csv');
+  const tx = '6f0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61';
+  writeFileSync(
+    file,
+    'transaction_id,wallet_id,type,status,amount,chain_id,token_id\n' +
+      `${tx},7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b,Deposit,Completed,1.25,ETH,ETH_USDC\n`,
+  );
+  await importLedger(page, file, 1);
+
+  await openScreen(page, 'Catalogue');
+  await page.getByRole('tab', { name: 'Tokens' }).click();
+  await page.getByLabel('Chain ID').selectOption('ETH');
+  const usdc = page.getByRole('table', { name: 'tokens' }).getByRole('row').filter({ hasText: 'ETH_USDC' });
+  await expect(usdc.getByRole('cell').nth(5)).toHaveText('6');
+  await page.getByRole('button', { name: 'Edit ETH_USDC', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit token ETH_USDC' });
+  const decimal = dialog.getByLabel('Decimal');
+  await expect(decimal).toHaveValue('6');
+  await decimal.fill('1');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    `decimal: 1 record of ETH_USDC has an amount with more than 1 decimal places (transaction ${tx}: 1.25, 2 places), so ETH_USDC keeps at least 2`,
+  );
+  await shot(page, 'catalogue-edit-token-decimal-refused');
+  await decimal.fill('8');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(usdc.getByRole('cell').nth(5)).toHaveText('8');
+  const token = dataOf(TokenPage, await unsignedCall(apiBase, 'GET', '/tokens?token_id=ETH_USDC'));
+  expect(token.tokens[0]).toMatchObject({ token_id: 'ETH_USDC', decimal: 8 });
+
+  // Removing it is refused while its record stands.
+  await page.getByRole('button', { name: 'Edit ETH_USDC', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Remove token…' }).click();
+  const remove = page.getByRole('dialog', { name: 'Remove token ETH_USDC' });
+  await remove.getByRole('button', { name: 'Remove token', exact: true }).click();
+  await expect(remove.getByRole('alert')).toHaveText(
+    'token_id: 1 ledger record is in ETH_USDC; only a token no record uses can be removed',
+  );
+  await remove.getByRole('button', { name: 'Keep the token' }).click();
+
+  // A token no record uses goes; a native coin offers no removal.
+  await page.getByRole('button', { name: 'Edit ETH_USDT', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Edit token ETH_USDT' }).getByRole('button', { name: 'Remove token…' }).click();
+  await shot(page, 'catalogue-remove-token');
+  await page.getByRole('dialog', { name: 'Remove token ETH_USDT' }).getByRole('button', { name: 'Remove token', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Remove token ETH_USDT' })).toBeHidden();
+  await expect(page.getByRole('table', { name: 'tokens' })).not.toContainText('ETH_USDT');
+  expect(dataOf(TokenPage, await unsignedCall(apiBase, 'GET', '/tokens?token_id=ETH_USDT')).total).toBe(0);
+  await page.getByRole('button', { name: 'Edit ETH', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit token ETH' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove token…' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
 });

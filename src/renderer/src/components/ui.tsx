@@ -265,12 +265,15 @@ export function Dialog({
   children,
   footer,
   dismissable = true,
+  wide = false,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
   dismissable?: boolean;
+  /** For tables of several columns (an import's rejected rows): as wide as the window allows, up to 1040 px. */
+  wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   // Taken while rendering, before an autoFocus field inside takes the focus.
@@ -286,7 +289,7 @@ export function Dialog({
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
       aria-label={title}
       onCancel={(e) => {
         e.preventDefault();
@@ -374,6 +377,8 @@ export function FormDialog(props: {
   onClose: () => void;
   action: () => Promise<void>;
   children: ReactNode;
+  /** An action of another kind, at the footer's start (apart from Cancel and the submit button). */
+  footerStart?: ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -394,6 +399,7 @@ export function FormDialog(props: {
       onClose={props.onClose}
       footer={
         <>
+          {props.footerStart && <span className="dialog-footer-start">{props.footerStart}</span>}
           <button type="button" className="btn btn-ghost" onClick={props.onClose}>
             Cancel
           </button>

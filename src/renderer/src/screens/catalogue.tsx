@@ -3,7 +3,21 @@ import type { Chain, ChainUpdate, Token, TokenUpdate } from '../../../shared/cat
 import { call, errorText, updateChain, updateToken } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { ExplorerLink } from '../components/links';
-import { Amount, Badge, Empty, ErrorBox, Field, FieldName, FormDialog, Loading, PageHeader, Pager, Switch, Tabs } from '../components/ui';
+import {
+  Amount,
+  Badge,
+  Dialog,
+  Empty,
+  ErrorBox,
+  Field,
+  FieldName,
+  FormDialog,
+  Loading,
+  PageHeader,
+  Pager,
+  Switch,
+  Tabs,
+} from '../components/ui';
 import { useQuery, type QueryState } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 import { useRoute } from '../stores/route';
@@ -179,13 +193,25 @@ function EditChainDialog({ chain, onClose, onSaved }: { chain: Chain; onClose: (
   );
 }
 
-function EditTokenDialog({ token, onClose, onSaved }: { token: Token; onClose: () => void; onSaved: (t: Token) => void }) {
+function EditTokenDialog({
+  token,
+  onClose,
+  onSaved,
+  onRemove,
+}: {
+  token: Token;
+  onClose: () => void;
+  onSaved: (t: Token) => void;
+  onRemove: () => void;
+}) {
   const [name, setName] = useState(token.name);
+  const [decimal, setDecimal] = useState(String(token.decimal));
   const [dust, setDust] = useState(token.dust_threshold);
   const [canDeposit, setCanDeposit] = useState(token.can_deposit);
   const [canWithdraw, setCanWithdraw] = useState(token.can_withdraw);
   const patch: Omit<TokenUpdate, 'token_id'> = {
     ...(name !== token.name ? { name } : {}),
+    ...(decimal.trim() !== String(token.decimal) ? { decimal: asNumber(decimal) as number } : {}),
     ...(dust !== token.dust_threshold ? { dust_threshold: dust.trim() } : {}),
     ...(canDeposit !== token.can_deposit ? { can_deposit: canDeposit } : {}),
     ...(canWithdraw !== token.can_withdraw ? { can_withdraw: canWithdraw } : {}),
@@ -202,14 +228,41 @@ function EditTokenDialog({ token, onClose, onSaved }: { token: Token; onClose: (
         onSaved(await updateToken({ token_id: token.token_id, ...patch }));
         onClose();
       }}
+      footerStart={
+        !token.is_native && (
+          <button type="button" className="btn btn-danger-ghost" onClick={onRemove}>
+            Remove token…
+          </button>
+        )
+      }
     >
       <p className="note">
         <span className="mono">chain_id</span> <strong className="mono">{token.chain_id}</strong> · <span className="mono">symbol</span>{' '}
-        <strong className="mono">{token.symbol}</strong> · <span className="mono">decimal</span>{' '}
-        <strong className="mono">{token.decimal}</strong>. A token changed here keeps its values when the catalogue file is seeded again.
+        <strong className="mono">{token.symbol}</strong>
+        {!token.is_native && (
+          <>
+            {' '}
+            · <span className="mono">contract_address</span> <strong className="mono break">{token.contract_address}</strong>
+          </>
+        )}
+        . A token changed here keeps its values when the catalogue file is seeded again.
       </p>
       <Field label={<FieldName field="name" />} htmlFor="token-name">
         <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+      </Field>
+      <Field
+        label={<FieldName field="decimal" />}
+        htmlFor="token-decimal"
+        hint={`The token's decimal places (the contract's decimals, 0 to 36). Lowered only as far as the ledger's ${token.symbol} amounts allow: the service names a record with more places.`}
+      >
+        <input
+          id="token-decimal"
+          className="mono input-short"
+          inputMode="numeric"
+          value={decimal}
+          onChange={(e) => setDecimal(e.target.value)}
+          spellCheck={false}
+        />
       </Field>
       <Field
         label={<FieldName field="dust_threshold" />}
@@ -234,6 +287,53 @@ function EditTokenDialog({ token, onClose, onSaved }: { token: Token; onClose: (
         <FieldName field="can_withdraw" />
       </label>
     </FormDialog>
+  );
+}
+
+/** Remove a token the ledger does not use (one added by mistake); the service refuses one a record uses, and says how many. */
+function RemoveTokenDialog({ token, onClose, onRemoved }: { token: Token; onClose: () => void; onRemoved: (t: Token) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const remove = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      onRemoved(await call('catalogue-token-remove', { token_id: token.token_id }));
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={`Remove token ${token.token_id}`}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose} autoFocus>
+            Keep the token
+          </button>
+          <button type="button" className="btn btn-danger" onClick={() => void remove()} disabled={busy || error !== undefined}>
+            {busy ? 'Removing…' : 'Remove token'}
+          </button>
+        </>
+      }
+    >
+      <p>
+        <strong className="mono">{token.token_id}</strong> ({token.symbol}, decimal {token.decimal}) on{' '}
+        <span className="mono">{token.chain_id}</span>, contract <span className="mono break">{token.contract_address}</span>.
+      </p>
+      <p className="muted">
+        Only a token no ledger record uses can be removed. Rows of its contract are then rejected as an unknown token until it is added
+        again (the import dialog offers it, with its decimal to give).
+      </p>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
   );
 }
 
@@ -376,6 +476,7 @@ function TokensTab() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [editing, setEditing] = useState<Token>();
+  const [removing, setRemoving] = useState<Token>();
   const q = { page, page_size: pageSize, ...(chainId ? { chain_id: chainId } : {}), ...(tokenId ? { token_id: tokenId } : {}) };
   const result = useQuery(JSON.stringify(q), () => call('catalogue-tokens-list', q));
   const saved = useSavedRows<Token>(result.data, (t) => t.token_id);
@@ -494,7 +595,18 @@ function TokensTab() {
         onPage={setPage}
         error={quick.error}
       />
-      {editing && <EditTokenDialog token={editing} onClose={() => setEditing(undefined)} onSaved={onSaved} />}
+      {editing && (
+        <EditTokenDialog
+          token={editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={onSaved}
+          onRemove={() => {
+            setRemoving(editing);
+            setEditing(undefined);
+          }}
+        />
+      )}
+      {removing && <RemoveTokenDialog token={removing} onClose={() => setRemoving(undefined)} onRemoved={() => result.reload()} />}
     </>
   );
 }
@@ -555,7 +667,7 @@ export function CatalogueScreen() {
     <div className="screen">
       <PageHeader
         title="Catalogue"
-        subtitle="Chains and tokens the service knows, as the /nps/chains and /nps/tokens endpoints list them. Switch a chain or a token's deposits and withdrawals on or off here, or edit a row's thresholds and explorer links."
+        subtitle="Chains and tokens the service knows, as the /nps/chains and /nps/tokens endpoints list them. Switch a chain or a token's deposits and withdrawals on or off here; edit a row's thresholds and explorer links, or a token's decimal; remove a token the ledger does not use."
       />
       <Tabs
         label="Catalogue"
