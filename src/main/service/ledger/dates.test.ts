@@ -123,6 +123,17 @@ describe('compileTimeReader: Excel serials and Unix numbers are never taken for 
     expect(refusal(reader({ format: 'excel' }), '2021-06-11')).toMatch(/not a time/);
   });
 
+  it('refuses a serial a spreadsheet rounded to fewer than 5 decimal places: 23:55 on 30 June saved as 44378.00 is not 1 July', () => {
+    expect(refusal(reader(), '44378.00')).toBe(
+      '"44378.00" is an Excel serial day number rounded to 2 decimal places: it tells the time only to 14.4 minutes, so the spreadsheet has moved it (perhaps into another day); save the column as a date and time with seconds, or as a number with at least 5 decimal places',
+    );
+    expect(refusal(reader(), '44378,0')).toMatch(/rounded to 1 decimal place: it tells the time only to 2.4 hours/);
+    expect(refusal(reader({ format: 'excel' }), '44377.9965')).toMatch(
+      /rounded to 4 decimal places: it tells the time only to 8.64 seconds/,
+    );
+    expect(reader()('44377.99653')).toBe(String(Date.UTC(2021, 5, 30, 23, 55)));
+  });
+
   it('refuses serials before 2000 (Excel would show 1970 for 25569)', () => {
     expect(refusal(reader(), '25569')).toMatch(/out of range for an Excel serial day number \(expected 36526 to 109574/);
     expect(refusal(reader(), '36525.99')).toMatch(/out of range/);

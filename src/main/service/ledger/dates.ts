@@ -48,6 +48,8 @@ const EXCEL_LATEST = EXCEL_UNIX_EPOCH + LATEST / DAY_MS;
 const UNIX_RE = /^(\d+)(?:\.(\d+))?$/;
 const UNIX_MS_CANONICAL = /^[1-9]\d{12}$/;
 const SERIAL_RE = /^(\d+)(?:[.,](\d+))?$/;
+/** Decimal places a serial day's time needs (5: to 0.864 s, as a spreadsheet's General format writes it); fewer is a rounded time. */
+const SERIAL_MIN_PLACES = 5;
 /** ISO 8601 calendar dates, also with a space for T (after machineIso, for the spellings it does not take). */
 const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
@@ -313,7 +315,9 @@ function unixToMs(cell: string, whole: string, frac: string | undefined, unit: '
 
 /**
  * An Excel serial day number as milliseconds: whole days since 1899-12-30, the fraction the time of
- * day, in the import's zone (a spreadsheet keeps wall-clock time). The fraction is rounded to the
+ * day, in the import's zone (a spreadsheet keeps wall-clock time). A whole number is the day's
+ * start; a fraction of fewer than SERIAL_MIN_PLACES digits was rounded by the spreadsheet and is
+ * refused (44378.00 may be 23:55 the day before). The fraction is rounded to the
  * nearest second when it has too few digits to carry milliseconds (up to 7 digits: 7 resolve
  * 8.64 ms; a spreadsheet's "General" format writes about 5, as in 44358.43146, which is 10:21:18),
  * else to the nearest millisecond.
@@ -327,6 +331,13 @@ function serialToMs(cell: string, whole: string, frac: string | undefined, local
     );
   }
   let timeMs = 0;
+  if (frac !== undefined && frac.length < SERIAL_MIN_PLACES) {
+    const step = 86_400 / 10 ** frac.length;
+    const resolution = step >= 3600 ? `${step / 3600} hours` : step >= 60 ? `${step / 60} minutes` : `${step} seconds`;
+    return new CellError(
+      `${q(cell)} is an Excel serial day number rounded to ${frac.length} decimal place${frac.length > 1 ? 's' : ''}: it tells the time only to ${resolution}, so the spreadsheet has moved it (perhaps into another day); save the column as a date and time with seconds, or as a number with at least ${SERIAL_MIN_PLACES} decimal places`,
+    );
+  }
   if (frac !== undefined) {
     const dayFraction = Number(`0.${frac}`);
     timeMs = frac.length <= 7 ? Math.round(dayFraction * 86_400) * 1000 : Math.round(dayFraction * DAY_MS);
