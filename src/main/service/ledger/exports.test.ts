@@ -620,6 +620,15 @@ describe('files that do not say everything', () => {
 });
 
 describe('files saved in other locales and edited in Excel', () => {
+  it('a transaction list whose DateTime a spreadsheet rewrote day first (16.03.2020 03:55:26) reads the same moments', async () => {
+    const name = 'etherscan-transaction-list-advanced-0xeb31.csv';
+    const original = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
+    const saved = textOf(name).replace(/"(\d{4})-(\d{2})-(\d{2}) (\d{2}:\d{2}:\d{2})"/g, '"$3.$2.$1 $4"');
+    expect(saved).toContain('"16.03.2020 03:55:26"');
+    const again = await importFile({ source: { name: 'resaved.csv', text: saved }, wallet_id: WALLET, chain_id: 'ETH' });
+    expect(again).toMatchObject({ rejected: 0, added: 0, updated: 0, unchanged: original.added, read_as: { date_order: 'day_first' } });
+  });
+
   it('a European Excel copy (semicolons, decimal commas, CRLF) books the same records as the explorer’s file', async () => {
     const euro = await importFile({ source: file('derived-eu-excel-etherscan-0xf98c-txlist.csv'), wallet_id: WALLET, chain_id: 'ETH' });
     expect(euro).toMatchObject({ rows_total: 9, added: 9, rejected: 0, read_as: { decimal_separator: ',' } });

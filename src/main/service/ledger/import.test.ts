@@ -598,6 +598,23 @@ describe('presets', () => {
     expect(wrong.rejections[0]!.reason).toMatch(/neither from nor to is the wallet's address/);
   });
 
+  it('a Tronscan file saved again by a German or French spreadsheet (WAHR/FALSCH, VRAI/FAUX) reads the same statuses', async () => {
+    const original = readFileSync(sample('tronscan-token-transfers.csv').path, 'utf8');
+    await importFile({ source: sample('tronscan-token-transfers.csv'), wallet_id: TRONSCAN_WALLET });
+    const statuses = async () => (await all()).map((x) => [x.hash, x.status]).sort();
+    const before = await statuses();
+    for (const [yes, no] of [
+      ['WAHR', 'FALSCH'],
+      ['VRAI', 'FAUX'],
+    ]) {
+      const text = original.replace(/,true$/gm, `,${yes}`).replace(/,false$/gm, `,${no}`);
+      expect(text).toContain(`,${no}`);
+      const r = await importFile({ source: { name: `${yes}.csv`, text }, wallet_id: TRONSCAN_WALLET });
+      expect(r).toMatchObject({ rejected: 0, unchanged: 8 });
+    }
+    expect(await statuses()).toEqual(before);
+  });
+
   it('a Tronscan file whose tokenAddress column was deleted: a symbol never picks a token, so a "USDT" row is rejected, never booked as TRON_USDT', async () => {
     // Columns cut by a spreadsheet: the contract column is gone, the symbols are left.
     const withoutContract = readFileSync(sample('tronscan-token-transfers.csv').path, 'utf8')

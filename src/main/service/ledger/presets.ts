@@ -1,4 +1,4 @@
-import { LEDGER_FIELDS, Mapping, REQUIRED_FIELDS, type LedgerPreset, type MappingInput } from '../../../shared/ledger';
+import { LEDGER_FIELDS, Mapping, REQUIRED_FIELDS, type LedgerPreset, type LedgerStatus, type MappingInput } from '../../../shared/ledger';
 
 /*
  * Built-in mappings: the native format; the Etherscan family's transactions, internal transactions
@@ -131,6 +131,51 @@ function etherscanColumns(headers: readonly string[], toNames: string[]): Partia
   };
 }
 
+/**
+ * Tronscan's confirmation flag: true is Completed, false Confirming, in English and as a
+ * spreadsheet in another language writes TRUE and FALSE when it saves the file again (WAHR and
+ * FALSCH in German, VRAI and FAUX in French, ...).
+ */
+const TRUE_WORDS = [
+  'true',
+  'wahr',
+  'vrai',
+  'verdadero',
+  'vero',
+  'waar',
+  'verdadeiro',
+  'prawda',
+  'sant',
+  'sand',
+  'sann',
+  'tosi',
+  'pravda',
+  'igaz',
+  'истина',
+  'doğru',
+];
+const FALSE_WORDS = [
+  'false',
+  'falsch',
+  'faux',
+  'falso',
+  'onwaar',
+  'fałsz',
+  'falskt',
+  'falsk',
+  'usann',
+  'epätosi',
+  'nepravda',
+  'hamis',
+  'ложь',
+  'yanlış',
+  'yanliş',
+];
+const CONFIRMED_WORDS: Record<string, LedgerStatus> = Object.fromEntries([
+  ...TRUE_WORDS.map((w) => [w, 'Completed'] as const),
+  ...FALSE_WORDS.map((w) => [w, 'Confirming'] as const),
+]);
+
 /** An explorer's status: empty is a success, anything else (an error text, ErrCode) a failure. */
 const FAILED_UNLESS_EMPTY = { '': 'Completed', '*': 'Failed' } as const;
 /** An internal transfer's Status, the trace's isError: "0" (or empty) a success, anything else a failure. */
@@ -233,7 +278,8 @@ export const PRESETS: PresetDef[] = [
         },
         constants: { status: 'Completed' },
         number: EXPLORER_NUMBERS,
-        date: { format: unix ? 'unix_s' : 'YYYY-MM-DD HH:mm:ss' },
+        // DateTime (UTC) as the explorer writes it, or as a spreadsheet saved it again (16.03.2020 03:55:26: its order from the file, or asked).
+        date: { format: unix ? 'unix_s' : 'auto' },
         id_fields: ['hash', 'token_id'],
         movement: 'token',
       });
@@ -307,7 +353,8 @@ export const PRESETS: PresetDef[] = [
         },
         values: { status: { Success: 'Completed', '*': 'Failed' } },
         number: EXPLORER_NUMBERS,
-        date: { format: 'YYYY-MM-DD HH:mm:ss' },
+        // As the token page's: the explorer's YYYY-MM-DD HH:mm:ss, or a spreadsheet's own form of it.
+        date: { format: 'auto' },
         id_fields: ['hash'],
         fee_on: 'Withdrawal',
       });
@@ -362,7 +409,7 @@ export const PRESETS: PresetDef[] = [
       return mapping({
         columns,
         constants: confirmed ? {} : { status: 'Completed' },
-        values: { status: { true: 'Completed', false: 'Confirming', confirmed: 'Completed', unconfirmed: 'Confirming' } },
+        values: { status: { ...CONFIRMED_WORDS, confirmed: 'Completed', unconfirmed: 'Confirming' } },
         // The older export's quant is written to the token's precision, and the file names no token: a row of another token shows only there.
         number: { ...EXPLORER_NUMBERS, token_places: columns.amount === findHeader(headers, 'quant') },
         date: { format: 'auto', utc_offset: offset },
