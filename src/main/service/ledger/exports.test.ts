@@ -620,6 +620,45 @@ describe('files that do not say everything', () => {
 });
 
 describe('files saved in other locales and edited in Excel', () => {
+  it('a token export sorted in a spreadsheet, so that two DAI transfers of one transaction no longer follow each other, fails as a whole and changes nothing; sorted without such a pair, it books what the original does', async () => {
+    const name = 'etherscan-0x003dc-erc20.csv';
+    const [head, ...lines] = textOf(name).trim().split('\n');
+    const cell = (line: string, i: number) => line.split('","')[i]!;
+    // An A-Z sort of the TokenValue column, as a spreadsheet does it.
+    const sorted = [...lines].sort((a, b) => (cell(a, 6) < cell(b, 6) ? -1 : cell(a, 6) > cell(b, 6) ? 1 : 0));
+    const opts = { wallet_id: WALLET, chain_id: 'ETH' };
+    await svc.invoke(
+      'catalogue-token-add',
+      { chain_id: 'ETH', contract_address: '0x6b175474e89094c44da98b954eedeac495271d0f', symbol: 'DAI', decimal: 18 },
+      meta,
+    );
+    const original = await importFile({ source: file(name), ...opts });
+    const records = await all();
+    const dai = records.filter((r) => r.token_id === 'ETH_DAI');
+    // One transaction with two DAI withdrawals (9.5 and 0.5): told apart by their order alone.
+    const pair = dai.filter((r) => r.hash === '0x011983c8ff3e8691b23fadc964eac279227ed568fe0f8feeb5f6cc236e796c91');
+    expect(pair.map((r) => r.amount).sort()).toEqual(['0.5', '9.5']);
+
+    const err = await failure(importFile({ source: { name: 'sorted.csv', text: [head, ...sorted].join('\n') }, ...opts }));
+    expect(err.message).toMatch(
+      /^sorted\.csv: data rows \d+ and \d+ are two transfers of ETH_DAI of transaction 0x[0-9a-f]{64} with other transactions' rows between them: the rows are not in the explorer's order/,
+    );
+    expect(await all()).toEqual(records);
+
+    // The same sort of a file whose transactions carry one transfer of each token: nothing to tell apart, the same records.
+    const small = 'etherscan-0xf98c-erc20.csv';
+    const [smallHead, ...smallLines] = textOf(small).trim().split(/\r?\n/);
+    const smallSorted = [...smallLines].sort((a, b) => (cell(a, 6) < cell(b, 6) ? -1 : 1));
+    expect(smallSorted).not.toEqual(smallLines);
+    const first = await importFile({ source: { name: 'small-sorted.csv', text: [smallHead, ...smallSorted].join('\n') }, ...opts });
+    expect(await importFile({ source: file(small), ...opts })).toMatchObject({
+      added: 0,
+      updated: 0,
+      unchanged: first.added + first.unchanged,
+    });
+    expect(original.added).toBeGreaterThan(0);
+  });
+
   it('a transaction list whose DateTime a spreadsheet rewrote day first (16.03.2020 03:55:26) reads the same moments', async () => {
     const name = 'etherscan-transaction-list-advanced-0xeb31.csv';
     const original = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });

@@ -48,7 +48,7 @@ async function readUnknownTokenRows(a: Again, rows: readonly number[], read: Row
   try {
     const file = await streamRows(a.opened, a.sniffed, {
       rows: (batch, first) => {
-        for (let k = 0; k < batch.length; k++) if (wanted.has(first + k)) read(batch[k]!);
+        for (let k = 0; k < batch.length; k++) if (wanted.has(first + k)) read(batch[k]!, first + k);
       },
       progress: (bytes) => a.onProgress?.({ done: 0, bytes: Math.min(bytes, a.opened.size - 1), totalBytes: a.opened.size }),
     });

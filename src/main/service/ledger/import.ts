@@ -581,7 +581,7 @@ export function detectLedger(ctx: ServiceContext, request: ImportOptions): Ledge
         .map((f) => mapping.columns[f])
         .filter((c): c is string => c !== undefined);
       sniffed.sample.slice(0, SHOWN_ROWS).forEach((cells, k) => {
-        const out = read(cells);
+        const out = read(cells, k + 1);
         const raw = amountColumns
           .map((c) => cells[sniffed.headers.indexOf(findHeader(sniffed.headers, c) ?? '')] ?? '')
           .filter((v) => v.trim() !== '' && v.trim() !== '0')
@@ -602,8 +602,9 @@ export function detectLedger(ctx: ServiceContext, request: ImportOptions): Ledge
           });
       });
     } catch (err) {
-      if (!(err instanceof ServiceError)) throw err;
-      problem = err.message.replace(/; nothing was imported$/, '');
+      if (err instanceof FileProblem) problem = err.message;
+      else if (err instanceof ServiceError) problem = err.message.replace(/; nothing was imported$/, '');
+      else throw err;
     }
   }
   return {
@@ -713,7 +714,7 @@ async function stageRows(
             });
             continue;
           }
-          const out = read(cells);
+          const out = read(cells, rowNumber);
           if (out instanceof RowProblem) {
             rejections.push({
               row_number: rowNumber,
@@ -734,7 +735,7 @@ async function stageRows(
     });
     staging.flush();
   } catch (err) {
-    if (err instanceof FileError) throw fileFailure(opened.name, err.message);
+    if (err instanceof FileError || err instanceof FileProblem) throw fileFailure(opened.name, err.message);
     throw err;
   }
   return { rowsTotal, rejections, sha256: file.sha256 };

@@ -70,7 +70,20 @@ export interface RowReaderOptions {
   unknownTokens?: UnknownTokens;
 }
 
-export type RowReader = (cells: readonly string[]) => string[] | RowProblem;
+/** A row's cells (and its data row number, for what a failing file says) to its record, or why it is rejected. Throws FileProblem when the file cannot be read as a whole. */
+export type RowReader = (cells: readonly string[], rowNumber?: number) => string[] | RowProblem;
+
+/** A 52-bit digest of a text (two 26-bit FNV-1a halves): a key kept in a number. */
+function digest(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 6) * 0x4000000 + (b >>> 6);
+}
 
 const readType = canonicalWord(LEDGER_TYPES);
 const readStatus = canonicalWord(LEDGER_STATUSES);
@@ -326,23 +339,37 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
 
   /*
    * Which movement of its transaction a row is. Rows of one hash follow each other in an explorer's
-   * export; counting the rows of the current hash tells the n-th internal or token transfer apart.
+   * export, in the order of its transfers; counting the rows of the current hash with the same key
+   * (the id_fields) tells the n-th internal or token transfer apart. That order is the only thing
+   * that tells two such transfers apart, so a file whose rows were moved (sorted in a spreadsheet),
+   * in which a key of a hash comes back after other hashes' rows, fails as a whole: numbered by
+   * where they now stand, its transfers would take each other's records (9.5 DAI becoming 0.5).
+   * The keys of runs already passed are kept as 52-bit digests with the row that began them
+   * (a digest shared by two keys only refuses a file, never books it wrong).
    */
   const kind = mapping.movement;
   let runHash = '';
-  const runCounts = new Map<string, number>();
-  const positionOf = (hash: string, key: string): number => {
+  const runCounts = new Map<string, { n: number; row: number }>();
+  const passed = new Map<number, number>();
+  const positionOf = (hash: string, key: string, rowNumber: number, what: string): number => {
     if (hash !== runHash) {
+      for (const [k, first] of runCounts) passed.set(digest(`${runHash}\n${k}`), first.row);
       runHash = hash;
       runCounts.clear();
     }
-    const n = runCounts.get(key) ?? 0;
-    runCounts.set(key, n + 1);
-    return n;
+    const seen = runCounts.get(key);
+    if (seen !== undefined) return seen.n++;
+    const before = passed.get(digest(`${hash}\n${key}`));
+    if (before !== undefined)
+      throw new FileProblem(
+        `data rows ${before} and ${rowNumber} are two ${what} of transaction ${hash} with other transactions' rows between them: the rows are not in the explorer's order (sorted in a spreadsheet?), and that order is all that tells such transfers apart; import the file as the explorer wrote it, or sort it back by block and time`,
+      );
+    runCounts.set(key, { n: 1, row: rowNumber });
+    return 0;
   };
   const hasLogIndex = has(src.log_index);
 
-  return (cells) => {
+  return (cells, rowNumber = 0) => {
     const out = new Array<string>(N + 1);
 
     const wallet = get(src.wallet_id, cells);
@@ -505,7 +532,9 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
         }
       }
       const same = mapping.id_fields.map((f) => (f in F ? out[F[f as LedgerField]] : get(src[f], cells))).join('\n');
-      position = logIndex ?? positionOf(hash, kind === 'internal' ? '' : same);
+      position =
+        logIndex ??
+        positionOf(hash, kind === 'internal' ? '' : same, rowNumber, kind === 'internal' ? 'internal transfers' : `transfers of ${tokenId}`);
       if (kind === 'internal') movement = 1 + position;
       else if (tokenId !== chain.native_token_id) movement = TOKEN_MOVEMENT + position;
     }
