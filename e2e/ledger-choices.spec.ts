@@ -181,8 +181,18 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   await expect(token).toContainText('XENON');
   await expect(token).toContainText('0xab95e915c123fded5bdfb6325e35ef5515f1ea69');
   await expect(token.getByLabel('Symbol')).toHaveValue('XNN');
-  await expect(token.getByLabel('Decimal')).toHaveValue('17');
-  await expect(token).toContainText('17 is the most decimal places the file shows');
+  // The file shows a lower bound only: the decimal is asked, never filled in, and one below the bound is refused.
+  await expect(token.getByLabel('Decimal')).toHaveValue('');
+  await expect(token).toContainText("The file's first rows have amounts of it with up to 17 decimal places, so at least 17");
+  await expect(token.getByRole('button', { name: 'Add to catalogue' })).toBeDisabled();
+  await token.getByLabel('Decimal').fill('16');
+  await expect(token.getByTestId('decimal-problem')).toHaveText(
+    'Decimal: at least 17: the file has an amount of it with 17 decimal places.',
+  );
+  await expect(token.getByRole('button', { name: 'Add to catalogue' })).toBeDisabled();
+  await token.getByLabel('Decimal').fill('18');
+  await expect(token.getByTestId('decimal-problem')).toHaveCount(0);
+  await expect(token.getByLabel('Token ID')).toHaveAttribute('placeholder', 'ETH_XNN');
   // The row is rejected in place, with its column, value and reason.
   const rejected = firstRows(page).getByRole('row').nth(1);
   await expect(rejected).toContainText('Rejected ContractAddress "0xab95e915c123fded5bdfb6325e35ef5515f1ea69": unknown token');
@@ -208,6 +218,71 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   await page.getByRole('button', { name: 'Import 2 rows' }).click();
   await expect(page.getByTestId('import-result')).toContainText('2 added');
   await shot(page, 'ledger-choices-token-report');
+});
+
+test('unknown tokens on the Preview step: each asked its decimal, IDs told apart, all added at once, and the preview read again before Import', async () => {
+  const { page, dataDir } = session();
+  const wallet = '0x003dc32fe920a4aaeed12dc87e145f030aa753f3';
+  // ANJ (whole amounts in the file: decimal hint 0), two Uniswap V2 pairs (both "UNI-V2", 18 places) and a known USDT transfer.
+  const lines = readFileSync(join(exports, 'etherscan-0x003dc-erc20.csv'), 'utf8').split(/\r?\n/);
+  // The first transfer of each token: the contract in ContractAddress, before TokenName.
+  const pick = (contract: string, name: string) => lines.find((l) => l.includes(`"${contract}","${name}"`))!;
+  const usdt = `"0x${'d4'.repeat(32)}","11100000","1602400000","2020-10-11 07:06:40","${wallet}","0x${'22'.repeat(20)}","25.5","$25.50","0xdac17f958d2ee523a2206206994597c13d831ec7","Tether USD","USDT"`;
+  const file = join(dataDir, 'unknown-tokens-erc20.csv');
+  writeFileSync(
+    file,
+    [
+      lines[0],
+      pick('0xcd62b1c403fa761baadfc74c525ce2b51780b184', 'Aragon Network Juror'),
+      pick('0xc2adda861f89bbb333c90c492cb837741916a225', 'Uniswap V2'),
+      pick('0x2fdbadf3c4d5a8666bc06645b8358ab803996e28', 'Uniswap V2'),
+      usdt,
+    ].join('\r\n') + '\r\n',
+  );
+  await chooseLedgerFile(page, file);
+  await page.getByLabel('Chain of the file').selectOption('ETH');
+  await page.getByLabel('Wallet for every row').selectOption('new');
+  await expect(page.getByTestId('questions')).toBeHidden();
+  await preview(page).click();
+  await expect(page.getByTestId('preview-message')).toContainText('1 would be added');
+  await expect(page.getByRole('button', { name: 'Import 1 row' })).toBeEnabled();
+
+  const list = page.getByRole('region', { name: 'Unknown tokens' });
+  await expect(page.getByTestId('unknown-tokens-title')).toHaveText('3 rows of 3 unknown tokens');
+  const anj = list.getByRole('listitem', { name: 'Unknown token ANJ' });
+  const pairs = list.getByRole('listitem', { name: 'Unknown token UNI-V2' });
+  await expect(pairs).toHaveCount(2);
+  // No decimal is invented: every one is empty, with what the file says of it.
+  for (const item of [anj, pairs.first(), pairs.last()]) await expect(item.getByLabel('Decimal')).toHaveValue('');
+  await expect(anj).toContainText('The file shows only whole amounts of it, which says nothing of its decimal');
+  await expect(pairs.first()).toContainText('The file has amounts of it with up to 18 decimal places, so at least 18');
+  // The two pairs share a symbol: each ID ends with its contract's last digits; ANJ keeps CHAIN_SYMBOL.
+  await expect(anj.getByLabel('Token ID')).toHaveAttribute('placeholder', 'ETH_ANJ');
+  await expect(pairs.first().getByLabel('Token ID')).toHaveAttribute('placeholder', 'ETH_UNI_V2_A225');
+  await expect(pairs.last().getByLabel('Token ID')).toHaveAttribute('placeholder', 'ETH_UNI_V2_6E28');
+
+  const addAll = list.getByRole('button', { name: /^Add (all|\d)/ });
+  await expect(addAll).toBeDisabled();
+  await expect(page.getByTestId('unknown-tokens-ready')).toHaveText('3 tokens still need a decimal (or a symbol).');
+  await anj.getByLabel('Decimal').fill('18');
+  await pairs.first().getByLabel('Decimal').fill('17');
+  await expect(pairs.first().getByTestId('decimal-problem')).toContainText('at least 18');
+  await expect(addAll).toHaveText('Add 1 token with a decimal');
+  await pairs.first().getByLabel('Decimal').fill('18');
+  await pairs.last().getByLabel('Decimal').fill('18');
+  await expect(addAll).toHaveText('Add all 3 tokens');
+  await shot(page, 'ledger-choices-unknown-tokens-all');
+  await addAll.click();
+
+  // The preview is made again with them: its counts, and Import, only once it is in.
+  await expect(page.getByTestId('preview-message')).toContainText('4 would be added');
+  await expect(page.getByTestId('preview-tokens-added')).toContainText('ETH_ANJ, ETH_UNI_V2_A225, ETH_UNI_V2_6E28');
+  await expect(page.getByTestId('preview-tokens-added')).toContainText('The figures above read the file with them');
+  await expect(page.getByTestId('unknown-tokens-title')).toBeHidden();
+  await shot(page, 'ledger-choices-unknown-tokens-added');
+  await page.getByRole('button', { name: 'Import 4 rows' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('4 records written');
+  await expect(page.getByTestId('import-counts')).toContainText('4added');
 });
 
 test('a Mantlescan export on a store without its chain: the chain is added in the wizard, and the records land on it', async () => {

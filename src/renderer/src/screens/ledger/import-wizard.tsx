@@ -185,7 +185,7 @@ function MapStep() {
             .
           </p>
         )}
-        <UnknownTokens tokens={detect.unknown_tokens} firstRows onAdd={w.addToken} />
+        <UnknownTokens tokens={detect.unknown_tokens} firstRows onAdd={w.addTokens} />
         {w.addedTokens.length > 0 && (
           <p className="text-good" role="status">
             Added to the catalogue:{' '}
@@ -369,27 +369,47 @@ function TokensAdded({ again, onAgain }: { again: string; onAgain: () => void })
   );
 }
 
+/** What the preview says first: the service's sentence, or a banner where nothing would be written. */
+function PreviewMessage({ preview: p }: { preview: ImportReport }) {
+  const writes = p.added + p.updated;
+  if (writes === 0 && p.rejected > 0)
+    return (
+      <div className="banner banner-bad" role="alert" data-testid="preview-message">
+        <strong>This file cannot be imported: every row has a problem</strong>
+        <span>{p.message}</span>
+        <span className="small">
+          Correct the rows listed below (or the mapping) and choose the file again. The ledger has not been touched.
+        </span>
+      </div>
+    );
+  return (
+    <p className="lead" data-testid="preview-message">
+      {p.message}
+    </p>
+  );
+}
+
 function PreviewStep() {
   const w = useImportWizard();
   const p = w.preview!;
   const writes = p.added + p.updated;
   const busy = w.busy === 'import' || w.busy === 'preview';
+  // Tokens were added since this preview was made: its counts are stale until it is made again.
+  const stale = w.previewStale;
   return (
     <div className="wizard-body">
-      {writes === 0 && p.rejected > 0 ? (
-        <div className="banner banner-bad" role="alert" data-testid="preview-message">
-          <strong>This file cannot be imported: every row has a problem</strong>
-          <span>{p.message}</span>
-          <span className="small">
-            Correct the rows listed below (or the mapping) and choose the file again. The ledger has not been touched.
-          </span>
-        </div>
-      ) : (
-        <p className="lead" data-testid="preview-message">
-          {p.message}
+      <div className={stale ? 'preview-figures is-loading' : 'preview-figures'} aria-busy={stale}>
+        <PreviewMessage preview={p} />
+        <ImportCounts report={p} />
+      </div>
+      {w.addedTokens.length > 0 && (
+        <p className={stale ? 'muted' : 'text-good'} role="status" data-testid="preview-tokens-added">
+          Added to the catalogue: <span className="mono">{w.addedTokens.map((t) => t.token_id).join(', ')}</span>.{' '}
+          {stale
+            ? 'Checking every row again with them…'
+            : `The figures above read the file with ${w.addedTokens.length === 1 ? 'it' : 'them'}.`}
         </p>
       )}
-      <ImportCounts report={p} />
       {p.wallets_created.length > 0 && (
         <p className="muted">
           New wallet{p.wallets_created.length > 1 ? 's' : ''}:{' '}
@@ -401,11 +421,15 @@ function PreviewStep() {
         </p>
       )}
       <ReadAsSummary readAs={p.read_as} />
-      <UnknownTokens tokens={p.unknown_tokens} firstRows={false} onAdd={w.addToken} />
-      {!busy && <TokensAdded again="Check the file again" onAgain={() => void w.runPreview()} />}
+      <UnknownTokens tokens={p.unknown_tokens} firstRows={false} onAdd={w.addTokens} />
       <Rejections fileName={p.file_name} rejections={p.rejections} />
       <Updates report={p} />
-      {w.error && <ErrorBox title="The import did not run; the ledger is unchanged" message={w.error} />}
+      {w.error && (
+        <ErrorBox
+          title={stale ? 'The file could not be checked again; the ledger is unchanged' : 'The import did not run; the ledger is unchanged'}
+          message={w.error}
+        />
+      )}
       {busy ? (
         w.busy === 'import' ? (
           <Busy label="Importing…" finishing="Every row is read; writing them to the ledger…" />
@@ -417,12 +441,18 @@ function PreviewStep() {
           <button type="button" className="btn btn-ghost" onClick={() => w.back('map')}>
             Back to the mapping
           </button>
-          <button type="button" className="btn btn-primary" disabled={writes === 0} onClick={() => void w.runImport()}>
-            {writes === 0 ? 'Nothing to import' : `Import ${formatCount(writes)} row${writes === 1 ? '' : 's'}`}
-          </button>
+          {stale ? (
+            <button type="button" className="btn btn-primary" onClick={() => void w.runPreview({ keepAdded: true })}>
+              Check the file again
+            </button>
+          ) : (
+            <button type="button" className="btn btn-primary" disabled={writes === 0} onClick={() => void w.runImport()}>
+              {writes === 0 ? 'Nothing to import' : `Import ${formatCount(writes)} row${writes === 1 ? '' : 's'}`}
+            </button>
+          )}
         </div>
       )}
-      {!busy && p.rejected > 0 && writes > 0 && (
+      {!busy && !stale && p.rejected > 0 && writes > 0 && (
         <p className="muted small">Rejected rows are left out; the rest lands in one step, or nothing does.</p>
       )}
     </div>
@@ -435,7 +465,7 @@ function DoneStep({ onShowTransactions }: { onShowTransactions: () => void }) {
   const busy = w.busy === 'import';
   return (
     <div className="wizard-body">
-      <ImportReportView report={r} onAddToken={w.addToken} />
+      <ImportReportView report={r} onAddTokens={w.addTokens} />
       {!busy && <TokensAdded again="Import the file again" onAgain={() => void w.runImport()} />}
       <Updates report={r} />
       {w.error && <ErrorBox title="The import did not run; the ledger is unchanged" message={w.error} />}

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import type { Token } from '../../../../shared/catalogue';
 import type { HandlerInput } from '../../../../shared/contract';
 import type { ImportReport, Rejection } from '../../../../shared/ledger';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
@@ -10,6 +9,7 @@ import { downloadText, toCsv } from '../../lib/csv';
 import { formatCount } from '../../lib/format';
 import { DATE_ORDER_LABEL, SEPARATOR_LABEL } from './choices';
 import { UnknownTokens } from './unknown-tokens';
+import type { TokenAddResult } from './wizard-store';
 
 const rejectionColumns: SimpleColumn<Rejection>[] = [
   { key: 'row', header: 'Row', align: 'right', width: '72px', render: (r) => <span className="num">{r.row_number}</span> },
@@ -118,10 +118,10 @@ export function ReadAsSummary({ readAs }: { readAs: ImportReport['read_as'] }) {
 /** The report of an import that ran: what it did, plainly when nothing; how it read the file; what it left out. */
 export function ImportReportView({
   report,
-  onAddToken,
+  onAddTokens,
 }: {
   report: ImportReport;
-  onAddToken: (t: HandlerInput<'catalogue-token-add'>) => Promise<Token>;
+  onAddTokens: (t: HandlerInput<'catalogue-token-add'>[]) => Promise<TokenAddResult[]>;
 }) {
   const written = report.added + report.updated;
   return (
@@ -150,7 +150,7 @@ export function ImportReportView({
         </p>
       )}
       <ReadAsSummary readAs={report.read_as} />
-      <UnknownTokens tokens={report.unknown_tokens} firstRows={false} onAdd={onAddToken} />
+      <UnknownTokens tokens={report.unknown_tokens} firstRows={false} onAdd={onAddTokens} />
       <Rejections fileName={report.file_name} rejections={report.rejections} />
     </>
   );

@@ -2,48 +2,91 @@ import { useState } from 'react';
 import type { Token } from '../../../../shared/catalogue';
 import type { HandlerInput } from '../../../../shared/contract';
 import type { UnknownToken } from '../../../../shared/ledger';
+import { call, errorText } from '../../api';
 import { ExplorerLink } from '../../components/links';
-import { errorText } from '../../api';
 import { formatCount } from '../../lib/format';
+import { suggestTokenIds } from '../../lib/token-ids';
+import { useQuery } from '../../lib/use-query';
+import type { TokenAddResult } from './wizard-store';
 
 const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 
-/** The id the catalogue gives a token when none is given: CHAIN_SYMBOL. */
-const defaultTokenId = (chainId: string, symbol: string) => `${chainId}_${symbol.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+type TokenAdd = HandlerInput<'catalogue-token-add'>;
 
-function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: HandlerInput<'catalogue-token-add'>) => Promise<Token> }) {
-  const key = `${token.chain_id}-${token.contract_address}`;
-  const [symbol, setSymbol] = useState(token.symbol);
-  const [decimalText, setDecimalText] = useState(String(token.decimal_hint));
-  const [tokenId, setTokenId] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [added, setAdded] = useState<Token>();
-  // A refusal is about the values it was given: editing any of them takes it away.
-  const edit = (setter: (v: string) => void) => (e: { target: { value: string } }) => {
-    setter(e.target.value);
-    setError(undefined);
-  };
-  const decimal = /^\d{1,2}$/.test(decimalText.trim()) ? Number(decimalText.trim()) : NaN;
-  const valid = symbol.trim() !== '' && Number.isInteger(decimal) && decimal <= 36;
-  const add = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = await onAdd({
-        chain_id: token.chain_id,
-        contract_address: token.contract_address,
-        symbol: symbol.trim(),
-        decimal,
-        ...(tokenId.trim() ? { token_id: tokenId.trim() } : {}),
-        ...(token.name.trim() ? { name: token.name.trim() } : {}),
-      });
-      setAdded(saved);
-    } catch (err) {
-      setError(errorText(err));
+/** What the user gives for a token: the file's symbol to check, its decimal (never filled in for them), the ID if not the suggested one. */
+interface Draft {
+  symbol: string;
+  decimal: string;
+  tokenId: string;
+}
+interface Outcome {
+  busy?: boolean;
+  error?: string;
+  added?: Token;
+}
+
+const keyOf = (t: UnknownToken) => `${t.chain_id}-${t.contract_address}`;
+const MAX_DECIMAL = 36;
+
+/**
+ * The decimal typed, checked against what the file shows: its amounts' most decimal places are a
+ * lower bound only (a token of 18 whose amounts happen to be whole shows 0), so it is asked, and
+ * anything below the bound refused.
+ */
+function readDecimal(text: string, least: number): { value?: number; problem?: string } {
+  const t = text.trim();
+  if (t === '') return {};
+  if (!/^\d{1,2}$/.test(t) || Number(t) > MAX_DECIMAL) return { problem: `a whole number from ${least} to ${MAX_DECIMAL}` };
+  if (Number(t) < least) return { problem: `at least ${least}: the file has an amount of it with ${least} decimal places` };
+  return { value: Number(t) };
+}
+
+/** Why the decimal is asked, with the lower bound the file gives. */
+function decimalHint(token: UnknownToken, firstRows: boolean): string {
+  const where = firstRows ? "The file's first rows" : 'The file';
+  return token.decimal_hint === 0
+    ? `${where} show${firstRows ? '' : 's'} only whole amounts of it, which says nothing of its decimal: give the contract's decimals (the explorer's token page shows them).`
+    : `${where} ${firstRows ? 'have' : 'has'} amounts of it with up to ${token.decimal_hint} decimal places, so at least ${token.decimal_hint}: give the contract's decimals (the explorer's token page shows them).`;
+}
+
+/** The catalogue's token IDs on these chains: a suggested ID must not be one of them. */
+function useTakenIds(chainIds: string[], version: number): Set<string> | undefined {
+  const key = chainIds.length ? `token-ids:${chainIds.join(',')}:${version}` : null;
+  const ids = useQuery(key, async () => {
+    const out: string[] = [];
+    for (const chain_id of chainIds) {
+      for (let page = 1; ; page++) {
+        const r = await call('catalogue-tokens-list', { chain_id, page, page_size: 100 });
+        out.push(...r.tokens.map((t) => t.token_id));
+        if (r.tokens.length === 0 || page * 100 >= r.total) break;
+      }
     }
-    setBusy(false);
-  };
+    return out;
+  });
+  return ids.data && new Set(ids.data);
+}
+
+function UnknownTokenItem({
+  token,
+  firstRows,
+  draft,
+  outcome,
+  suggestedId,
+  onEdit,
+  onAdd,
+}: {
+  token: UnknownToken;
+  firstRows: boolean;
+  draft: Draft;
+  outcome: Outcome;
+  suggestedId: string;
+  onEdit: (patch: Partial<Draft>) => void;
+  onAdd: () => void;
+}) {
+  const key = keyOf(token);
+  const decimal = readDecimal(draft.decimal, token.decimal_hint);
+  const ready = draft.symbol.trim() !== '' && decimal.value !== undefined && (draft.tokenId.trim() || suggestedId) !== '';
+  const busy = outcome.busy === true;
   return (
     <li className="unknown-token" aria-label={`Unknown token ${token.symbol || token.contract_address}`}>
       <div className="unknown-token-head">
@@ -57,53 +100,67 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
         <span className="muted small">Contract</span>{' '}
         <ExplorerLink chainId={token.chain_id} kind="address" value={token.contract_address} short={false} />
       </div>
-      {added ? (
+      {outcome.added ? (
         <p className="text-good" role="status">
-          Added to the catalogue as <span className="mono">{added.token_id}</span> ({added.symbol}, decimal {added.decimal}).
+          Added to the catalogue as <span className="mono">{outcome.added.token_id}</span> ({outcome.added.symbol}, decimal{' '}
+          {outcome.added.decimal}).
         </p>
       ) : (
-        <div className="unknown-token-form">
-          <label className="inline-field">
-            <span>Symbol</span>
-            <input className="mono input-symbol" value={symbol} onChange={edit(setSymbol)} disabled={busy} spellCheck={false} />
-          </label>
-          <label className="inline-field">
-            <span>Decimal</span>
-            <input
-              id={`${key}-decimal`}
-              className="mono input-decimal"
-              inputMode="numeric"
-              value={decimalText}
-              onChange={edit(setDecimalText)}
-              disabled={busy}
-              aria-describedby={`${key}-decimal-hint`}
-            />
-          </label>
-          <label className="inline-field">
-            <span>Token ID</span>
-            <input
-              className="mono input-token-id"
-              value={tokenId}
-              placeholder={symbol.trim() ? defaultTokenId(token.chain_id, symbol.trim()) : 'CHAIN_SYMBOL'}
-              onChange={edit(setTokenId)}
-              disabled={busy}
-              spellCheck={false}
-            />
-          </label>
-          <button type="button" className="btn btn-primary btn-small" disabled={busy || !valid} onClick={() => void add()}>
-            {busy ? 'Adding…' : 'Add to catalogue'}
-          </button>
-        </div>
+        <>
+          <div className="unknown-token-form">
+            <label className="inline-field">
+              <span>Symbol</span>
+              <input
+                className="mono input-symbol"
+                value={draft.symbol}
+                onChange={(e) => onEdit({ symbol: e.target.value })}
+                disabled={busy}
+                spellCheck={false}
+              />
+            </label>
+            <label className="inline-field">
+              <span>Decimal</span>
+              <input
+                id={`${key}-decimal`}
+                className={decimal.problem ? 'mono input-decimal input-bad' : 'mono input-decimal'}
+                inputMode="numeric"
+                value={draft.decimal}
+                placeholder={`≥ ${token.decimal_hint}`}
+                onChange={(e) => onEdit({ decimal: e.target.value })}
+                disabled={busy}
+                required
+                aria-invalid={decimal.problem !== undefined}
+                aria-describedby={`${key}-decimal-hint`}
+              />
+            </label>
+            <label className="inline-field">
+              <span>Token ID</span>
+              <input
+                className="mono input-token-id"
+                value={draft.tokenId}
+                placeholder={suggestedId || 'CHAIN_SYMBOL'}
+                onChange={(e) => onEdit({ tokenId: e.target.value })}
+                disabled={busy}
+                spellCheck={false}
+              />
+            </label>
+            <button type="button" className="btn btn-primary btn-small" disabled={busy || !ready} onClick={onAdd}>
+              {busy ? 'Adding…' : 'Add to catalogue'}
+            </button>
+          </div>
+          {decimal.problem && (
+            <p className="text-bad small" data-testid="decimal-problem">
+              Decimal: {decimal.problem}.
+            </p>
+          )}
+          <p id={`${key}-decimal-hint`} className="field-hint">
+            {decimalHint(token, firstRows)}
+          </p>
+        </>
       )}
-      {!added && (
-        <p id={`${key}-decimal-hint`} className="field-hint">
-          {formatCount(token.decimal_hint)} is the most decimal places the file shows for it: the token has at least that many, and may have
-          more. Check the contract&apos;s decimal before adding it.
-        </p>
-      )}
-      {error && (
+      {outcome.error && (
         <p className="error-text" role="alert">
-          {error}
+          {outcome.error}
         </p>
       )}
     </li>
@@ -111,8 +168,10 @@ function UnknownTokenItem({ token, onAdd }: { token: UnknownToken; onAdd: (t: Ha
 }
 
 /**
- * Tokens the rows name by contract that the catalogue lacks: listed together, each added only when
- * the user has checked its symbol and decimal and pressed its button.
+ * Tokens the rows name by contract that the catalogue lacks: listed together, each with its symbol
+ * and contract from the file and a decimal the user gives (the file shows only a lower bound);
+ * added one at a time, or every one that has its decimal at once. Suggested IDs never collide: a
+ * symbol two contracts share, or one the catalogue has, gets the contract's last digits.
  */
 export function UnknownTokens({
   tokens,
@@ -122,10 +181,65 @@ export function UnknownTokens({
   tokens: UnknownToken[];
   /** The tokens were found among the file's first rows only (the file has not been read whole yet). */
   firstRows: boolean;
-  onAdd: (t: HandlerInput<'catalogue-token-add'>) => Promise<Token>;
+  onAdd: (tokens: TokenAdd[]) => Promise<TokenAddResult[]>;
 }) {
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
+  const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({});
+  const [addedCount, setAddedCount] = useState(0);
+  const chainIds = [...new Set(tokens.map((t) => t.chain_id))].sort();
+  const taken = useTakenIds(chainIds, addedCount);
   if (tokens.length === 0) return null;
+
+  const draftOf = (t: UnknownToken): Draft => drafts[keyOf(t)] ?? { symbol: t.symbol, decimal: '', tokenId: '' };
+  // Until the catalogue's IDs are in, nothing is suggested (and nothing can be added with a suggestion).
+  const suggested = taken
+    ? suggestTokenIds(
+        tokens.map((t) => ({ ...t, symbol: draftOf(t).symbol })),
+        taken,
+      )
+    : tokens.map(() => '');
+  const open = tokens.filter((t) => !outcomes[keyOf(t)]?.added);
+  const request = (t: UnknownToken): TokenAdd | undefined => {
+    const d = draftOf(t);
+    const decimal = readDecimal(d.decimal, t.decimal_hint).value;
+    const tokenId = d.tokenId.trim() || suggested[tokens.indexOf(t)]!;
+    if (d.symbol.trim() === '' || decimal === undefined || tokenId === '') return undefined;
+    return {
+      chain_id: t.chain_id,
+      contract_address: t.contract_address,
+      symbol: d.symbol.trim(),
+      decimal,
+      token_id: tokenId,
+      ...(t.name.trim() ? { name: t.name.trim() } : {}),
+    };
+  };
+  const ready = open.filter((t) => request(t) !== undefined && !outcomes[keyOf(t)]?.busy);
+  const busy = tokens.some((t) => outcomes[keyOf(t)]?.busy);
+
+  // A refusal is about the values it was given: editing any of them takes it away.
+  const edit = (t: UnknownToken) => (patch: Partial<Draft>) => {
+    setDrafts((d) => ({ ...d, [keyOf(t)]: { ...draftOf(t), ...d[keyOf(t)], ...patch } }));
+    setOutcomes((o) => ({ ...o, [keyOf(t)]: { ...o[keyOf(t)], error: undefined } }));
+  };
+  const add = async (list: UnknownToken[]) => {
+    const requests = list.map((t) => [t, request(t)] as const).filter((x): x is readonly [UnknownToken, TokenAdd] => x[1] !== undefined);
+    if (requests.length === 0) return;
+    setOutcomes((o) => ({ ...o, ...Object.fromEntries(requests.map(([t]) => [keyOf(t), { busy: true }])) }));
+    let results: TokenAddResult[];
+    try {
+      results = await onAdd(requests.map(([, r]) => r));
+    } catch (err) {
+      results = requests.map(() => ({ error: errorText(err) }));
+    }
+    setOutcomes((o) => ({
+      ...o,
+      ...Object.fromEntries(requests.map(([t], i) => [keyOf(t), { added: results[i]?.token, error: results[i]?.error }])),
+    }));
+    setAddedCount((n) => n + results.filter((r) => r.token).length);
+  };
+
   const rows = tokens.reduce((n, t) => n + t.rows, 0);
+  const missing = open.length - ready.length;
   return (
     <section className="subsection unknown-tokens" aria-label="Unknown tokens">
       <h3 data-testid="unknown-tokens-title">
@@ -134,11 +248,35 @@ export function UnknownTokens({
       </h3>
       <p className="muted">
         The catalogue has no token with {tokens.length === 1 ? 'this contract' : 'these contracts'}, so{' '}
-        {rows === 1 ? 'its row is' : 'their rows are'} rejected. Check each one, then add it: its symbol and contract come from the file.
+        {rows === 1 ? 'its row is' : 'their rows are'} rejected. Check each symbol (from the file) and give each token its decimal, then add
+        it: the file&apos;s amounts show only how many decimal places the token has at least.
       </p>
+      {open.length > 1 && (
+        <div className="unknown-tokens-all">
+          <button type="button" className="btn btn-primary btn-small" disabled={busy || ready.length === 0} onClick={() => void add(ready)}>
+            {ready.length === open.length || ready.length === 0
+              ? `Add all ${formatCount(open.length)} tokens`
+              : `Add ${plural(ready.length, 'token')} with a decimal`}
+          </button>
+          <span className="muted small" data-testid="unknown-tokens-ready">
+            {missing === 0
+              ? 'Each with the symbol, decimal and ID shown.'
+              : `${plural(missing, 'token')} still ${missing === 1 ? 'needs' : 'need'} a decimal (or a symbol).`}
+          </span>
+        </div>
+      )}
       <ul className="unknown-token-list">
-        {tokens.map((t) => (
-          <UnknownTokenItem key={`${t.chain_id}-${t.contract_address}`} token={t} onAdd={onAdd} />
+        {tokens.map((t, i) => (
+          <UnknownTokenItem
+            key={keyOf(t)}
+            token={t}
+            firstRows={firstRows}
+            draft={draftOf(t)}
+            outcome={outcomes[keyOf(t)] ?? {}}
+            suggestedId={suggested[i]!}
+            onEdit={edit(t)}
+            onAdd={() => void add([t])}
+          />
         ))}
       </ul>
     </section>

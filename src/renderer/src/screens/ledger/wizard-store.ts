@@ -16,6 +16,9 @@ import { useReference } from '../../stores/reference';
 
 export type WizardStep = 'choose' | 'map' | 'preview' | 'done';
 
+/** One token's addition: the token as the catalogue took it, or the service's reason for refusing it. */
+export type TokenAddResult = { token: Token; error?: undefined } | { token?: undefined; error: string };
+
 interface Wizard {
   step: WizardStep;
   file?: { name: string; size: number };
@@ -45,8 +48,13 @@ interface Wizard {
   error?: string;
   preview?: ImportReport;
   report?: ImportReport;
-  /** Tokens added to the catalogue from this wizard since the last preview or import. */
+  /** Tokens added to the catalogue from this wizard since the file was last previewed from the mapping, or imported. */
   addedTokens: Token[];
+  /**
+   * The catalogue changed after the preview shown was made (a token added on the Preview step): its
+   * counts are stale until the preview that is being made again comes in, and Import waits for it.
+   */
+  previewStale: boolean;
   /** Chains added to the catalogue from this wizard for this file. */
   addedChains: Chain[];
 }
@@ -61,12 +69,17 @@ interface WizardActions {
   setWallet: (patch: { walletId?: string; walletName?: string | null; walletAddress?: string }) => void;
   /** Change choices; a key given as undefined is no longer stated. */
   setChoices: (patch: Partial<ImportChoices>) => void;
-  /** Add a token the file names by contract to the catalogue (the user confirmed it), then read the file again. */
-  addToken: (token: HandlerInput<'catalogue-token-add'>) => Promise<Token>;
+  /**
+   * Add tokens the file names by contract to the catalogue (the user gave each its decimal), one by
+   * one, each answering its token or why it was refused; then read the file again once (the first
+   * rows on the mapping step, the whole preview on the Preview step).
+   */
+  addTokens: (tokens: HandlerInput<'catalogue-token-add'>[]) => Promise<TokenAddResult[]>;
   /** Add the chain the file's coin is of (the user confirmed it), then read the file again: its chain is then the one added. */
   addChain: (chain: HandlerInput<'catalogue-chain-add'>) => Promise<Chain>;
   back: (to: WizardStep) => void;
-  runPreview: () => Promise<void>;
+  /** keepAdded: the preview is made again for tokens just added, which it then says it read with. */
+  runPreview: (opts?: { keepAdded?: boolean }) => Promise<void>;
   runImport: () => Promise<void>;
 }
 
@@ -82,6 +95,7 @@ const START: Wizard = {
   chainOptions: [],
   checking: false,
   addedTokens: [],
+  previewStale: false,
   addedChains: [],
   // Named so that starting again clears them (set() merges).
   file: undefined,
@@ -103,6 +117,8 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   // Each reading is numbered; an answer for choices that have changed since is dropped.
   let generation = 0;
+  // Likewise each preview: one made again while another runs answers instead of it.
+  let previewGeneration = 0;
 
   const request = () => {
     const s = get();
@@ -159,6 +175,7 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
     reset: () => {
       clearTimeout(timer);
       generation++;
+      previewGeneration++;
       set({ ...START, presets: get().presets });
     },
     chooseFile: async (file) => {
@@ -205,12 +222,27 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
     patchMapping: (patch) => edit({ ...get().mapping, ...patch }),
     setWallet: (patch) => changed(patch),
     setChoices: (patch) => changed({ choices: { ...get().choices, ...patch } }),
-    addToken: async (token) => {
-      const added = await call('catalogue-token-add', token);
+    addTokens: async (tokens) => {
+      const results: TokenAddResult[] = [];
+      for (const token of tokens) {
+        try {
+          results.push({ token: await call('catalogue-token-add', token) });
+        } catch (err) {
+          results.push({ error: errorText(err) });
+        }
+      }
+      const added = results.flatMap((r) => (r.token ? [r.token] : []));
+      if (added.length === 0) return results;
       // The catalogue the last preview or import was refused with has changed: its failure no longer stands.
-      set({ addedTokens: [...get().addedTokens, added], error: undefined });
-      if (get().step === 'map') await detectNow();
-      return added;
+      set({ addedTokens: [...get().addedTokens, ...added], error: undefined });
+      const step = get().step;
+      if (step === 'map') await detectNow();
+      // The preview's counts no longer hold: it is made again at once, and Import waits for it.
+      else if (step === 'preview') {
+        set({ previewStale: true });
+        void get().runPreview({ keepAdded: true });
+      }
+      return results;
     },
     addChain: async (chain) => {
       const added = await call('catalogue-chain-add', chain);
@@ -221,16 +253,22 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
       return added;
     },
     back: (to) => {
-      set({ step: to, error: undefined });
+      previewGeneration++;
+      set({ step: to, error: undefined, busy: undefined, previewStale: false });
       // Tokens may have been added since the file was last read.
       if (to === 'map') void detectNow();
     },
-    runPreview: async () => {
+    runPreview: async (opts = {}) => {
+      const mine = ++previewGeneration;
       set({ busy: 'preview', error: undefined, progress: undefined });
       try {
-        const preview = await call('ledger-preview', request(), { onProgress: (progress) => set({ progress }) });
-        set({ preview, step: 'preview', busy: undefined, addedTokens: [] });
+        const preview = await call('ledger-preview', request(), {
+          onProgress: (progress) => mine === previewGeneration && set({ progress }),
+        });
+        if (mine !== previewGeneration) return;
+        set({ preview, step: 'preview', busy: undefined, previewStale: false, ...(opts.keepAdded ? {} : { addedTokens: [] }) });
       } catch (err) {
+        if (mine !== previewGeneration) return;
         set({ busy: undefined, error: errorText(err) });
       }
     },
@@ -238,7 +276,7 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
       set({ busy: 'import', error: undefined, progress: undefined });
       try {
         const report = await call('ledger-import', request(), { onProgress: (progress) => set({ progress }) });
-        set({ report, step: 'done', busy: undefined, addedTokens: [] });
+        set({ report, step: 'done', busy: undefined, addedTokens: [], previewStale: false });
         // The wallets the import created (and named) are shown by name from here on.
         useReference.getState().loadWallets(true);
       } catch (err) {
