@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importLedger } from './support/ledger';
+import { chooseLedgerFile, importLedger } from './support/ledger';
 import { openScreen, samples, shot, useSession } from './support/session';
 
 const session = useSession();
@@ -84,4 +84,35 @@ test('a file whose every row is wrong cannot be imported, and the ledger is unch
   await page.getByRole('tab', { name: 'Import history' }).click();
   await expect(page.getByRole('table', { name: 'Imports' }).getByRole('row')).toHaveCount(2);
   await openScreen(page, 'Tickets');
+});
+
+test('an import that rejected more rows than it wrote ends in a warning that says so', async () => {
+  const { page, dataDir } = session();
+  const lines = readFileSync(join(samples, 'native-with-bad-rows.csv'), 'utf8').split(/\r?\n/);
+  const mostlyBad = join(dataDir, 'mostly-bad.csv');
+  writeFileSync(mostlyBad, [lines[0], lines[1], lines[5], ...lines.slice(7, 10)].join('\n') + '\n');
+  await importLedger(page, mostlyBad, 1);
+  const result = page.getByTestId('import-result');
+  await expect(result).toContainText('Import finished: 1 record written, 4 rows rejected');
+  await expect(result).toContainText('The rejected rows are not in the ledger');
+  await expect(result).toHaveClass(/banner-warn/);
+  await shot(page, 'ledger-import-mostly-rejected');
+});
+
+test('a file already imported, with rows rejected: "nothing new to import", not an error', async () => {
+  const { page } = session();
+  const file = join(samples, 'native-with-bad-rows.csv');
+  // The 7 good rows not imported yet land; the one already in the ledger is unchanged.
+  await importLedger(page, file, 7);
+  await expect(page.getByTestId('import-result')).toHaveClass(/banner-good/);
+  await expect(page.getByTestId('import-result')).toContainText('Import finished: 7 records written, 4 rows rejected');
+
+  await chooseLedgerFile(page, file);
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  const message = page.getByTestId('preview-message');
+  await expect(message).toContainText('Nothing new to import: 8 rows are already in the ledger as they are; 4 rejected');
+  await expect(message).not.toContainText('cannot be imported');
+  await expect(message).toHaveAttribute('role', 'status');
+  await expect(page.getByRole('button', { name: 'Nothing to import' })).toBeDisabled();
+  await shot(page, 'ledger-import-nothing-new');
 });

@@ -369,10 +369,15 @@ function TokensAdded({ again, onAgain }: { again: string; onAgain: () => void })
   );
 }
 
-/** What the preview says first: the service's sentence, or a banner where nothing would be written. */
+const rowsText = (n: number) => `${formatCount(n)} row${n === 1 ? '' : 's'}`;
+
+/**
+ * What the preview says first: the service's sentence, or a banner where nothing would be written.
+ * Red only when no row can be read at all; a file already imported is no error.
+ */
 function PreviewMessage({ preview: p }: { preview: ImportReport }) {
   const writes = p.added + p.updated;
-  if (writes === 0 && p.rejected > 0)
+  if (writes === 0 && p.unchanged === 0 && p.rejected > 0)
     return (
       <div className="banner banner-bad" role="alert" data-testid="preview-message">
         <strong>This file cannot be imported: every row has a problem</strong>
@@ -380,6 +385,17 @@ function PreviewMessage({ preview: p }: { preview: ImportReport }) {
         <span className="small">
           Correct the rows listed below (or the mapping) and choose the file again. The ledger has not been touched.
         </span>
+      </div>
+    );
+  if (writes === 0 && p.unchanged > 0)
+    return (
+      <div className="banner banner-info" role="status" data-testid="preview-message">
+        <strong>
+          Nothing new to import: {rowsText(p.unchanged)} {p.unchanged === 1 ? 'is' : 'are'} already in the ledger as{' '}
+          {p.unchanged === 1 ? 'it is' : 'they are'}
+          {p.rejected > 0 && `; ${formatCount(p.rejected)} rejected`}
+        </strong>
+        <span>{p.message}</span>
       </div>
     );
   return (

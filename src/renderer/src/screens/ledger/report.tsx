@@ -124,14 +124,22 @@ export function ImportReportView({
   onAddTokens: (t: HandlerInput<'catalogue-token-add'>[]) => Promise<TokenAddResult[]>;
 }) {
   const written = report.added + report.updated;
+  // An import that left out more rows than it wrote is no plain success: it says so first.
+  const mostlyRejected = report.import_id !== null && report.rejected > 0 && report.rejected >= written;
+  const rejected = `${formatCount(report.rejected)} row${report.rejected === 1 ? '' : 's'} rejected`;
   return (
     <>
-      <div className={report.import_id ? 'banner banner-good' : 'banner banner-warn'} role="status" data-testid="import-result">
+      <div
+        className={report.import_id && !mostlyRejected ? 'banner banner-good' : 'banner banner-warn'}
+        role="status"
+        data-testid="import-result"
+      >
         <strong>
           {report.import_id
-            ? `Import finished: ${formatCount(written)} record${written === 1 ? '' : 's'} written`
+            ? `Import finished: ${formatCount(written)} record${written === 1 ? '' : 's'} written${report.rejected > 0 ? `, ${rejected}` : ''}`
             : 'Nothing was imported: the ledger is unchanged'}
         </strong>
+        {mostlyRejected && <span>The rejected rows are not in the ledger: see why below, correct them and import the file again.</span>}
         <span>{report.message}</span>
         <span className="muted small">
           {report.file_name} · preset {report.preset} · {(report.duration_ms / 1000).toFixed(1)} s
