@@ -341,7 +341,11 @@ export class LedgerWriter {
       row_number: rowNumber,
       transaction_id: detach(cells[0]!),
       fields: changed,
-      changes: changesOf(changed, (f) => existing[STORED_FIELDS.indexOf(f) + 1], (f) => values[STORED_FIELDS.indexOf(f)]),
+      changes: changesOf(
+        changed,
+        (f) => existing[STORED_FIELDS.indexOf(f) + 1],
+        (f) => values[STORED_FIELDS.indexOf(f)],
+      ),
     });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
     this.keepPrevious(existing[0] as number);
@@ -442,7 +446,11 @@ export class LedgerWriter {
       row_number: rowid - this.base,
       transaction_id: id,
       fields: changed,
-      changes: changesOf(changed, (f) => existing[STORED_FIELDS.indexOf(f)], (f) => row[STORED_FIELDS.indexOf(f)]),
+      changes: changesOf(
+        changed,
+        (f) => existing[STORED_FIELDS.indexOf(f)],
+        (f) => row[STORED_FIELDS.indexOf(f)],
+      ),
     });
     if (stats.updates.length >= 2 * MAX_REPORTED_UPDATES) keepFirstUpdates(stats.updates);
     const columns = STORED_FIELDS.slice(1, this.movementMissing ? N - 1 : N)

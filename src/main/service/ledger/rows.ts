@@ -333,7 +333,11 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (token.chain_id !== chainId) return new RowProblem(label, `token ${tokenId} is on ${token.chain_id}, not ${chainId}`, tokenId);
     // A token given for the whole file, on a row that names another symbol: that row is of another token (a TRX row of a "USDT" file).
     if (given !== '' && symbol !== '' && symbol.toUpperCase() !== token.symbol.toUpperCase() && label === src.token_id.label)
-      return new RowProblem(src.token_symbol.label, `names the token ${JSON.stringify(symbol)}, not ${tokenId} (${token.symbol}) given for this file`, symbol);
+      return new RowProblem(
+        src.token_symbol.label,
+        `names the token ${JSON.stringify(symbol)}, not ${tokenId} (${token.symbol}) given for this file`,
+        symbol,
+      );
     return { id: tokenId, decimal: token.decimal };
   };
 
@@ -534,7 +538,12 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       const same = mapping.id_fields.map((f) => (f in F ? out[F[f as LedgerField]] : get(src[f], cells))).join('\n');
       position =
         logIndex ??
-        positionOf(hash, kind === 'internal' ? '' : same, rowNumber, kind === 'internal' ? 'internal transfers' : `transfers of ${tokenId}`);
+        positionOf(
+          hash,
+          kind === 'internal' ? '' : same,
+          rowNumber,
+          kind === 'internal' ? 'internal transfers' : `transfers of ${tokenId}`,
+        );
       if (kind === 'internal') movement = 1 + position;
       else if (tokenId !== chain.native_token_id) movement = TOKEN_MOVEMENT + position;
     }
