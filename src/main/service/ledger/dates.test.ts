@@ -123,6 +123,13 @@ describe('compileTimeReader: Excel serials and Unix numbers are never taken for 
     expect(refusal(reader({ format: 'excel' }), '2021-06-11')).toMatch(/not a time/);
   });
 
+  it('says what a spreadsheet did to a time it refuses: scientific notation, a two-digit year', () => {
+    expect(refusal(reader(), '1,7676E+12')).toMatch(/is not a time \(.*\); it is in scientific notation, so a spreadsheet has rounded it/);
+    expect(refusal(reader(), '05.01.26 08:00')).toMatch(
+      /; a two-digit year cannot say its century: save the column with four-digit years$/,
+    );
+  });
+
   it('refuses a serial a spreadsheet rounded to fewer than 5 decimal places: 23:55 on 30 June saved as 44378.00 is not 1 July', () => {
     expect(refusal(reader(), '44378.00')).toBe(
       '"44378.00" is an Excel serial day number rounded to 2 decimal places: it tells the time only to 14.4 minutes, so the spreadsheet has moved it (perhaps into another day); save the column as a date and time with seconds, or as a number with at least 5 decimal places',

@@ -375,6 +375,15 @@ function outOfRange(cell: string, unixShaped: boolean): CellError {
   return new CellError(`${base}; seconds and milliseconds mixed up?)`);
 }
 
+/** What a cell that is no time probably went through, where its shape says so. */
+function hintFor(cell: string): string {
+  if (/^\d+(?:[.,]\d+)?\s*[eE]\+?\d+$/.test(cell.trim()))
+    return '; it is in scientific notation, so a spreadsheet has rounded it: save the column as a number with every digit, or as a date and time';
+  if (/^\d{1,2}[./-]\d{1,2}[./-]\d{2}(?:\D|$)/.test(cell.trim()))
+    return '; a two-digit year cannot say its century: save the column with four-digit years';
+  return '';
+}
+
 const EXPECTED: Record<Mapping['date']['format'], string> = {
   auto: 'expected Unix seconds or milliseconds, an Excel serial day number, or a date and time such as 2021-06-11 10:21:18, 2021/06/11 10:21:18, 11/06/2021 10:21 or Jun-11-2021 10:21:18 AM',
   unix_s: 'expected Unix seconds',
@@ -395,7 +404,7 @@ const EXPECTED: Record<Mapping['date']['format'], string> = {
 export function compileTimeReader(date: Mapping['date']): (cell: string) => string | CellError {
   const { format, order } = date;
   const local = date.time_zone !== undefined ? ianaZone(date.time_zone) : fixedOffset(offsetMinutes(date.utc_offset));
-  const notATime = (cell: string) => new CellError(`${q(cell)} is not a time (${EXPECTED[format]})`);
+  const notATime = (cell: string) => new CellError(`${q(cell)} is not a time (${EXPECTED[format]})${hintFor(cell)}`);
   const msFast = format === 'auto' || format === 'unix_ms';
   const textual = format === 'auto' || format === 'iso' || format === 'YYYY-MM-DD HH:mm:ss';
 

@@ -659,6 +659,22 @@ describe('files saved in other locales and edited in Excel', () => {
     expect(original.added).toBeGreaterThan(0);
   });
 
+  it('a totals row a spreadsheet added under the table tells nothing of the wallet: the wallet is still found, that row alone rejected', async () => {
+    const name = 'derived-eu-excel-etherscan-0xf98c-txlist.csv';
+    const text = `${textOf(name)}Total;;;;;;;5,5;0,468064038;;0,0123;;;;;\r\n`;
+    const r = await importFile({ source: { name: 'with-totals.csv', text }, wallet_id: WALLET, chain_id: 'ETH' });
+    expect(r).toMatchObject({
+      rows_total: 10,
+      added: 9,
+      rejected: 1,
+      read_as: { wallet_address: FACTS['etherscan-0xf98c-txlist.csv']!.walletAddress },
+    });
+    expect(r.rejections[0]!.row_number).toBe(10);
+    expect(await importFile({ source: file('etherscan-0xf98c-txlist.csv'), wallet_id: WALLET, chain_id: 'ETH' })).toMatchObject({
+      unchanged: 9,
+    });
+  });
+
   it('a transaction list whose DateTime a spreadsheet rewrote day first (16.03.2020 03:55:26) reads the same moments', async () => {
     const name = 'etherscan-transaction-list-advanced-0xeb31.csv';
     const original = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });

@@ -103,6 +103,7 @@ function noPresetReason(headers: string[]): string {
 function resolveMapping(
   opts: { preset?: string; mapping?: Mapping },
   headers: string[],
+  headRows: string[][],
   fileName: string,
 ): { preset: string; def: PresetDef | undefined; mapping: Mapping } {
   if (opts.mapping) return { preset: 'custom', def: undefined, mapping: structuredClone(opts.mapping) };
@@ -116,7 +117,16 @@ function resolveMapping(
     return { preset: preset.name, def: preset, mapping: preset.mappingFor(headers) };
   }
   const detected = detectPreset(headers);
-  if (!detected) throw fileFailure(fileName, noPresetReason(headers));
+  if (!detected) {
+    // A title or notes above the table: a known export's header a few lines down.
+    const below = headRows.slice(0, 10).findIndex((row) => detectPreset(row) !== undefined);
+    if (below >= 0)
+      throw fileFailure(
+        fileName,
+        `the first line is not the header: the columns of ${detectPreset(headRows[below]!)!.label} start ${below + 1} line${below ? 's' : ''} below it; delete the lines above the header and import again`,
+      );
+    throw fileFailure(fileName, noPresetReason(headers));
+  }
   return { preset: detected.name, def: detected, mapping: detected.mappingFor(headers) };
 }
 
@@ -152,6 +162,8 @@ function walletAddressCandidates(mapping: Mapping, headers: string[], rows: stri
   for (const row of rows) {
     const here = new Map<string, string>();
     const to = row[ti]?.trim() || (ci >= 0 ? (row[ci]?.trim() ?? '') : '');
+    // A row naming no address at all is no transfer (a spreadsheet's totals row): it tells nothing of the wallet.
+    if (!to && !row[fi]?.trim()) continue;
     for (const a of [row[fi]?.trim() ?? '', to]) if (a && !isNobody(a)) here.set(a.toLowerCase(), a);
     candidates = candidates === undefined ? here : new Map([...candidates].filter(([k]) => here.has(k)));
     if (candidates.size === 0) return [];
@@ -276,7 +288,7 @@ interface Plan {
  * need is never filled by a guess.
  */
 function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, fileName: string): Plan {
-  const { preset, def, mapping } = resolveMapping(opts, sniffed.headers, fileName);
+  const { preset, def, mapping } = resolveMapping(opts, sniffed.headers, sniffed.headRows, fileName);
   const choices = opts.choices ?? {};
   const catalogue = loadCatalogue(ctx.db);
   const headers = sniffed.headers;
@@ -387,7 +399,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     const found = foundSeparator;
     if (found.conflict)
       problems.push(
-        `its amounts disagree on the decimal separator (${found.examples.map((e) => JSON.stringify(e)).join(' has a point, ')} a comma)`,
+        `its amounts disagree on the decimal separator (${found.examples.map((e) => JSON.stringify(e)).join(' has a point, ')} a comma): give --decimal-separator to read the file with one, and the amounts that do not fit it are rejected`,
       );
     else if (found.separator !== null) separator = found.separator;
     else if (found.examples.length)
@@ -709,7 +721,10 @@ async function stageRows(
             rejections.push({
               row_number: rowNumber,
               column: '(row)',
-              reason: `has ${cells.length} cells; the header has ${width}`,
+              reason:
+                cells.length < width
+                  ? `has ${cells.length} cells; the header has ${width} (cells missing at the end: save the file again with every column, or a line break inside an unquoted cell split the row)`
+                  : `has ${cells.length} cells; the header has ${width} (a delimiter inside an unquoted cell, such as 0,75 in a comma-separated file?)`,
               value: detach(cells.slice(width).join(sniffed.delimiter).slice(0, 80)),
             });
             continue;
@@ -775,7 +790,7 @@ function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): st
       `${rows} row${rows === 1 ? '' : 's'} of ${r.unknown_tokens.length} unknown token${r.unknown_tokens.length === 1 ? '' : 's'} (${named.join(', ')}${r.unknown_tokens.length > 5 ? ', ...' : ''}): add ${r.unknown_tokens.length === 1 ? 'it' : 'them'} with \`nps tokens add\` or in the import dialog, then import again.`,
     );
   }
-  if (r.rejected > 0) parts.push('Row numbers count data rows from 1 (the header row is not counted).');
+  if (r.rejected > 0) parts.push('Row numbers count data rows from 1 (the header row is not counted; blank rows are).');
   if (r.updated > r.updates.length) parts.push(`The first ${r.updates.length} updates are listed.`);
   if (ignored.length) parts.push(`Columns not read: ${ignored.join(', ')}.`);
   return parts.join(' ');

@@ -95,6 +95,12 @@ describe('reading amounts with the file’s separator', () => {
     expect(detectDecimalSeparator(['0 5']).separator).toBeNull();
   });
 
+  it("an amount in parentheses is refused saying it is an accountant's negative", () => {
+    expect(reason(compileDecimalReader(auto)('(0,007)'))).toBe(
+      '"(0,007)" is not a number: an amount in parentheses is an accountant\'s negative, and amounts are recorded as numbers >= 0 (the direction is the type)',
+    );
+  });
+
   it('not numbers at all', () => {
     const read = compileDecimalReader(auto);
     for (const cell of ['abc', '1..2', '1,2,3.4,5', '--1', '1e', '']) expect(read(cell)).toBeInstanceOf(CellError);

@@ -24,6 +24,11 @@ const HAS_SPACE = /[ \u00a0\u202f']/;
 const DIGITS = /^\d+$/;
 /** Digits in groups of three, each group after the first led by one space-like separator (1 234 567, 1'234). */
 const SPACE_GROUPED = /^\d{1,3}(?:[ \u00a0\u202f']\d{3})+$/;
+/** Why a cell is no number, with what an accountant's spreadsheet shows by such a shape. */
+const notANumber = (cell: string) =>
+  /^\(.*\)$/.test(cell.trim())
+    ? `${JSON.stringify(cell)} is not a number: an amount in parentheses is an accountant's negative, and amounts are recorded as numbers >= 0 (the direction is the type)`
+    : `${JSON.stringify(cell)} is not a number`;
 /** Why a cell with spaces or apostrophes is no number. */
 const SPACED_NOT_NUMBER = (cell: string) =>
   `${JSON.stringify(cell)} is not a number: a space or apostrophe in a number is read only between groups of three digits (1 234,56 or 1'234.56)`;
@@ -133,7 +138,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
     let s = cell;
     const other = sep === '.' ? ',' : '.';
     const b = body(s);
-    if (b === null) return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : `${JSON.stringify(cell)} is not a number`);
+    if (b === null) return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : notANumber(cell));
     if (b.spaced) {
       if (thousands !== 'auto' && thousands !== ' ' && thousands !== "'") {
         return new CellError(
@@ -174,8 +179,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
     if (!scientific && EXPONENT.test(cell)) return new CellError(SCIENTIFIC(cell));
     if (decimal === null) {
       const e = evidenceOf(cell);
-      if (e === 'invalid')
-        return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : `${JSON.stringify(cell)} is not a number`);
+      if (e === 'invalid') return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : notANumber(cell));
       if (e === 'ambiguous') {
         const sep = cell.includes(',') ? ',' : '.';
         const asDecimal = cell.replace(sep, '.').trim();

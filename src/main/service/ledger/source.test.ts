@@ -432,11 +432,44 @@ describe('encodings', () => {
     expect((await streamAll(opened, s)).rows).toEqual([['1', 'Zürich € 数']]);
   });
 
+  it('UTF-16 without a byte-order mark is refused saying so, in either byte order', () => {
+    for (const bytes of [Buffer.from('a;b\r\n1;2\r\n', 'utf16le'), Buffer.from('a;b\r\n1;2\r\n', 'utf16le').swap16()])
+      expect(() => sniff(cutAt(bytes))).toThrow(/looks like UTF-16 text without a byte-order mark/);
+  });
+
   it('still refuses NUL bytes and binary files', () => {
     expect(() => sniff(cutAt(Buffer.from('a,b\n1,\u0000\n', 'latin1')))).toThrow(/NUL bytes/);
     expect(() => sniff(cutAt(Buffer.concat([Buffer.from('a,b\n1,\u00e9\n', 'latin1'), Buffer.from([0])])))).toThrow(/NUL bytes/);
     expect(() => sniff(cutAt(Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(50, 0xff)])))).toThrow(/ZIP/);
     expect(() => sniff(cutAt(Buffer.from('%PDF-1.7\n\u00e9', 'latin1')))).toThrow(/PDF/);
+  });
+});
+
+describe('lines above the header', () => {
+  it('blank lines, or lines of delimiters only, above the header are skipped: the header and the rows are as without them', async () => {
+    const text = '\r\n;;;\r\nHash;Amount;Date\r\n0xaa;0,5;2021-06-11\r\n;;\r\n0xbb;1,5;2021-06-12\r\n';
+    const opened = cutAt(Buffer.from(text), [1, 9, 20]);
+    const s = sniff(opened);
+    expect(s).toMatchObject({
+      headers: ['Hash', 'Amount', 'Date'],
+      sample: [
+        ['0xaa', '0,5', '2021-06-11'],
+        ['0xbb', '1,5', '2021-06-12'],
+      ],
+    });
+    // Row numbers count from the first line after the header; a blank row within the data counts.
+    expect((await streamAll(opened, s)).rows).toEqual([
+      ['0xaa', '0,5', '2021-06-11'],
+      ['', '', ''],
+      ['0xbb', '1,5', '2021-06-12'],
+    ]);
+  });
+
+  it('a title line above the table is refused saying where the columns start', () => {
+    const text = 'Transactions of 0x003dc\n\nHash,Amount,Date\n0xaa,0.5,2021-06-11\n';
+    expect(() => sniff(cutAt(Buffer.from(text)))).toThrow(
+      'the first line ("Transactions of 0x003dc") is not a header but a title: the table\'s columns start 2 lines below it; delete the lines above the header and import again',
+    );
   });
 });
 

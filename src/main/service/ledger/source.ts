@@ -131,6 +131,18 @@ function judgeFirstNonAscii(bytes: Buffer, at: number, final: boolean): Encoding
 }
 
 /** Refuse what is plainly not a text ledger, naming what it seems to be. */
+/** ASCII text in UTF-16 (either byte order): in its first bytes, every other byte is NUL and the others are not. */
+function looksUtf16(head: Buffer): boolean {
+  const n = Math.min(head.length, 256) & ~1;
+  if (n < 4) return false;
+  for (const zero of [0, 1]) {
+    let fits = true;
+    for (let i = 0; i < n && fits; i += 2) fits = head[i + zero] === 0 && head[i + 1 - zero] !== 0;
+    if (fits) return true;
+  }
+  return false;
+}
+
 function refuseBinary(head: Buffer, encoding: Encoding): void {
   if (head.length === 0) throw new FileError('the file is empty');
   if (head.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
@@ -139,8 +151,13 @@ function refuseBinary(head: Buffer, encoding: Encoding): void {
   if (head.subarray(0, 8).equals(Buffer.from('d0cf11e0a1b11ae1', 'hex')))
     throw new FileError('the file is an old Excel .xls workbook; save it as CSV (UTF-8) first');
   if (head.subarray(0, 5).toString('latin1') === '%PDF-') throw new FileError('the file is a PDF, not a CSV or JSON ledger');
-  if ((encoding === 'utf-8' || encoding === 'windows-1252') && head.includes(0))
+  if ((encoding === 'utf-8' || encoding === 'windows-1252') && head.includes(0)) {
+    if (looksUtf16(head))
+      throw new FileError(
+        'the file looks like UTF-16 text without a byte-order mark (a NUL byte beside every character); save it as UTF-8, or as UTF-16 with a byte-order mark ("Unicode text")',
+      );
     throw new FileError('the file is not text (it contains NUL bytes); expected CSV or JSON in UTF-8');
+  }
 }
 
 /**
@@ -305,6 +322,8 @@ function sniffCsv(text: string, whole: boolean, encoding: Encoding, opened: Open
   // Each row is taken when the next one comes: the last row papaparse gives runs to the end of
   // the text, which, unless the head is the whole file, may have cut it short.
   let last: { cells: string[]; end: number } | undefined;
+  /** The first lines after the header line, to tell a title above the table from a header. */
+  const lines: string[][] = [];
   const take = ({ cells, end }: { cells: string[]; end: number }) => {
     if (cells.every((c) => c.trim() === '')) return;
     dataRows++;
@@ -316,17 +335,26 @@ function sniffCsv(text: string, whole: boolean, encoding: Encoding, opened: Open
     newline,
     step: (result) => {
       if (headers === undefined) {
+        // Blank lines above the header (or lines of delimiters only, as a spreadsheet saves empty rows) are not the header.
+        if (result.data.every((c) => c.trim() === '')) return;
         headers = result.data;
         headerEnd = result.meta.cursor;
         return;
       }
+      if (lines.length < 10) lines.push(result.data);
       if (last) take(last);
       last = { cells: result.data, end: result.meta.cursor };
     },
   });
   if (last && whole) take(last);
   headers ??= [];
-  if (headers.length < 2 || headers.every((h) => h.trim() === '')) {
+  if (headers.filter((h) => h.trim() !== '').length < 2) {
+    // A title above the table ("Transactions of 0x…"): one cell, and the columns on a later line.
+    const table = lines.findIndex((cells) => cells.filter((c) => c.trim() !== '').length >= 2);
+    if (headers.length > 0 && table >= 0)
+      throw new FileError(
+        `the first line (${JSON.stringify(headers.join(delimiter).trim().slice(0, 60))}) is not a header but a title: the table's columns start ${table + 1} line${table ? 's' : ''} below it; delete the lines above the header and import again`,
+      );
     throw new FileError('the file is neither CSV with a header row (one column or none found) nor a JSON array');
   }
   const dupes = headers.filter((h, i) => h.trim() !== '' && headers!.findIndex((x) => x.trim() === h.trim()) !== i);
@@ -552,7 +580,13 @@ function parseCsv(text: Readable, sniffed: Sniffed, sink: RowSink): Promise<void
             throw new FileError(`malformed CSV: data row ${near} runs on past a million characters (a quote never closed?)`);
           }
           if (data.length === 0) return;
-          const batch = headerSeen ? data : data.slice(1);
+          let batch = data;
+          if (!headerSeen) {
+            // As sniff: blank lines above the header are skipped, then the header itself.
+            const header = data.findIndex((cells) => cells.some((c) => c.trim() !== ''));
+            if (header < 0) return;
+            batch = data.slice(header + 1);
+          }
           headerSeen = true;
           for (const cells of batch) fitToHeader(cells, width);
           if (batch.length > 0) sink.rows(batch, sent + 1);
