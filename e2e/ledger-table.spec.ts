@@ -115,3 +115,36 @@ test('export what is shown as CSV and XLSX', async () => {
   const totals = wb.getWorksheet('Totals')!;
   expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, '0.300000000000000003', '0.000000000000000003']);
 });
+
+test('totals leave Failed and Rejected records out and say so; filtered on Failed, they total those', async () => {
+  const { page } = session();
+  // A withdrawal of 63.5 ETH that failed on chain and a deposit the custodian rejected: neither moved any ETH.
+  const failed = join(dir, 'may-failed.csv');
+  const status = (line: string, s: string) => line.replace(',Completed,', `,${s},`);
+  writeFileSync(
+    failed,
+    [HEADER, status(row(7, 'Withdrawal', '63.5'), 'Failed'), status(row(8, 'Deposit', '10', 'ETH_USDT', '0'), 'Rejected')].join('\n') +
+      '\n',
+  );
+  await importLedger(page, failed, 2);
+  await page.getByRole('button', { name: 'Show the transactions' }).click();
+  await expect(page.getByTestId('tx-count')).toHaveText('8 transactions');
+  const totals = page.locator('.tx-totals');
+  const caption = page.getByTestId('totals-caption');
+  await expect(caption).toHaveText(
+    'Totals per token for these filters, without 1 Failed and 1 Rejected records: they moved no amount, as Balances count them (filter Status to total them)',
+  );
+  const withdrawals = totals.getByTestId('total-ETH-Withdrawal');
+  await expect(withdrawals.getByRole('cell').nth(2)).toHaveText('1');
+  await expect(withdrawals.getByRole('cell').nth(3)).toHaveText('2.5');
+  await expect(totals.getByTestId('total-ETH_USDT-Deposit').getByRole('cell').nth(3)).toHaveText('1,500.25');
+  await shot(page, 'ledger-table-totals-left-out');
+
+  await page.getByLabel('Status').selectOption('Failed');
+  await expect(page.getByTestId('tx-count')).toHaveText('1 transaction');
+  await expect(caption).toContainText('Totals per token of the Failed records these filters select (the Status filter asks for them');
+  await expect(withdrawals.getByRole('cell').nth(3)).toHaveText('63.5');
+  await page.getByLabel('Status').selectOption('Completed');
+  await expect(caption).toHaveText('Totals per token for these filters');
+  await page.getByLabel('Status').selectOption('');
+});

@@ -547,10 +547,20 @@ export const TokenTotal = z.object({
   fee: z.string(),
 });
 export type TokenTotal = z.infer<typeof TokenTotal>;
+/** Statuses whose records moved no amount (docs/ledger.md, "Balances"): the totals leave them out unless the status filter names one. */
+export const UNSUMMED_STATUSES = ['Failed', 'Rejected'] as const satisfies readonly LedgerStatus[];
+
 export const LedgerTotals = z.object({
-  /** Every record the filters select, and its sums per chain_id, token_id and type. */
+  /** Every record the filters select (those left out of the sums too). */
   total: z.number().int(),
+  /** Sums per chain_id, token_id and type of the records selected, less those left out. */
   totals: z.array(TokenTotal),
+  /**
+   * Records selected but not summed, per status (UNSUMMED_STATUSES; only those with records): a
+   * Failed or Rejected record moved no amount, as balances count it. Empty when the status filter
+   * asks for such records, which are then summed.
+   */
+  left_out: z.array(z.object({ status: LedgerStatus, count: z.number().int() })),
 });
 export type LedgerTotals = z.infer<typeof LedgerTotals>;
 

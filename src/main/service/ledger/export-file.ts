@@ -75,12 +75,16 @@ export async function exportLedgerFile(db: Db, query: LedgerFileQuery, now: numb
     const text = csvOf(columns, eachTransaction(db, query));
     return { file_name, mime: CSV_MIME, base64: Buffer.from(text, 'utf8').toString('base64') };
   }
-  const totals = sumTransactions(db, query).totals;
+  const { totals, left_out } = sumTransactions(db, query);
+  // The sums leave Failed and Rejected records out (they moved no amount): the sheet says how many.
+  const leftOut = left_out.length
+    ? ` Left out of the sums, as they moved no amount: ${left_out.map((l) => `${l.count} ${l.status}`).join(', ')} record${left_out.reduce((n, l) => n + l.count, 0) === 1 ? '' : 's'}.`
+    : '';
   const bytes = await streamedXlsx(APP_NAME, new Date(now), (wb) => {
     wb.title = 'Ledger';
     wb.subject = filtersText(query);
     addTableSheet(wb, 'Ledger', columns, eachTransaction(db, query));
-    addTableSheet(wb, 'Totals', TOTAL_COLUMNS, totals, `Filters: ${filtersText(query)}. Exported at ${isoUtc(now)}.`);
+    addTableSheet(wb, 'Totals', TOTAL_COLUMNS, totals, `Filters: ${filtersText(query)}.${leftOut} Exported at ${isoUtc(now)}.`);
   });
   return { file_name, mime: XLSX_MIME, base64: bytes.toString('base64') };
 }

@@ -82,16 +82,22 @@ describe('transactions-totals', () => {
     await seed();
     const all = LedgerTotals.parse(await svc.invoke('transactions-totals', {}, meta));
     expect(all.total).toBe(7);
+    // The Failed deposit (#5) moved nothing: it is counted apart, not summed.
+    expect(all.left_out).toEqual([{ status: 'Failed', count: 1 }]);
     expect(all.totals).toEqual([
-      { chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', count: 4, amount: '12.3', fee: '0.000000000000000004' },
+      { chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', count: 3, amount: '12.200000000000000001', fee: '0.000000000000000003' },
       { chain_id: 'ETH', token_id: 'ETH', type: 'Withdrawal', count: 1, amount: '0.100000000000000002', fee: '0.000000000000000001' },
       { chain_id: 'ETH', token_id: 'ETH_USDT', type: 'Deposit', count: 1, amount: '1000000.25', fee: '1' },
       { chain_id: 'TRON', token_id: 'TRON_USDT', type: 'Withdrawal', count: 1, amount: '0.75', fee: '0' },
     ]);
+    // Asked for by the status filter, Failed records are summed.
     const failed = await svc.invoke('transactions-totals', { status: 'Failed' }, meta);
     expect(failed.totals).toEqual([
       { chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', count: 1, amount: '0.099999999999999999', fee: '0.000000000000000001' },
     ]);
+    expect(failed.left_out).toEqual([]);
+    const pending = await svc.invoke('transactions-totals', { status: 'Pending' }, meta);
+    expect(pending).toMatchObject({ total: 1, left_out: [], totals: [expect.objectContaining({ type: 'Withdrawal', count: 1 })] });
     expect((await svc.invoke('transactions-totals', { wallet_id: '99999999-2222-4333-8444-555555555555' }, meta)).totals).toEqual([]);
   });
 
@@ -158,8 +164,10 @@ describe('ledger-export-file', () => {
     expect(amounts).toEqual(['1000000.25', '0.099999999999999999', '0.100000000000000002', '0.1', '0.100000000000000001', '12']);
     expect(ledger.getRow(2).getCell(head.indexOf('created_at')).value).toBe('2026-01-01T00:00:06.000Z');
     const totals = wb.getWorksheet('Totals')!;
-    expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 4, '12.3', '0.000000000000000004']);
-    expect(totals.getCell('A6').value).toMatch(/^Filters: chain_id = ETH; sorted by created_at descending\. Exported at /);
+    expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, '12.200000000000000001', '0.000000000000000003']);
+    expect(totals.getCell('A6').value).toMatch(
+      /^Filters: chain_id = ETH; sorted by created_at descending\. Left out of the sums, as they moved no amount: 1 Failed record\. Exported at /,
+    );
   });
 
   it('refuses a format it does not make', async () => {

@@ -1,19 +1,21 @@
-import type {
-  ImportDetail,
-  ImportListed,
-  LedgerExportPage,
-  LedgerRecord,
-  LedgerTotals,
-  LedgerType,
-  Rejection,
-  TransactionFilters,
-  TransactionListQuery,
-  TransactionSort,
+import {
+  UNSUMMED_STATUSES,
+  type ImportDetail,
+  type ImportListed,
+  type LedgerExportPage,
+  type LedgerRecord,
+  type LedgerStatus,
+  type LedgerTotals,
+  type LedgerType,
+  type Rejection,
+  type TransactionFilters,
+  type TransactionListQuery,
+  type TransactionSort,
 } from '../../../shared/ledger';
 import type { Page } from '../../../shared/primitives';
 import type { Db } from '../db/open';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
-import { ENCODED, hashEquals, keyEquals, NAMES_TABLE } from '../db/ledger-sql';
+import { ENCODED, hashEquals, keyEquals, NAMES_TABLE, statusKey } from '../db/ledger-sql';
 import { stmt } from '../db/statements';
 import { ExactSum } from './exact-sum';
 import type { CatalogueView } from './rows';
@@ -217,7 +219,11 @@ export function* eachTransaction(
   for (const row of rows) yield recordOfRow(row as unknown[]);
 }
 
-/** The amounts and fees of the records the filters select, per chain, token and type, summed exactly as they stream by. */
+/**
+ * The amounts and fees of the records the filters select, per chain, token and type, summed exactly
+ * as they stream by. Failed and Rejected records moved no amount (a balance counts neither), so
+ * they are counted apart and left out of the sums, unless the status filter asks for them.
+ */
 export function sumTransactions(db: Db, query: TransactionFilters): LedgerTotals {
   const { filter, args } = filterSql(query);
   const groups = new Map<
@@ -225,12 +231,22 @@ export function sumTransactions(db: Db, query: TransactionFilters): LedgerTotals
     { chain_id: string; token_id: string; type: LedgerType; count: number; amount: ExactSum; fee: ExactSum }
   >();
   let total = 0;
+  // By the stored status number: Failed and Rejected, unless the filter selects one of them.
+  const unsummed = new Map<number, { status: LedgerStatus; count: number }>(
+    query.status === undefined ? UNSUMMED_STATUSES.map((status) => [statusKey(status), { status, count: 0 }]) : [],
+  );
   // Chain and token by their names' numbers (db/ledger-sql.ts), decoded once a group rather than once a record.
   const names = new Map(stmt<[], [number, string]>(db, `SELECT no, name FROM ${NAMES_TABLE}`).raw(true).all());
-  const rows = stmt(db, `SELECT t.chain_no, t.token_no, t.type, t.amount, t.fee FROM transactions t${filter}`)
+  const rows = stmt(db, `SELECT t.chain_no, t.token_no, t.type, t.status_key, t.amount, t.fee FROM transactions t${filter}`)
     .raw(true)
-    .iterate(...args) as IterableIterator<[number, number, LedgerType, string, string | null]>;
-  for (const [chainNo, tokenNo, type, amount, fee] of rows) {
+    .iterate(...args) as IterableIterator<[number, number, LedgerType, number, string, string | null]>;
+  for (const [chainNo, tokenNo, type, status, amount, fee] of rows) {
+    total++;
+    const left = unsummed.get(status);
+    if (left) {
+      left.count++;
+      continue;
+    }
     const key = `${chainNo}\n${tokenNo}\n${type}`;
     let g = groups.get(key);
     if (!g) {
@@ -240,12 +256,11 @@ export function sumTransactions(db: Db, query: TransactionFilters): LedgerTotals
     g.count++;
     g.amount.add(amount);
     g.fee.add(fee);
-    total++;
   }
   const totals = [...groups.values()]
     .map((g) => ({ ...g, amount: g.amount.toString(), fee: g.fee.toString() }))
     .sort((a, b) => a.chain_id.localeCompare(b.chain_id) || a.token_id.localeCompare(b.token_id) || a.type.localeCompare(b.type));
-  return { total, totals };
+  return { total, totals, left_out: [...unsummed.values()].filter((l) => l.count > 0) };
 }
 
 /** Wallet names by ID ('' for an unnamed wallet), for files that show them beside the IDs. */

@@ -8,7 +8,9 @@ import {
   MAX_EXPORT_RECORDS,
   RECORD_TIME_FIELDS,
   TRANSACTION_SORTS,
+  UNSUMMED_STATUSES,
   type LedgerRecord,
+  type LedgerTotals,
   type RecordField,
   type TransactionSort,
 } from '../../../../shared/ledger';
@@ -348,10 +350,26 @@ function Totals({ query, total }: { query: ReturnType<typeof toQuery>; total: nu
     );
   return (
     <details className="tx-totals" open>
-      <summary>Totals per token for these filters</summary>
+      <summary data-testid="totals-caption">{totalsCaption(query.status, totals.data?.left_out)}</summary>
       {body}
     </details>
   );
+}
+
+const countText = (n: number, status: string) => `${formatCount(n)} ${status}`;
+
+/**
+ * What the totals sum, said where they are shown: Failed and Rejected records moved no amount (a
+ * balance counts neither), so they are left out unless the Status filter asks for them.
+ */
+function totalsCaption(status: string | undefined, leftOut: LedgerTotals['left_out'] | undefined): string {
+  if (status !== undefined && (UNSUMMED_STATUSES as readonly string[]).includes(status))
+    return `Totals per token of the ${status} records these filters select (the Status filter asks for them; they moved no amount, and Balances leave them out)`;
+  const base = 'Totals per token for these filters';
+  if (status !== undefined || leftOut === undefined) return base;
+  if (leftOut.length === 0) return `${base} (Failed and Rejected records, which moved no amount, are left out: none here)`;
+  const n = leftOut.reduce((sum, l) => sum + l.count, 0);
+  return `${base}, without ${leftOut.map((l) => countText(l.count, l.status)).join(' and ')} record${n === 1 ? '' : 's'}: they moved no amount, as Balances count them (filter Status to total them)`;
 }
 
 /** Save the current filters' records, in the current sort, as CSV or XLSX. */
