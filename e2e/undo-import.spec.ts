@@ -8,13 +8,13 @@ const session = useSession();
 test.describe.configure({ timeout: 120_000 });
 
 /*
- * A second file that changes the sample's first record (amount 1500 -> 1600) and brings one record
- * more: the import to undo. Native format, the sample's records' own wallet.
+ * A second file that changes the sample's first record (amount 1500 -> 1600, completed a minute
+ * later) and brings one record more: the import to undo. Native format, the sample's records' own wallet.
  */
 const WALLET = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
 const SECOND = [
   'transaction_id,wallet_id,type,status,amount,to,fee_ratio,fee_fixed,fee,er,amount_actual,hash,chain_id,token_id,created_at,confirmed_at,completed_at,request_id',
-  `26a4b538-05ad-4c31-a81b-076405f5964a,${WALLET},Deposit,Completed,1600,TGhV8pcMoiZyWzAw5h8vRfBiKi9i3AtY7N,,,,,,5c5422b18e253313c231e7701dcd9f9665ea5e02b598edb421f9c685486d0a1b,TRON,TRON_USDT,1767600000000,1767600060000,1767600120000,`,
+  `26a4b538-05ad-4c31-a81b-076405f5964a,${WALLET},Deposit,Completed,1600,TGhV8pcMoiZyWzAw5h8vRfBiKi9i3AtY7N,,,,,,5c5422b18e253313c231e7701dcd9f9665ea5e02b598edb421f9c685486d0a1b,TRON,TRON_USDT,1767600000000,1767600060000,1767600180000,`,
   `0e7c1a55-0000-4000-8000-000000000001,${WALLET},Deposit,Completed,75,TGhV8pcMoiZyWzAw5h8vRfBiKi9i3AtY7N,,,,,,${'ab'.repeat(32)},TRON,TRON_USDT,1767700000000,,,`,
 ].join('\n');
 
@@ -33,7 +33,19 @@ test('import the sample, then a file that changes one record and adds one', asyn
   await importFile(page, join(samples, 'native-ledger.csv'), 30, /30 added/);
   const second = join(dataDir, 'second.csv');
   writeFileSync(second, SECOND + '\n');
+  // The preview shows each change with the value the record has and the one the file brings, times as UTC dates.
+  await chooseLedgerFile(page, second);
+  await page.getByRole('button', { name: 'Preview the import' }).click();
+  const changes = page.getByRole('table', { name: 'Updated records' }).getByRole('row').nth(1);
+  await expect(changes).toContainText('26a4b538-05ad-4c31-a81b-076405f5964a');
+  await expect(changes).toContainText('amount: 1500 → 1600');
+  await expect(changes).toContainText('completed_at: 2026-01-05 08:02:00 UTC → 2026-01-05 08:03:00 UTC');
+  await expect(changes).not.toContainText('confirmed_at');
+  await page.getByRole('heading', { name: /Records that would change/ }).scrollIntoViewIfNeeded();
+  await shot(page, 'ledger-import-preview-changes');
   await importFile(page, second, 2, /1 added, 1 updated/);
+  await expect(page.getByRole('heading', { name: /Records that changed/ })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Updated records' })).toContainText('amount: 1500 → 1600');
   await page.getByRole('tab', { name: 'Transactions' }).click();
   await expect(page.getByTestId('tx-count')).toHaveText('31 transactions');
 });

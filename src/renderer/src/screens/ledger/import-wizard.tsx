@@ -1,6 +1,7 @@
 import {
   LEDGER_FIELDS,
   MAPPING_EXTRA_INPUTS,
+  RECORD_TIME_FIELDS,
   REQUIRED_FIELDS,
   type ImportReport,
   type MappingConstant,
@@ -11,7 +12,7 @@ import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { FileDrop } from '../../components/file-drop';
 import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
 import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
-import { formatBytes, formatCount } from '../../lib/format';
+import { formatBytes, formatCount, formatTime } from '../../lib/format';
 import { Questions, ReadAsEditor, WalletSelect } from './choices';
 import './import-wizard.css';
 import { ParsedRows } from './parsed-rows';
@@ -331,10 +332,39 @@ function MapStep() {
   );
 }
 
+const TIME_FIELDS = new Set<string>(RECORD_TIME_FIELDS);
+
+/** A value before or after an update: times (Unix ms) as UTC dates, amounts and text as they are. */
+function ChangeValue({ field, value }: { field: string; value: string | null }) {
+  if (value === null || value === '') return <span className="muted">not recorded</span>;
+  if (TIME_FIELDS.has(field) && /^-?\d+$/.test(value))
+    return (
+      <span className="mono" title={`${value} (Unix ms)`}>
+        {formatTime(Number(value))} UTC
+      </span>
+    );
+  return <span className="mono break">{value}</span>;
+}
+
+/** Each field the update changes, as the record has it and as the row brings it: "amount: 1035 → 1.035". */
+function Changes({ update }: { update: RowUpdate }) {
+  if (update.changes.length === 0) return <span className="mono">{update.fields.join(', ')}</span>;
+  return (
+    <ul className="update-changes">
+      {update.changes.map((c) => (
+        <li key={c.field}>
+          <span className="mono">{c.field}</span>: <ChangeValue field={c.field} value={c.before} /> →{' '}
+          <ChangeValue field={c.field} value={c.after} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 const updateColumns: SimpleColumn<RowUpdate>[] = [
   { key: 'row', header: 'Row', align: 'right', width: '72px', render: (u) => <span className="num">{u.row_number}</span> },
   { key: 'id', header: 'Transaction ID', width: '320px', render: (u) => <span className="mono">{u.transaction_id}</span> },
-  { key: 'fields', header: 'Fields that change', render: (u) => <span className="mono">{u.fields.join(', ')}</span> },
+  { key: 'changes', header: 'Changes (the ledger’s value → the file’s)', render: (u) => <Changes update={u} /> },
 ];
 
 function Updates({ report }: { report: ImportReport }) {
