@@ -31,24 +31,36 @@ describe('npm run nps -- wallets', () => {
 
     const imported = await nps(['import', TRONSCAN, '--wallet', 'tron HOT', ...dir]);
     expect(imported.code).toBe(0);
-    const fresh = await nps(['import', TRONSCAN, '--wallet', 'Fresh', ...dir]);
-    expect(fresh.code).toBe(0);
+    // The same export into another wallet would book every transfer twice: refused, naming the wallet whose address it is.
+    const twice = await nps(['import', TRONSCAN, '--wallet', 'Fresh', ...dir]);
+    expect(twice).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(
+        /this is the export of TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5 on TRON, the address of wallet "Tron hot": .* booked twice/,
+      ),
+    });
     const wallets = await list();
-    expect(wallets.map((w) => [w.name, w.transactions])).toEqual([
-      ['Fresh', 8],
-      ['Tron hot', 8],
-    ]);
-    expect(wallets[1]!.addresses).toEqual([{ chain_id: 'TRON', address: 'TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5', label: '' }]);
+    expect(wallets.map((w) => [w.name, w.transactions])).toEqual([['Tron hot', 8]]);
+    expect(wallets[0]!.addresses).toEqual([{ chain_id: 'TRON', address: 'TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5', label: '' }]);
     const removed = await nps([
       'wallets',
       'address',
       'remove',
-      wallets[1]!.wallet_id,
+      wallets[0]!.wallet_id,
       'TRON',
       'TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5',
       ...dir,
     ]);
     expect(removed.code).toBe(0);
-    expect((await list())[1]!.addresses).toEqual([]);
+    expect((await list())[0]!.addresses).toEqual([]);
+
+    // Free again: the import goes into Fresh, and the export's address becomes Fresh's.
+    const fresh = await nps(['import', TRONSCAN, '--wallet', 'Fresh', ...dir]);
+    expect(fresh.code).toBe(0);
+    const after = await list();
+    expect(after.map((w) => [w.name, w.transactions, w.addresses.map((a) => a.address)])).toEqual([
+      ['Fresh', 8, ['TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5']],
+      ['Tron hot', 8, []],
+    ]);
   }, 90_000);
 });

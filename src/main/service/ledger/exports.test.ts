@@ -167,6 +167,30 @@ describe('one wallet’s Etherscan exports: normal, internal and ERC-20 transfer
   });
 });
 
+describe('the export of an address belongs to one wallet', () => {
+  it("an import keeps the export's address as its wallet's; the same export into another wallet is refused and changes nothing; a preview keeps nothing", async () => {
+    const name = 'etherscan-0x003dc-txlist.csv';
+    const address = FACTS[name]!.walletAddress!;
+    const other = '5b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
+    await svc.invoke('ledger-preview', { source: file(name), wallet_id: WALLET, chain_id: 'ETH' }, meta);
+    expect(await svc.invoke('wallets-list', {}, meta)).toEqual([]);
+    await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
+    const [mine] = await svc.invoke('wallets-list', {}, meta);
+    expect(mine).toMatchObject({ wallet_id: WALLET, addresses: [{ chain_id: 'ETH', address, label: '' }] });
+
+    const before = await all();
+    const twice = await failure(importFile({ source: file(name), wallet_id: other, chain_id: 'ETH' }));
+    expect(twice.message).toBe(
+      `${name}: this is the export of ${address} on ETH, the address of wallet ${WALLET}: its rows are that wallet's, and imported into another they would be booked twice; import it into that wallet (--wallet-id ${WALLET}), or remove the address from that wallet first; nothing was imported`,
+    );
+    expect(await all()).toEqual(before);
+    // On another chain the address is another wallet's to have: Arbitrum is not Ethereum.
+    expect(await importFile({ source: file(name), wallet_id: other, chain_id: 'ARBITRUM_ETH' })).toMatchObject({
+      added: FACTS[name]!.rows,
+    });
+  });
+});
+
 describe('BscScan and PolygonScan exports (real): the chain from the coin, the wallet from the rows', () => {
   /** A data row of a fixture (1 = the first after the header), its quoted cells split (these files quote every cell and hold no quote). */
   const cellsOf = (name: string, row: number) => textOf(name).split(/\r?\n/)[row]!.slice(1, -1).split('","');

@@ -102,10 +102,11 @@ export interface WriterStats {
   repeats: Rejection[];
 }
 
-/** What to record when the import is kept: its summary and every rejection, in row order. */
+/** What to record when the import is kept: its summary and every rejection, in row order; the export's address, to be the wallet's. */
 export interface ImportRecord {
   summary: ImportSummary;
   rejections: Rejection[];
+  address?: { wallet_id: string; chain_id: string; address: string };
 }
 
 export class LedgerWriter {
@@ -492,6 +493,15 @@ export class LedgerWriter {
   /** Record the import and commit. */
   commit(record: ImportRecord): void {
     recordImport(this.sqlite, record.summary, record.rejections, this.opts.fingerprint);
+    if (record.address) {
+      // The export's address becomes its wallet's on the chain (unless another wallet took it meanwhile).
+      const a = record.address;
+      this.sqlite
+        .prepare(
+          `INSERT OR IGNORE INTO wallet_addresses (wallet_id, chain_id, address, label, created_at) SELECT ?, ?, ?, '', ${Math.trunc(this.opts.now)} WHERE EXISTS (SELECT 1 FROM wallets WHERE wallet_id = ?)`,
+        )
+        .run(a.wallet_id, a.chain_id, a.address, a.wallet_id);
+    }
     this.sqlite.exec('DROP TABLE temp.ledger_import_seen');
     this.sqlite.exec('COMMIT');
   }

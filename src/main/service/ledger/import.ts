@@ -21,7 +21,7 @@ import { detectDateOrder } from './dates';
 import { detectDecimalSeparator } from './numbers';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS, type PresetDef } from './presets';
 import { loadCatalogue } from './repository';
-import { walletAddressOn } from './wallets-repository';
+import { addressOwner, getWallet, walletAddressOn } from './wallets-repository';
 import {
   compileRowReader,
   FileProblem,
@@ -273,6 +273,8 @@ interface Plan {
   preset: string;
   mapping: Mapping;
   walletAddress: string | undefined;
+  /** The export's address on its chain, no wallet's yet: the wallet's once the import is kept. */
+  keepAddress?: { chain_id: string; address: string };
   readAs: ImportReport['read_as'];
   /** Choices the file leaves open. */
   needs: NeededChoice[];
@@ -454,6 +456,19 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     opts.walletId && chainId !== null && !statesDirection(mapping) ? walletAddressOn(ctx.db, opts.walletId, chainId) : undefined;
   const candidates = (opts.walletAddress ?? ownAddress) ? [] : walletAddressCandidates(mapping, headers, rows);
   const walletAddress = opts.walletAddress ?? ownAddress ?? (candidates.length === 1 ? candidates[0] : undefined);
+  // The file is the export of one address on one chain into one wallet: an address belongs to one wallet per chain.
+  let keepAddress: Plan['keepAddress'];
+  if (walletAddress !== undefined && chainId !== null && opts.walletId !== undefined && mapping.columns.wallet_id === undefined) {
+    const family = catalogue.chains.get(chainId)?.family;
+    const address = family === 'ETH' ? walletAddress.trim().toLowerCase() : walletAddress.trim();
+    const owner = addressOwner(ctx.db, chainId, address);
+    if (owner !== undefined && owner !== opts.walletId.toLowerCase()) {
+      const name = getWallet(ctx.db, owner)?.name;
+      problems.push(
+        `this is the export of ${walletAddress.trim()} on ${chainId}, the address of wallet ${name ? JSON.stringify(name) : owner}: its rows are that wallet's, and imported into another they would be booked twice; import it into ${name ? JSON.stringify(name) : 'that wallet'} (--wallet-id ${owner}), or remove the address from that wallet first`,
+      );
+    } else if (owner === undefined && (family === 'ETH' || family === 'TRON')) keepAddress = { chain_id: chainId, address };
+  }
   const noValueRows = !statesDirection(mapping) && hasRowsOfNoValue(mapping, headers, rows);
   if (walletAddress === undefined && (needsWalletAddress(mapping) || noValueRows)) {
     const why = needsWalletAddress(mapping)
@@ -491,6 +506,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     preset,
     mapping,
     walletAddress,
+    keepAddress,
     catalogue,
     needs,
     problem: problems.length ? problems.join('; ') : null,
@@ -910,6 +926,7 @@ async function writeRows(
         finished_at: ctx.now(),
       },
       rejections,
+      ...(plan.keepAddress && opts.walletId ? { address: { wallet_id: opts.walletId.toLowerCase(), ...plan.keepAddress } } : {}),
     };
   });
   const report: Omit<ImportReport, 'message'> = {
