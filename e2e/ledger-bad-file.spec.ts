@@ -90,13 +90,31 @@ test('an import that rejected more rows than it wrote ends in a warning that say
   const { page, dataDir } = session();
   const lines = readFileSync(join(samples, 'native-with-bad-rows.csv'), 'utf8').split(/\r?\n/);
   const mostlyBad = join(dataDir, 'mostly-bad.csv');
-  writeFileSync(mostlyBad, [lines[0], lines[1], lines[5], ...lines.slice(7, 10)].join('\n') + '\n');
+  // One more: a token ID far too long to fit a line, as a contract address in a reason is.
+  const longToken = `TRON_${'USDT'.repeat(16)}`;
+  const long = lines[10]!.replace('TRON_USDT', longToken);
+  writeFileSync(mostlyBad, [lines[0], lines[1], lines[5], ...lines.slice(7, 10), long].join('\n') + '\n');
   await importLedger(page, mostlyBad, 1);
   const result = page.getByTestId('import-result');
-  await expect(result).toContainText('Import finished: 1 record written, 4 rows rejected');
+  await expect(result).toContainText('Import finished: 1 record written, 5 rows rejected');
   await expect(result).toContainText('The rejected rows are not in the ledger');
   await expect(result).toHaveClass(/banner-warn/);
   await shot(page, 'ledger-import-mostly-rejected');
+
+  // The import's detail lists its rejected rows with their reasons whole, inside the dialog.
+  await page.getByRole('tab', { name: 'Import history' }).click();
+  await page.getByRole('table', { name: 'Imports' }).getByRole('row').filter({ hasText: 'mostly-bad.csv' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import' });
+  const table = dialog.getByRole('table', { name: 'Rejected rows' });
+  await expect(table.getByRole('row')).toHaveCount(6);
+  const frame = await table.locator('xpath=ancestor::div[contains(@class, "scroll-box")]').boundingBox();
+  for (const cell of await table.getByRole('row').locator('td:last-child').all()) {
+    const box = (await cell.boundingBox())!;
+    expect(box.x + box.width, `${await cell.textContent()} ends inside the dialog`).toBeLessThanOrEqual(frame!.x + frame!.width + 0.5);
+  }
+  await expect(table).toContainText(`unknown token "${longToken}" (not in the catalogue)`);
+  await shot(page, 'ledger-import-detail');
+  await page.keyboard.press('Escape');
 });
 
 test('a file already imported, with rows rejected: "nothing new to import", not an error', async () => {

@@ -39,7 +39,12 @@ test('an Etherscan transactions export asks for its chain, shows its rows as rea
   await chain.selectOption('ETH');
   await expect(page.getByLabel('Chain of the file')).toBeHidden();
   await expect(questions).toContainText('Which wallet are these rows of?');
-  await page.getByLabel('Wallet for every row').selectOption('new');
+  // The file has no wallet_id column: the wallet is to be chosen, never "from the file".
+  const walletSelect = page.getByLabel('Wallet for every row');
+  await expect(walletSelect).toHaveValue('');
+  await expect(walletSelect.locator('option:checked')).toHaveText('Choose a wallet…');
+  await expect(walletSelect.locator('option', { hasText: 'From the file' })).toHaveCount(0);
+  await walletSelect.selectOption('new');
   await expect(questions).toBeHidden();
 
   // What was decided without asking, each part changeable; the first rows as they will be stored.
@@ -116,6 +121,8 @@ test("a token page's export names neither token nor chain: the token chosen answ
   await page.getByLabel('Token of every row').selectOption('ETH_USDC');
   await expect(page.getByLabel('Chain of the file')).toBeHidden();
   await expect(page.getByLabel('Read as chain')).toHaveValue('ETH');
+  // The token chosen is what every row is read as: said on the "Read as" line, in the preview and in the report.
+  await expect(page.getByTestId('read-as')).toContainText(/token\s*ETH_USDC/);
   await page.getByLabel('Wallet for every row').selectOption('new');
   await expect(questions).toBeHidden();
   await expect(page.getByLabel('Wallet address')).toHaveValue('0x003dc32fe920a4aaeed12dc87e145f030aa753f3');
@@ -123,8 +130,10 @@ test("a token page's export names neither token nor chain: the token chosen answ
   await expect(firstRows(page)).toContainText('4506.611832');
   await shot(page, 'ledger-choices-token-page');
   await preview(page).click();
+  await expect(page.getByTestId('read-as-summary')).toContainText(/token\s*ETH_USDC/);
   await page.getByRole('button', { name: 'Import 21 rows' }).click();
   await expect(page.getByTestId('import-result')).toContainText('21 added');
+  await expect(page.getByTestId('read-as-summary')).toContainText(/token\s*ETH_USDC/);
 });
 
 test('amounts like 1,234 only: the decimal separator is asked, and the first rows follow the answer', async () => {
@@ -164,6 +173,31 @@ test('amounts like 1,234 only: the decimal separator is asked, and the first row
   await page.getByRole('button', { name: 'Import 2 rows' }).click();
   await expect(page.getByTestId('import-result')).toContainText('2 added');
   await expect(page.getByTestId('read-as-summary')).toContainText('decimal comma');
+});
+
+test("dates like 05/03/2022: the question says what each order makes of the file's date", async () => {
+  const { page, dataDir } = session();
+  const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
+  const file = join(dataDir, 'dates-ledger.csv');
+  writeFileSync(
+    file,
+    [
+      'transaction_id,wallet_id,type,status,amount,chain_id,token_id,created_at',
+      `6a0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${wallet},Deposit,Completed,10,TRON,TRON_USDT,05/03/2022 10:21`,
+      `6a0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62,${wallet},Deposit,Completed,20,TRON,TRON_USDT,07/04/2022 11:00`,
+    ].join('\n') + '\n',
+  );
+  await chooseLedgerFile(page, file);
+  const questions = page.getByTestId('questions');
+  await expect(questions).toContainText('In which order are day and month written?');
+  await expect(page.getByRole('radio', { name: 'day first: 05/03/2022 → 5 March 2022' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'month first: 05/03/2022 → 3 May 2022' })).toBeVisible();
+  await shot(page, 'ledger-choices-date-order-question');
+  await page.getByRole('radio', { name: 'day first: 05/03/2022 → 5 March 2022' }).check();
+  await expect(questions).toBeHidden();
+  await expect(firstRows(page).getByRole('row').nth(1)).toContainText('2022-03-05');
+  // Here the file's own wallet_id column gives the wallet.
+  await expect(page.getByLabel('Wallet for every row').locator('option:checked')).toHaveText('From the file');
 });
 
 test('an ERC-20 export with an unknown contract: listed, added with its decimal, then its rows import', async () => {

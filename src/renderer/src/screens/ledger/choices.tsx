@@ -1,6 +1,7 @@
 import { useEffect, useState, type InputHTMLAttributes } from 'react';
 import type { ImportChoices, NeededChoice } from '../../../../shared/ledger';
 import { call } from '../../api';
+import { firstDateOrderExample } from '../../lib/date-order';
 import { shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useReference } from '../../stores/reference';
@@ -80,6 +81,8 @@ export function WalletSelect({ id, disabled }: { id: string; disabled?: boolean 
   const walletId = useImportWizard((s) => s.walletId);
   const walletName = useImportWizard((s) => s.walletName);
   const setWallet = useImportWizard((s) => s.setWallet);
+  // A file without a wallet_id column (explorer exports) has no wallet to take rows "from the file".
+  const fromFile = useImportWizard((s) => Boolean(s.mapping.columns?.wallet_id || s.mapping.constants?.wallet_id));
   useEffect(() => loadWallets(), [loadWallets]);
   const existing = walletName?.trim()
     ? wallets?.find((w) => w.name !== '' && w.name.toLowerCase() === walletName.trim().toLowerCase())
@@ -101,7 +104,13 @@ export function WalletSelect({ id, disabled }: { id: string; disabled?: boolean 
         }}
         disabled={disabled}
       >
-        <option value="">From the file</option>
+        {fromFile ? (
+          <option value="">From the file</option>
+        ) : (
+          <option value="" disabled>
+            Choose a wallet…
+          </option>
+        )}
         {(wallets ?? []).map((x) => (
           <option key={x.wallet_id} value={x.wallet_id} title={x.wallet_id}>
             {x.name || `Unnamed ${shorten(x.wallet_id, 8, 4)}`}
@@ -177,6 +186,8 @@ function Question({ need, chainId }: { need: NeededChoice; chainId: string | nul
   const setChoices = useImportWizard((s) => s.setChoices);
   const walletAddress = useImportWizard((s) => s.walletAddress);
   const setWallet = useImportWizard((s) => s.setWallet);
+  const sample = useImportWizard((s) => s.detect?.sample);
+  const sampleCells = (sample ?? []).flatMap((row) => Object.values(row));
   const chainName = useChainName();
   let control;
   switch (need.field) {
@@ -217,11 +228,26 @@ function Question({ need, chainId }: { need: NeededChoice; chainId: string | nul
         />
       );
       break;
-    case 'date_order':
+    case 'date_order': {
+      // What each answer makes of the file's own date: "05/03/2022 → 5 March 2022" or "→ 3 May 2022".
+      const example = firstDateOrderExample([...[...need.reason.matchAll(/"([^"]+)"/g)].map((m) => m[1]!), ...sampleCells]);
       control = (
-        <RadioChoice name="q-date-order" options={DATE_ORDERS} value={choices.date_order} onChange={(v) => setChoices({ date_order: v })} />
+        <RadioChoice
+          name="q-date-order"
+          options={
+            example
+              ? [
+                  { value: 'day_first', label: `day first: ${example.date} → ${example.day_first}` },
+                  { value: 'month_first', label: `month first: ${example.date} → ${example.month_first}` },
+                ]
+              : DATE_ORDERS
+          }
+          value={choices.date_order}
+          onChange={(v) => setChoices({ date_order: v })}
+        />
       );
       break;
+    }
     case 'time_zone':
       control = (
         <>
@@ -402,6 +428,15 @@ export function ReadAsEditor() {
             ))}
           </select>
         </label>
+      )}
+      {w.choices.token_id && !asked.has('token_id') && (
+        <span className="read-as-part">
+          <span className="muted">token</span>
+          <span className="mono">{w.choices.token_id}</span>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => w.setChoices({ token_id: undefined })}>
+            Change
+          </button>
+        </span>
       )}
       {separator && !asked.has('decimal_separator') && (
         <label className="read-as-part">

@@ -115,7 +115,7 @@ function UndoImportDialog({ importId, onClose, onUndone }: { importId: string; o
 function ImportDetailDialog({ importId, onClose }: { importId: string; onClose: () => void }) {
   const detail = useQuery(importId, () => call('import-get', { import_id: importId }));
   return (
-    <Dialog title="Import" onClose={onClose}>
+    <Dialog title="Import" onClose={onClose} wide>
       {detail.error ? (
         <ErrorBox message={detail.error} onRetry={detail.reload} />
       ) : !detail.data ? (

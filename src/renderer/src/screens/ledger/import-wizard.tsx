@@ -466,7 +466,7 @@ function PreviewStep() {
           )}
         </p>
       )}
-      <ReadAsSummary readAs={p.read_as} />
+      <ReadAsSummary readAs={p.read_as} tokenId={w.choices.token_id} />
       <UnknownTokens tokens={p.unknown_tokens} firstRows={false} onAdd={w.addTokens} />
       <Rejections fileName={p.file_name} rejections={p.rejections} />
       <Updates report={p} />
@@ -511,7 +511,7 @@ function DoneStep({ onShowTransactions }: { onShowTransactions: () => void }) {
   const busy = w.busy === 'import';
   return (
     <div className="wizard-body">
-      <ImportReportView report={r} onAddTokens={w.addTokens} />
+      <ImportReportView report={r} tokenId={w.choices.token_id} onAddTokens={w.addTokens} />
       {!busy && <TokensAdded again="Import the file again" onAgain={() => void w.runImport()} />}
       <Updates report={r} />
       {w.error && <ErrorBox title="The import did not run; the ledger is unchanged" message={w.error} />}

@@ -27,7 +27,8 @@ const rejectionColumns: SimpleColumn<Rejection>[] = [
         </span>
       ),
   },
-  { key: 'reason', header: 'Reason', render: (r) => r.reason },
+  // A reason may quote a contract address or an ID whole: it wraps anywhere rather than push the table past its frame.
+  { key: 'reason', header: 'Reason', render: (r) => <span className="cell-reason">{r.reason}</span> },
 ];
 
 function exportRejections(fileName: string, rejections: Rejection[]): void {
@@ -88,9 +89,11 @@ export function Rejections({ fileName, rejections, limit = 500 }: { fileName: st
 }
 
 /** How the file was read where it does not say: one line, for the preview and the report. */
-export function ReadAsSummary({ readAs }: { readAs: ImportReport['read_as'] }) {
+export function ReadAsSummary({ readAs, tokenId }: { readAs: ImportReport['read_as']; tokenId?: string }) {
   const parts: { label: string; value: ReactNode }[] = [];
   if (readAs.chain_id !== null) parts.push({ label: 'chain', value: <span className="mono">{readAs.chain_id}</span> });
+  // The token chosen for a file that names none: every row is read as of it.
+  if (tokenId !== undefined) parts.push({ label: 'token', value: <span className="mono">{tokenId}</span> });
   if (readAs.decimal_separator !== null) parts.push({ label: 'amounts', value: SEPARATOR_LABEL[readAs.decimal_separator] });
   if (readAs.date_order !== null) parts.push({ label: 'dates', value: DATE_ORDER_LABEL[readAs.date_order] });
   parts.push({ label: 'times without a zone in', value: readAs.time_zone });
@@ -118,9 +121,12 @@ export function ReadAsSummary({ readAs }: { readAs: ImportReport['read_as'] }) {
 /** The report of an import that ran: what it did, plainly when nothing; how it read the file; what it left out. */
 export function ImportReportView({
   report,
+  tokenId,
   onAddTokens,
 }: {
   report: ImportReport;
+  /** The token stated for a file that names none. */
+  tokenId?: string;
   onAddTokens: (t: HandlerInput<'catalogue-token-add'>[]) => Promise<TokenAddResult[]>;
 }) {
   const written = report.added + report.updated;
@@ -157,7 +163,7 @@ export function ImportReportView({
           ))}
         </p>
       )}
-      <ReadAsSummary readAs={report.read_as} />
+      <ReadAsSummary readAs={report.read_as} tokenId={tokenId} />
       <UnknownTokens tokens={report.unknown_tokens} firstRows={false} onAdd={onAddTokens} />
       <Rejections fileName={report.file_name} rejections={report.rejections} />
     </>
