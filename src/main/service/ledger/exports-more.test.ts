@@ -576,6 +576,8 @@ describe('one contract’s normal and ERC-20 exports of 2022, their headers endi
     const normal = await importFile({ source: file(txlist), ...opts });
     expect(normal).toMatchObject({ preset: 'etherscan', rows_total: FACTS[txlist]!.rows, added: FACTS[txlist]!.rows, rejected: 0 });
     expect(normal.read_as).toMatchObject({ chain_id: 'ETH', wallet_address: wallet });
+    // The blank column is no column the import left unread.
+    expect(normal.message).toMatch(/Columns not read: .*, Method\.$/);
     const normalRecords = await all({ wallet_id: WALLET });
     expect(normalRecords).toHaveLength(FACTS[txlist]!.rows);
     // A staking contract's export: it paid no fee; every row moved 0 ETH into it (calls), row 1 is its creation.

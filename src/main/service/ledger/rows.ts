@@ -582,5 +582,6 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
 /** The header columns no part of the mapping reads. */
 export function unmappedColumns(headers: readonly string[], mapping: Mapping): string[] {
   const used = new Set(Object.values(mapping.columns).map((c) => findHeader(headers, c)));
-  return headers.filter((h) => h.trim() !== '' && !used.has(h));
+  // A blank column's name can be a pair of quotes after a space (`, ""`, which is no quoted cell): no name either.
+  return headers.filter((h) => h.replace(/["\s]/g, '') !== '' && !used.has(h));
 }
