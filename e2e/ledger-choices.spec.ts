@@ -44,7 +44,9 @@ test('an Etherscan transactions export asks for its chain, shows its rows as rea
   await expect(walletSelect).toHaveValue('');
   await expect(walletSelect.locator('option:checked')).toHaveText('Choose a wallet…');
   await expect(walletSelect.locator('option', { hasText: 'From the file' })).toHaveCount(0);
-  await walletSelect.selectOption('new');
+  // Named: its export's address becomes this wallet's, and the ERC-20 export of the same address goes there below.
+  await walletSelect.selectOption('named');
+  await page.getByLabel('Name of the new wallet').fill('Treasury 0xf98c');
   await expect(questions).toBeHidden();
 
   // What was decided without asking, each part changeable; the first rows as they will be stored.
@@ -123,7 +125,8 @@ test("a token page's export names neither token nor chain: the token chosen answ
   await expect(page.getByLabel('Read as chain')).toHaveValue('ETH');
   // The token chosen is what every row is read as: said on the "Read as" line, in the preview and in the report.
   await expect(page.getByTestId('read-as')).toContainText(/token\s*ETH_USDC/);
-  await page.getByLabel('Wallet for every row').selectOption('new');
+  await page.getByLabel('Wallet for every row').selectOption('named');
+  await page.getByLabel('Name of the new wallet').fill('Treasury 0x003dc');
   await expect(questions).toBeHidden();
   await expect(page.getByLabel('Wallet address')).toHaveValue('0x003dc32fe920a4aaeed12dc87e145f030aa753f3');
   // 4,506.611832 in the file: a thousands separator, read as such.
@@ -208,7 +211,8 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   await chooseLedgerFile(page, file);
   await expect(page.getByTestId('detected-preset')).toContainText('token transfers');
   await page.getByLabel('Chain of the file').selectOption('ETH');
-  await page.getByLabel('Wallet for every row').selectOption('new');
+  // The address's wallet: its transactions export was imported there above.
+  await page.getByLabel('Wallet for every row').selectOption({ label: 'Treasury 0xf98c' });
 
   await expect(page.getByTestId('unknown-tokens-title')).toHaveText('1 row of 1 unknown token in the first rows');
   const token = page.getByRole('listitem', { name: 'Unknown token XNN' });
@@ -275,7 +279,7 @@ test('unknown tokens on the Preview step: each asked its decimal, IDs told apart
   );
   await chooseLedgerFile(page, file);
   await page.getByLabel('Chain of the file').selectOption('ETH');
-  await page.getByLabel('Wallet for every row').selectOption('new');
+  await page.getByLabel('Wallet for every row').selectOption({ label: 'Treasury 0x003dc' });
   await expect(page.getByTestId('questions')).toBeHidden();
   await preview(page).click();
   await expect(page.getByTestId('preview-message')).toContainText('1 would be added');
