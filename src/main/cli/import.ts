@@ -30,10 +30,12 @@ export function formatReport(r: ImportReport): string {
   ].filter(Boolean);
   lines.push(`  read as: ${readAs.join(', ')}`);
   if (r.unknown_tokens.length) {
-    lines.push('Unknown tokens (add with `nps tokens add CHAIN TOKEN_ID --contract C --symbol S --decimal N`):');
+    lines.push(
+      "Unknown tokens (add each with `nps tokens add CHAIN --contract C --symbol S --decimal N [--token-id ID]`, N the contract's decimals):",
+    );
     for (const t of r.unknown_tokens)
       lines.push(
-        `  ${t.chain_id} ${t.contract_address} ${t.symbol || '(no symbol)'}${t.name ? ` "${t.name}"` : ''}: ${t.rows} rows, amounts with up to ${t.decimal_hint} decimal places`,
+        `  ${t.chain_id} ${t.contract_address} ${t.symbol || '(no symbol)'}${t.name ? ` "${t.name}"` : ''}: ${t.rows} rows, amounts with up to ${t.decimal_hint} decimal places (so --decimal is at least ${t.decimal_hint})`,
       );
   }
   if (r.rejections.length) {
