@@ -90,6 +90,8 @@ try {
         rejected: 0,
         started_at: 0,
         finished_at: 0,
+        wallet_id: null,
+        read_as: null,
       },
       rejections: [],
     });

@@ -54,6 +54,13 @@ test('the first import cannot be undone while the second changed its records', a
   const { page } = session();
   await page.getByRole('tab', { name: 'Import history' }).click();
   await expect(history(page).getByRole('row')).toHaveCount(3);
+  // A native file names its rows' wallets; the detail says how it was read.
+  await expect(history(page).getByRole('row').filter({ hasText: 'native-ledger.csv' })).toContainText('from the file');
+  await history(page).getByRole('row').filter({ hasText: 'native-ledger.csv' }).getByText('native-ledger.csv').click();
+  const detail = page.getByRole('dialog', { name: 'Import' });
+  await expect(detail.getByTestId('read-as-summary')).toContainText('times without a zone in UTC');
+  await detail.getByRole('button', { name: 'Close' }).first().click();
+  await expect(detail).toBeHidden();
   await history(page).getByRole('button', { name: 'Undo import of native-ledger.csv' }).click();
   const dialog = page.getByRole('dialog', { name: 'Undo import' });
   await expect(dialog.getByRole('alert')).toHaveText(/cannot be undone yet: a later import changed its records\. Undo second\.csv first\./);

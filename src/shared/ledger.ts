@@ -310,6 +310,16 @@ export const NeededChoice = z.object({
 });
 export type NeededChoice = z.infer<typeof NeededChoice>;
 
+/** How a file was read: what it did not say, decided from its rows or stated (chain, decimal separator, date order, time zone, the wallet's address). */
+export const ReadAs = z.object({
+  chain_id: z.string().nullable(),
+  decimal_separator: z.enum(['.', ',']).nullable(),
+  date_order: z.enum(['day_first', 'month_first']).nullable(),
+  wallet_address: z.string().nullable(),
+  time_zone: z.string(),
+});
+export type ReadAs = z.infer<typeof ReadAs>;
+
 export const ImportReport = z.object({
   /** null when nothing was written: a preview, or a file without one valid row. */
   import_id: z.string().nullable(),
@@ -332,13 +342,7 @@ export const ImportReport = z.object({
   /** Tokens the rows name by contract that the catalogue lacks (their rows are among the rejected). */
   unknown_tokens: z.array(UnknownToken),
   /** What was read as the file did not say it: the chain, the decimal separator, the date order, the wallet's address. */
-  read_as: z.object({
-    chain_id: z.string().nullable(),
-    decimal_separator: z.enum(['.', ',']).nullable(),
-    date_order: z.enum(['day_first', 'month_first']).nullable(),
-    wallet_address: z.string().nullable(),
-    time_zone: z.string(),
-  }),
+  read_as: ReadAs,
   /** One or two sentences for a person: what happened, and that row numbers exclude the header. */
   message: z.string(),
   duration_ms: z.number().int(),
@@ -483,6 +487,10 @@ export const ImportSummary = z.object({
   rejected: z.number().int(),
   started_at: z.number().int(),
   finished_at: z.number().int(),
+  /** The wallet every row went to, for a file without a wallet_id column (null otherwise, and for imports recorded before it was kept). */
+  wallet_id: z.string().nullable(),
+  /** How the file was read (null for imports recorded before it was kept). */
+  read_as: ReadAs.nullable(),
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
 /** An import as the history lists it: its summary, and whether it was undone (when, and by whom), null while it stands. */

@@ -112,6 +112,10 @@ export const imports = sqliteTable('imports', {
    * NULL for imports recorded before it was kept.
    */
   read_fingerprint: text('read_fingerprint'),
+  /** The wallet every row went to, for a file without a wallet_id column; NULL otherwise and for imports recorded before it was kept. */
+  wallet_id: text('wallet_id'),
+  /** How the file was read (the report's read_as: chain, decimal separator, date order, time zone, wallet address), as JSON; NULL before it was kept. */
+  read_as: text('read_as'),
   /** Set when the import was rolled back as a whole (ledger/undo.ts): when, and by whom. */
   undone_at: integer('undone_at'),
   undone_by: text('undone_by'),

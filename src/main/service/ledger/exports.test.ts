@@ -174,7 +174,17 @@ describe('the export of an address belongs to one wallet', () => {
     const other = '5b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
     await svc.invoke('ledger-preview', { source: file(name), wallet_id: WALLET, chain_id: 'ETH' }, meta);
     expect(await svc.invoke('wallets-list', {}, meta)).toEqual([]);
-    await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
+    const kept = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
+    // The history keeps how the file was read, and into which wallet.
+    const listed = (await svc.invoke('imports-list', {}, meta)).list[0]!;
+    expect(listed).toMatchObject({ import_id: kept.import_id, wallet_id: WALLET, read_as: kept.read_as });
+    expect((await svc.invoke('import-get', { import_id: kept.import_id! }, meta)).read_as).toEqual({
+      chain_id: 'ETH',
+      decimal_separator: '.',
+      date_order: null,
+      wallet_address: address,
+      time_zone: 'UTC',
+    });
     const [mine] = await svc.invoke('wallets-list', {}, meta);
     expect(mine).toMatchObject({ wallet_id: WALLET, addresses: [{ chain_id: 'ETH', address, label: '' }] });
 

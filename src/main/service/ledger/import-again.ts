@@ -22,6 +22,8 @@ export interface Again {
   t0: number;
   preset: string;
   readAs: ImportReport['read_as'];
+  /** The wallet every row goes to (a file without a wallet_id column), or null. */
+  walletId: string | null;
   dryRun: boolean;
   onProgress?: CallMeta['onProgress'];
   /** A row reader of the import's own (rows are read in order: the import reads the file with another), and the unknown tokens it notes. */
@@ -95,6 +97,8 @@ export async function importAgain(
           rejected: r.rejections.length,
           started_at: a.startedAt,
           finished_at: ctx.now(),
+          wallet_id: a.walletId,
+          read_as: a.readAs,
         }),
   );
   if (repeated === undefined) return undefined;

@@ -552,10 +552,10 @@ function keepFirstUpdates(updates: RowUpdate[]): void {
 function recordImport(sqlite: Database.Database, summary: ImportSummary, rejections: Rejection[], fingerprint: string | undefined): void {
   sqlite
     .prepare(
-      `INSERT INTO imports (import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at, read_fingerprint)
-       VALUES (@import_id, @file_name, @file_sha256, @file_size, @format, @preset, @rows_total, @added, @updated, @unchanged, @rejected, @started_at, @finished_at, @read_fingerprint)`,
+      `INSERT INTO imports (import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at, read_fingerprint, wallet_id, read_as)
+       VALUES (@import_id, @file_name, @file_sha256, @file_size, @format, @preset, @rows_total, @added, @updated, @unchanged, @rejected, @started_at, @finished_at, @read_fingerprint, @wallet_id, @read_as)`,
     )
-    .run({ ...summary, read_fingerprint: fingerprint ?? null });
+    .run({ ...summary, read_fingerprint: fingerprint ?? null, read_as: summary.read_as && JSON.stringify(summary.read_as) });
   const insert = sqlite.prepare('INSERT INTO import_rejections (import_id, row_number, "column", reason, value) VALUES (?, ?, ?, ?, ?)');
   for (const r of rejections) insert.run(summary.import_id, r.row_number, r.column, r.reason, r.value);
 }

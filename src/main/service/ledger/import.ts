@@ -850,6 +850,7 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
       t0,
       preset,
       readAs: plan.readAs,
+      walletId: importWallet(opts, mapping),
       dryRun: opts.dryRun,
       onProgress: opts.onProgress,
       reader: () => {
@@ -877,6 +878,10 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
     await writer.abort();
   }
 }
+
+/** The wallet every row of the file goes to (one without a wallet_id column), as the history keeps it; null for a file that names its rows' wallets. */
+const importWallet = (opts: ImportOptions, mapping: Mapping): string | null =>
+  mapping.columns.wallet_id === undefined ? (opts.walletId?.toLowerCase() ?? mapping.constants.wallet_id?.toLowerCase() ?? null) : null;
 
 interface Prepared {
   opened: OpenedSource;
@@ -924,6 +929,8 @@ async function writeRows(
         rejected: rejections.length,
         started_at: startedAt,
         finished_at: ctx.now(),
+        wallet_id: importWallet(opts, mapping),
+        read_as: plan.readAs,
       },
       rejections,
       ...(plan.keepAddress && opts.walletId ? { address: { wallet_id: opts.walletId.toLowerCase(), ...plan.keepAddress } } : {}),

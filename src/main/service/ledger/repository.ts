@@ -65,20 +65,28 @@ export function loadCatalogue(db: Db): CatalogueView {
 }
 
 const SUMMARY_COLUMNS =
-  'import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at, undone_at, undone_by';
+  'import_id, file_name, file_sha256, file_size, format, preset, rows_total, added, updated, unchanged, rejected, started_at, finished_at, wallet_id, read_as, undone_at, undone_by';
+
+/** An imports row as listed: read_as kept as JSON. */
+const listed = (row: Omit<ImportListed, 'read_as'> & { read_as: string | null }): ImportListed => ({
+  ...row,
+  read_as: row.read_as === null ? null : (JSON.parse(row.read_as) as ImportListed['read_as']),
+});
 
 export function listImports(db: Db, page: number, pageSize: number): Page<ImportListed> {
   const total = (db.$client.prepare('SELECT count(*) FROM imports').pluck().get() as number) ?? 0;
-  const list = db.$client
+  const rows = db.$client
     .prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports ORDER BY started_at DESC, import_id LIMIT ? OFFSET ?`)
-    .all(pageSize, (page - 1) * pageSize) as ImportListed[];
-  return { list, total, page, page_size: pageSize };
+    .all(pageSize, (page - 1) * pageSize) as Parameters<typeof listed>[0][];
+  return { list: rows.map(listed), total, page, page_size: pageSize };
 }
 
 export function getImport(db: Db, importId: string): ImportDetail | undefined {
-  const summary = db.$client.prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports WHERE import_id = ?`).get(importId) as
-    ImportListed | undefined;
-  if (!summary) return undefined;
+  const row = db.$client.prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports WHERE import_id = ?`).get(importId) as
+    | Parameters<typeof listed>[0]
+    | undefined;
+  if (!row) return undefined;
+  const summary = listed(row);
   const rejections = db.$client
     .prepare('SELECT row_number, "column", reason, value FROM import_rejections WHERE import_id = ? ORDER BY row_number, id')
     .all(importId) as Rejection[];

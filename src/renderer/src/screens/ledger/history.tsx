@@ -5,14 +5,21 @@ import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { Dialog, Empty, ErrorBox, Loading, Pager } from '../../components/ui';
 import { formatBytes, formatTime } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
-import { ImportCounts, Rejections } from './report';
+import { WalletName } from '../../components/wallet-name';
+import { ImportCounts, ReadAsSummary, Rejections } from './report';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 const columns: SimpleColumn<ImportListed>[] = [
   { key: 'at', header: 'Finished (UTC)', render: (i) => <span className="num">{formatTime(i.finished_at)}</span> },
   { key: 'file', header: 'File', render: (i) => <span className="mono">{i.file_name}</span> },
+  {
+    key: 'wallet',
+    header: 'Wallet',
+    render: (i) => (i.wallet_id ? <WalletName id={i.wallet_id} /> : <span className="muted">from the file</span>),
+  },
   { key: 'preset', header: 'Preset', render: (i) => i.preset },
+  { key: 'chain', header: 'Chain', render: (i) => <span className="mono">{i.read_as?.chain_id ?? ''}</span> },
   { key: 'size', header: 'Size', align: 'right', render: (i) => <span className="num">{formatBytes(i.file_size)}</span> },
   { key: 'rows', header: 'Rows', align: 'right', render: (i) => <span className="num">{i.rows_total}</span> },
   { key: 'added', header: 'Added', align: 'right', render: (i) => <span className="num">{i.added}</span> },
@@ -129,6 +136,20 @@ function ImportDetailDialog({ importId, onClose }: { importId: string; onClose: 
             </span>
           </p>
           {detail.data.undone_at !== null && <p data-testid="undone-note">{undoneText(detail.data)}</p>}
+          <p>
+            <span className="muted">Preset</span> {detail.data.preset}
+            {detail.data.wallet_id && (
+              <>
+                {' '}
+                · <span className="muted">into wallet</span> <WalletName id={detail.data.wallet_id} />
+              </>
+            )}
+          </p>
+          {detail.data.read_as ? (
+            <ReadAsSummary readAs={detail.data.read_as} />
+          ) : (
+            <p className="muted">How this file was read was not kept (imported before this version).</p>
+          )}
           <ImportCounts report={{ ...detail.data, dry_run: false }} />
           {detail.data.rejections.length === 0 ? (
             <p className="muted">No row was rejected.</p>
