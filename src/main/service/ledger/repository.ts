@@ -83,8 +83,7 @@ export function listImports(db: Db, page: number, pageSize: number): Page<Import
 
 export function getImport(db: Db, importId: string): ImportDetail | undefined {
   const row = db.$client.prepare(`SELECT ${SUMMARY_COLUMNS} FROM imports WHERE import_id = ?`).get(importId) as
-    | Parameters<typeof listed>[0]
-    | undefined;
+    Parameters<typeof listed>[0] | undefined;
   if (!row) return undefined;
   const summary = listed(row);
   const rejections = db.$client
