@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../../shared/errors';
-import type { LedgerRecord } from '../../../shared/ledger';
-import type { CallMeta } from '../context';
-import { failure, tempService } from '../test-support';
+import { failure } from '../test-support';
+import { byHash, exportsService, FACTS, file, meta, plain, sameRecords, textOf } from './exports.test-support';
 
 /*
  * More real explorer exports (test/fixtures/exports, sources and licences in its README): the
@@ -16,65 +13,20 @@ import { failure, tempService } from '../test-support';
  * never the importer's output.
  */
 
-const DIR = join(__dirname, '../../../../test/fixtures/exports');
-const file = (name: string) => ({ path: join(DIR, name) });
-const textOf = (name: string) => readFileSync(join(DIR, name), 'utf8');
-interface Facts {
-  rows: number;
-  walletAddress: string | null;
-  addressesOnEveryRow: string[];
-  header: string[];
-  amounts: { hash: string; row: number; column: string; raw: string }[];
-  tokens: { symbol: string; contract: string }[];
-  failedRows: { hash: string; row: number; status: string }[];
-  extraTrailingField: boolean;
-  accounts?: { address: string; rowsFrom: number[]; rowsTo: number[] }[];
-  writtenPlaces?: { column: string; most: number; otherRows: { hash: string; row: number; raw: string; places: number }[] };
-  amountUnits?: { column: string; units: string[] };
-}
-const FACTS = JSON.parse(textOf('facts.json')) as Record<string, Facts>;
-const meta: CallMeta = { actor: 'cli' };
 const WALLET = '7e1f0c9a-3b2d-4c5e-8f6a-9b0c1d2e3f4a';
 const ZERO = '0x0000000000000000000000000000000000000000';
 
-let svc: ReturnType<typeof tempService>;
-beforeEach(() => {
-  svc = tempService();
-});
-afterEach(() => svc.dispose());
-
-const importFile = (input: Record<string, unknown>) => svc.invoke('ledger-import', input, meta);
-const detect = (input: Record<string, unknown>) => svc.invoke('ledger-detect', input, meta);
-const all = async (query: Record<string, unknown> = {}): Promise<LedgerRecord[]> => {
-  const out: LedgerRecord[] = [];
-  for (let page = 1; ; page++) {
-    const p = await svc.invoke('transactions-list', { page_size: 500, page, ...query }, meta);
-    out.push(...p.list);
-    if (out.length >= p.total) return out;
-  }
-};
+const service = exportsService();
+const { importFile, all } = service;
+const detect = (input: Record<string, unknown>) => service.svc.invoke('ledger-detect', input, meta);
 /** What an import writes: the records, the imports listed, the wallets. A refused import changes none of it. */
 const store = async () => ({
   records: await all(),
-  imports: (await svc.invoke('imports-list', { page: 1, page_size: 100 }, meta)).total,
-  wallets: await svc.invoke('wallets-list', {}, meta),
+  imports: (await service.svc.invoke('imports-list', { page: 1, page_size: 100 }, meta)).total,
+  wallets: await service.svc.invoke('wallets-list', {}, meta),
 });
-const byHash = (records: LedgerRecord[]) => new Map(records.map((r) => [r.hash, r]));
-/** An amount as written, thousands separators and trailing zeros dropped: "1,234.5000" is 1234.5. */
-const plain = (raw: string) =>
-  raw
-    .replace(/,/g, '')
-    .replace(/(\.\d*?)0+$/, '$1')
-    .replace(/\.$/, '');
 /** "2026-04-06 04:45:19" (or Tronscan's "2021/05/05 13:41:42") read as UTC. */
 const utc = (cell: string) => Date.parse(`${cell.replace(/\//g, '-').replace(' ', 'T')}Z`);
-const sameRecords = (a: LedgerRecord[], b: LedgerRecord[]) => {
-  const strip = ({ import_id: _i, updated_at: _u, ...r }: LedgerRecord) => r;
-  const key = (r: LedgerRecord) => r.transaction_id;
-  expect([...a].sort((x, y) => key(x).localeCompare(key(y))).map(strip)).toEqual(
-    [...b].sort((x, y) => key(x).localeCompare(key(y))).map(strip),
-  );
-};
 
 /**
  * A file's data rows as written, each a map from its header's names to its cells (these files quote
@@ -242,13 +194,17 @@ describe('a token page’s export of mints (ApeChain, every row from the zero ad
   const CONTRACT = '0x5f942b20b8aa905b8f6a46ae226e7f6bf2f44023';
   const addApeChain = async () => {
     // As `nps chains add APECHAIN --symbol APE --name ApeChain` does.
-    await svc.invoke(
+    await service.svc.invoke(
       'catalogue-chain-add',
       { chain_id: 'APECHAIN', chain_identifier: 'ETH', name: 'ApeChain', native_symbol: 'APE', native_decimal: 18 },
       meta,
     );
     return (
-      await svc.invoke('catalogue-token-add', { chain_id: 'APECHAIN', symbol: 'ABIT', contract_address: CONTRACT, decimal: 18 }, meta)
+      await service.svc.invoke(
+        'catalogue-token-add',
+        { chain_id: 'APECHAIN', symbol: 'ABIT', contract_address: CONTRACT, decimal: 18 },
+        meta,
+      )
     ).token_id;
   };
 
@@ -347,7 +303,7 @@ describe('a token page’s export of mints (ApeChain, every row from the zero ad
     for (const a of facts.amounts) expect(byTx.get(a.hash)?.amount).toBe(account!.rowsTo.includes(a.row) ? a.raw : undefined);
     expect(byTx.get('0xbfd8fb058f46dd7c86dc451c803d0fe4bdfa03a2f52077f2cff72d1e0235dcc3')!.created_at).toBe(Date.UTC(2025, 9, 1, 0, 10, 6));
     // The wallet's balance is what was minted to it, never negative.
-    const totals = await svc.invoke('transactions-totals', { wallet_id: WALLET }, meta);
+    const totals = await service.svc.invoke('transactions-totals', { wallet_id: WALLET }, meta);
     expect(totals.totals).toEqual([
       expect.objectContaining({
         token_id: tokenId,
@@ -463,7 +419,7 @@ describe('Tronscan’s older TRC-20 export of one address (Tether’s cold walle
 async function addTokens(chainId: string, tokens: { symbol: string; contract_address: string }[], decimals: Record<string, number> = {}) {
   const ids = new Map<string, string>();
   for (const t of tokens) {
-    const added = await svc.invoke(
+    const added = await service.svc.invoke(
       'catalogue-token-add',
       { chain_id: chainId, symbol: t.symbol, contract_address: t.contract_address, decimal: decimals[t.symbol] ?? 18 },
       meta,
@@ -671,8 +627,8 @@ describe('one contract’s normal and ERC-20 exports of 2022, their headers endi
       [FACTS[txlist]!.rows, 0],
     ]);
     const reversed = await all();
-    svc.dispose();
-    svc = tempService();
+    // A store of its own for the other order.
+    service.renew();
     await importBoth([txlist, erc20]);
     sameRecords(await all(), reversed);
   });

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportReport, LedgerRecord } from '../../../shared/ledger';
-import type { CallMeta } from '../context';
+import { describe, expect, it } from 'vitest';
+import type { ImportReport } from '../../../shared/ledger';
 import { buildServer } from '../http/server';
 import { signedInject } from '../http/signed.test-support';
-import { failure, tempService } from '../test-support';
+import { failure } from '../test-support';
+import { byHash, exportsService, FACTS, file, meta, plain, sameRecords, textOf } from './exports.test-support';
 
 /*
  * Real explorer and exchange exports (test/fixtures/exports, sources and licences in its README).
@@ -13,49 +11,10 @@ import { failure, tempService } from '../test-support';
  * check-facts.mjs), never the importer's output.
  */
 
-const DIR = join(__dirname, '../../../../test/fixtures/exports');
-const file = (name: string) => ({ path: join(DIR, name) });
-const textOf = (name: string) => readFileSync(join(DIR, name), 'utf8');
-interface Facts {
-  rows: number;
-  walletAddress: string | null;
-  amounts: { hash: string; row: number; column: string; raw: string }[];
-  tokens: { symbol: string; contract: string }[];
-  failedRows: unknown[];
-}
-const FACTS = JSON.parse(textOf('facts.json')) as Record<string, Facts>;
-const meta: CallMeta = { actor: 'cli' };
 const WALLET = '0a3dc32f-e920-44aa-8eed-12dc87e145f0';
 
-let svc: ReturnType<typeof tempService>;
-beforeEach(() => {
-  svc = tempService();
-});
-afterEach(() => svc.dispose());
-
-const importFile = (input: Record<string, unknown>) => svc.invoke('ledger-import', input, meta);
-const all = async (query: Record<string, unknown> = {}): Promise<LedgerRecord[]> => {
-  const out: LedgerRecord[] = [];
-  for (let page = 1; ; page++) {
-    const p = await svc.invoke('transactions-list', { page_size: 500, page, ...query }, meta);
-    out.push(...p.list);
-    if (out.length >= p.total) return out;
-  }
-};
-/** A file's rows as stored: by hash, for the records of one chain and token. */
-const byHash = (records: LedgerRecord[]) => new Map(records.map((r) => [r.hash, r]));
-const plain = (raw: string) =>
-  raw
-    .replace(/,/g, '')
-    .replace(/(\.\d*?)0+$/, '$1')
-    .replace(/\.$/, '');
-const sameRecords = (a: LedgerRecord[], b: LedgerRecord[]) => {
-  const strip = ({ import_id: _i, updated_at: _u, ...r }: LedgerRecord) => r;
-  const key = (r: LedgerRecord) => r.transaction_id;
-  expect([...a].sort((x, y) => key(x).localeCompare(key(y))).map(strip)).toEqual(
-    [...b].sort((x, y) => key(x).localeCompare(key(y))).map(strip),
-  );
-};
+const service = exportsService();
+const { importFile, all } = service;
 
 describe('one wallet’s Etherscan exports: normal, internal and ERC-20 transfers', () => {
   const txlist = 'etherscan-0x003dc-txlist.csv';
@@ -138,7 +97,7 @@ describe('one wallet’s Etherscan exports: normal, internal and ERC-20 transfer
   it('an unknown token added to the catalogue (symbol, decimal, contract from the file) lets its rows in, amounts with thousands separators exact', async () => {
     const first = await importFile({ source: file(erc20), ...opts });
     const dai = first.unknown_tokens.find((t) => t.symbol === 'DAI')!;
-    await svc.invoke(
+    await service.svc.invoke(
       'catalogue-token-add',
       { chain_id: 'ETH', symbol: dai.symbol, contract_address: dai.contract_address, decimal: 18 },
       meta,
@@ -172,20 +131,20 @@ describe('the export of an address belongs to one wallet', () => {
     const name = 'etherscan-0x003dc-txlist.csv';
     const address = FACTS[name]!.walletAddress!;
     const other = '5b1d2c3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
-    await svc.invoke('ledger-preview', { source: file(name), wallet_id: WALLET, chain_id: 'ETH' }, meta);
-    expect(await svc.invoke('wallets-list', {}, meta)).toEqual([]);
+    await service.svc.invoke('ledger-preview', { source: file(name), wallet_id: WALLET, chain_id: 'ETH' }, meta);
+    expect(await service.svc.invoke('wallets-list', {}, meta)).toEqual([]);
     const kept = await importFile({ source: file(name), wallet_id: WALLET, chain_id: 'ETH' });
     // The history keeps how the file was read, and into which wallet.
-    const listed = (await svc.invoke('imports-list', {}, meta)).list[0]!;
+    const listed = (await service.svc.invoke('imports-list', {}, meta)).list[0]!;
     expect(listed).toMatchObject({ import_id: kept.import_id, wallet_id: WALLET, read_as: kept.read_as });
-    expect((await svc.invoke('import-get', { import_id: kept.import_id! }, meta)).read_as).toEqual({
+    expect((await service.svc.invoke('import-get', { import_id: kept.import_id! }, meta)).read_as).toEqual({
       chain_id: 'ETH',
       decimal_separator: '.',
       date_order: null,
       wallet_address: address,
       time_zone: 'UTC',
     });
-    const [mine] = await svc.invoke('wallets-list', {}, meta);
+    const [mine] = await service.svc.invoke('wallets-list', {}, meta);
     expect(mine).toMatchObject({ wallet_id: WALLET, addresses: [{ chain_id: 'ETH', address, label: '' }] });
 
     const before = await all();
@@ -271,7 +230,7 @@ describe('BscScan and PolygonScan exports (real): the chain from the coin, the w
     // Each token as the file describes it (symbol, contract); its id is the catalogue's.
     const tokenIds = new Map([[usdt, 'BSC_USDT']]);
     for (const t of first.unknown_tokens) {
-      const added = await svc.invoke(
+      const added = await service.svc.invoke(
         'catalogue-token-add',
         { chain_id: 'BSC_BNB', symbol: t.symbol, contract_address: t.contract_address, decimal: 18 },
         meta,
@@ -337,12 +296,12 @@ describe('BscScan and PolygonScan exports (real): the chain from the coin, the w
   it('a PolygonScan export from a token’s page (DATA, filtered by an address): chain and token asked; the token added and given, its amounts exact on Polygon', async () => {
     const name = 'polygonscan-token-page-data-0x63f7-head.csv';
     const facts = FACTS[name]!;
-    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
     expect(detect.preset).toBe('etherscan-token-page');
     expect(detect.needs.map((n) => n.field)).toEqual(['chain_id', 'token_id']);
     expect(detect.needs[0]!.options).toContain('MATIC');
     // The catalogue has no DATA on Polygon: added as the explorer's page shows it, then named.
-    const data = await svc.invoke(
+    const data = await service.svc.invoke(
       'catalogue-token-add',
       { chain_id: 'MATIC', symbol: 'DATA', contract_address: '0x3a9a81d576d83ff21f26f325066054540720fc34', decimal: 18 },
       meta,
@@ -363,7 +322,7 @@ describe('BscScan and PolygonScan exports (real): the chain from the coin, the w
     const name = 'etherscan-0x023c-txlist-transaction-hash-header.csv';
     const facts = FACTS[name]!;
     // Every value is 0 (calls that paid only fees): only the address says which way each went.
-    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET, chain_id: 'ETH' }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET, chain_id: 'ETH' }, meta);
     expect(detect.needs).toEqual([
       expect.objectContaining({
         field: 'wallet_address',
@@ -391,7 +350,7 @@ describe('files that do not say everything', () => {
     const name = 'etherscan-0xf98c-txlist.csv';
     const err = await failure(importFile({ source: file(name), wallet_id: WALLET }));
     expect(err.message).toMatch(/values are in ETH, the coin of ETH, ARBITRUM_ETH, OPT_ETH, BASE_ETH.*give --chain/);
-    const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source: file(name) }, meta);
     expect(detect.needs).toEqual([
       expect.objectContaining({ field: 'chain_id', flag: '--chain', options: ['ETH', 'ARBITRUM_ETH', 'OPT_ETH', 'BASE_ETH'] }),
       expect.objectContaining({ field: 'wallet_id', flag: '--wallet', options: [] }),
@@ -406,7 +365,7 @@ describe('files that do not say everything', () => {
 
   it('an explorer\'s advanced-filter transaction list (Value "0 ETH", status text, no Unix time): its chain asked, failures kept', async () => {
     const name = 'etherscan-transaction-list-advanced-0xeb31.csv';
-    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
     expect(detect).toMatchObject({ preset: 'etherscan-list', needs: [expect.objectContaining({ field: 'chain_id' })] });
     // The chains of ETH are offered; the form for a chain not listed suggests no id the catalogue already has.
     expect(detect.needs[0]).toMatchObject({
@@ -459,7 +418,7 @@ describe('files that do not say everything', () => {
     const err = await failure(importFile({ source: file(name), wallet_id: WALLET }));
     expect(err.message).toMatch(/no chain in the catalogue has the coin MNT: add the chain/);
     // What the file says of the chain to add: an EVM export (Etherscan's columns) whose coin is MNT.
-    const detect = await svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source: file(name), wallet_id: WALLET }, meta);
     expect(detect.needs).toEqual([
       expect.objectContaining({
         field: 'chain_id',
@@ -467,7 +426,7 @@ describe('files that do not say everything', () => {
         add_chain: { chain_id: 'MNT', chain_identifier: 'ETH', native_symbol: 'MNT', native_decimal: 18 },
       }),
     ]);
-    await svc.invoke(
+    await service.svc.invoke(
       'catalogue-chain-add',
       {
         chain_id: 'MANTLE',
@@ -487,7 +446,7 @@ describe('files that do not say everything', () => {
   it('a token page’s export names neither token nor chain: both are asked for; the token given names its chain, and its records are those of the ERC-20 export', async () => {
     const name = 'derived-token-page-etherscan-0x003dc-usdc.csv';
     const facts = FACTS[name]!;
-    const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source: file(name) }, meta);
     expect(detect.preset).toBe('etherscan-token-page');
     expect(detect.needs.map((n) => n.field)).toEqual(['chain_id', 'token_id', 'wallet_id']);
     expect(detect.needs[0]).toMatchObject({ flag: '--chain', options: expect.arrayContaining(['ETH', 'BSC_BNB', 'ARBITRUM_ETH']) });
@@ -530,7 +489,7 @@ describe('files that do not say everything', () => {
 
   it('an old Tronscan TRC-20 export names no token and is not of one wallet: it asks for --token and --wallet-address', async () => {
     const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
-    const detect = await svc.invoke('ledger-detect', { source: file(name) }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source: file(name) }, meta);
     expect(detect.preset).toBe('tronscan');
     // The chain is TRON (the only chain of the family): its tokens are offered.
     expect(detect.needs.map((n) => n.field)).toEqual(['token_id', 'time_zone', 'wallet_address', 'wallet_id']);
@@ -547,7 +506,7 @@ describe('files that do not say everything', () => {
     );
     expect(noZone.message).toMatch(/its times \(block_ts\) name no time zone.*\(give --time-zone UTC\|\+08:00\); nothing was imported$/);
     // Read at UTC+8, the same cells are eight hours earlier.
-    const east = await svc.invoke(
+    const east = await service.svc.invoke(
       'ledger-detect',
       {
         source: file(name),
@@ -587,7 +546,7 @@ describe('files that do not say everything', () => {
     const name = 'tronscan-trc20-usdt-contract-transfers-2022-head.csv';
     const base = { source: file(name), wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY', token_id: 'TRON_USDT' };
     const read = async (time_zone: string) => {
-      const d = await svc.invoke('ledger-detect', { ...base, time_zone }, meta);
+      const d = await service.svc.invoke('ledger-detect', { ...base, time_zone }, meta);
       expect(d.needs).toEqual([]);
       return [d.read_as.time_zone, Number(d.parsed[0]!.values?.created_at)];
     };
@@ -599,7 +558,7 @@ describe('files that do not say everything', () => {
     for (const zone of ['Mars/Olympus', '+25:00']) {
       const err = await failure(importFile({ ...base, time_zone: zone }));
       expect(err).toMatchObject({ code: 1002, message: expect.stringMatching(/^time_zone: /) });
-      expect((await svc.invoke('ledger-detect', { ...base, time_zone: zone }, meta)).problem).toMatch(/^time_zone: /);
+      expect((await service.svc.invoke('ledger-detect', { ...base, time_zone: zone }, meta)).problem).toMatch(/^time_zone: /);
     }
     expect(await all()).toEqual([]);
   });
@@ -661,7 +620,7 @@ describe('files saved in other locales and edited in Excel', () => {
     // An A-Z sort of the TokenValue column, as a spreadsheet does it.
     const sorted = [...lines].sort((a, b) => (cell(a, 6) < cell(b, 6) ? -1 : cell(a, 6) > cell(b, 6) ? 1 : 0));
     const opts = { wallet_id: WALLET, chain_id: 'ETH' };
-    await svc.invoke(
+    await service.svc.invoke(
       'catalogue-token-add',
       { chain_id: 'ETH', contract_address: '0x6b175474e89094c44da98b954eedeac495271d0f', symbol: 'DAI', decimal: 18 },
       meta,
@@ -729,7 +688,7 @@ describe('files saved in other locales and edited in Excel', () => {
 
   it('the ERC-20 copy with decimal commas and dot thousands (3.067,671) reads 3067.671, as the original 3,067.671', async () => {
     const opts = { wallet_id: WALLET, chain_id: 'ETH' };
-    await svc.invoke(
+    await service.svc.invoke(
       'catalogue-token-add',
       { chain_id: 'ETH', symbol: 'DAI', contract_address: '0x6b175474e89094c44da98b954eedeac495271d0f', decimal: 18 },
       meta,
@@ -796,10 +755,10 @@ describe('files saved in other locales and edited in Excel', () => {
     ].join('\n');
     const source = { name: 'trx.csv', text: csv };
     const address = { wallet_id: WALLET, wallet_address: 'TLKR8DkuCaQmYk3hou4ofJPjKXWTTHaqEY' };
-    const detect = await svc.invoke('ledger-detect', { source, ...address }, meta);
+    const detect = await service.svc.invoke('ledger-detect', { source, ...address }, meta);
     expect(detect.needs).toEqual([expect.objectContaining({ field: 'decimal_separator', options: ['.', ','] })]);
     expect(detect.parsed).toEqual([]);
-    const asDecimal = await svc.invoke('ledger-detect', { source, ...address, decimal_separator: ',' }, meta);
+    const asDecimal = await service.svc.invoke('ledger-detect', { source, ...address, decimal_separator: ',' }, meta);
     expect(asDecimal.parsed[0]).toMatchObject({ values: { amount: '1.234' }, raw_amount: '1,234' });
     await importFile({ source, ...address, decimal_separator: '.' });
     expect((await all())[0]!.amount).toBe('1234');
@@ -846,7 +805,7 @@ describe('one hash, three movements: the API picks the record the claim is about
       ['SAI', '0x89d24a6b4ccb1b6faa2625fe562bdd9a23260359'],
       ['WETH', '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'],
     ] as const)
-      await svc.invoke('catalogue-token-add', { chain_id: 'ETH', symbol, contract_address: contract, decimal: 18 }, meta);
+      await service.svc.invoke('catalogue-token-add', { chain_id: 'ETH', symbol, contract_address: contract, decimal: 18 }, meta);
     await importFile({ source: file('etherscan-0x003dc-erc20.csv'), ...opts });
     await importFile({ source: file('etherscan-0x003dc-txlist.csv'), ...opts });
     const records = await all({ search: hash });
@@ -856,8 +815,8 @@ describe('one hash, three movements: the API picks the record the claim is about
       ['ETH_WETH', '8'],
     ]);
 
-    const secret = (await svc.invoke('keys-create', { label: 'robot', wallets: null }, meta)).api_secret;
-    const app = buildServer(svc, { log: () => {}, rateLimit: false });
+    const secret = (await service.svc.invoke('keys-create', { label: 'robot', wallets: null }, meta)).api_secret;
+    const app = buildServer(service.svc, { log: () => {}, rateLimit: false });
     try {
       const res = await signedInject(app, secret, {
         method: 'POST',
