@@ -311,14 +311,13 @@ export const NeededChoice = z.object({
 export type NeededChoice = z.infer<typeof NeededChoice>;
 
 /** How a file was read: what it did not say, decided from its rows or stated (chain, decimal separator, date order, time zone, the wallet's address). */
-export const ReadAs = z.object({
+const ReadAs = z.object({
   chain_id: z.string().nullable(),
   decimal_separator: z.enum(['.', ',']).nullable(),
   date_order: z.enum(['day_first', 'month_first']).nullable(),
   wallet_address: z.string().nullable(),
   time_zone: z.string(),
 });
-export type ReadAs = z.infer<typeof ReadAs>;
 
 export const ImportReport = z.object({
   /** null when nothing was written: a preview, or a file without one valid row. */
