@@ -103,6 +103,14 @@ function offsetMinutes(zone: string): number {
   return m[1] === '-' ? -minutes : minutes;
 }
 
+/** A zone written as an offset (Z, UTC, GMT, +08:00, +0800, +08, UTC+8) as a mapping's utc_offset ("+08:00"); undefined when it is none. */
+export function offsetOf(zone: string): string | undefined {
+  const minutes = cellZoneMinutes(zone.trim());
+  if (Number.isNaN(minutes)) return undefined;
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.trunc(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
 /** Minutes east of UTC for a zone written in a cell (Z, UTC, GMT, +UTC, +08:00, +0800, +08, UTC+8); NaN when it is none. */
 function cellZoneMinutes(zone: string): number {
   const z = zone.toUpperCase();

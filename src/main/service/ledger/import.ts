@@ -17,7 +17,7 @@ import {
 } from '../../../shared/ledger';
 import type { CallMeta, ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import { detectDateOrder } from './dates';
+import { detectDateOrder, offsetOf } from './dates';
 import { detectDecimalSeparator } from './numbers';
 import { detectPreset, findHeader, guessMapping, presetByName, PRESETS, type PresetDef } from './presets';
 import { loadCatalogue } from './repository';
@@ -68,26 +68,18 @@ function open(source: LedgerSource): { opened: OpenedSource; sniffed: Sniffed } 
   }
 }
 
-const UTC_OFFSET = /^[+-](0\d|1[0-4]):[0-5]\d$/;
-
-/** A stated zone of times without one: UTC, an offset (+08:00) or an IANA name; another name is refused naming time_zone. */
+/** A stated zone of times without one: UTC, an offset (+08:00) or an IANA name; another is refused naming time_zone. */
 function setZone(mapping: Mapping, zone: string): void {
-  const z = zone.trim();
-  const offset = /^(UTC|GMT|Z)$/i.test(z) ? '+00:00' : /^(UTC|GMT)?[+-]/i.test(z) ? z.replace(/^(UTC|GMT)/i, '') : undefined;
+  const offset = offsetOf(zone);
   if (offset !== undefined) {
-    const full = /^[+-]\d{1,2}$/.test(offset) ? `${offset[0]}${offset.slice(1).padStart(2, '0')}:00` : offset;
-    if (!UTC_OFFSET.test(full))
-      throw new ServiceError(ErrorCodes.INVALID_PARAM, `time_zone: ${JSON.stringify(zone)} is not an offset like +08:00 or -05:30`);
-    mapping.date.utc_offset = full;
+    mapping.date.utc_offset = offset;
     delete mapping.date.time_zone;
-    return;
-  }
-  if (!IANAZone.isValidZone(z))
+  } else if (IANAZone.isValidZone(zone.trim())) mapping.date.time_zone = zone.trim();
+  else
     throw new ServiceError(
       ErrorCodes.INVALID_PARAM,
       `time_zone: unknown time zone ${JSON.stringify(zone)} (UTC, an offset like +08:00, or an IANA name such as Asia/Shanghai)`,
     );
-  mapping.date.time_zone = z;
 }
 
 /** Why a header fits no preset, naming what the native format misses. */

@@ -24,14 +24,15 @@ const HAS_SPACE = /[ \u00a0\u202f']/;
 const DIGITS = /^\d+$/;
 /** Digits in groups of three, each group after the first led by one space-like separator (1 234 567, 1'234). */
 const SPACE_GROUPED = /^\d{1,3}(?:[ \u00a0\u202f']\d{3})+$/;
-/** Why a cell is no number, with what an accountant's spreadsheet shows by such a shape. */
-const notANumber = (cell: string) =>
-  /^\(.*\)$/.test(cell.trim())
-    ? `${JSON.stringify(cell)} is not a number: an amount in parentheses is an accountant's negative, and amounts are recorded as numbers >= 0 (the direction is the type)`
-    : `${JSON.stringify(cell)} is not a number`;
-/** Why a cell with spaces or apostrophes is no number. */
-const SPACED_NOT_NUMBER = (cell: string) =>
-  `${JSON.stringify(cell)} is not a number: a space or apostrophe in a number is read only between groups of three digits (1 234,56 or 1'234.56)`;
+/** Why a cell is no number, with what a spreadsheet's shape of it says: spaces not between groups of three, an accountant's parentheses. */
+function notANumber(cell: string): string {
+  const c = cell.trim();
+  if (HAS_SPACE.test(c))
+    return `${JSON.stringify(cell)} is not a number: a space or apostrophe in a number is read only between groups of three digits (1 234,56 or 1'234.56)`;
+  if (/^\(.*\)$/.test(c))
+    return `${JSON.stringify(cell)} is not a number: an amount in parentheses is an accountant's negative, and amounts are recorded as numbers >= 0 (the direction is the type)`;
+  return `${JSON.stringify(cell)} is not a number`;
+}
 
 /** Whether `int` is digits in groups of three separated by `sep` (the first group 1 to 3 digits). */
 function grouped(int: string, sep: string): boolean {
@@ -138,7 +139,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
     let s = cell;
     const other = sep === '.' ? ',' : '.';
     const b = body(s);
-    if (b === null) return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : notANumber(cell));
+    if (b === null) return new CellError(notANumber(cell));
     if (b.spaced) {
       if (thousands !== 'auto' && thousands !== ' ' && thousands !== "'") {
         return new CellError(
@@ -179,7 +180,7 @@ export function compileDecimalReader(number: Mapping['number'], hint = FLAG_HINT
     if (!scientific && EXPONENT.test(cell)) return new CellError(SCIENTIFIC(cell));
     if (decimal === null) {
       const e = evidenceOf(cell);
-      if (e === 'invalid') return new CellError(HAS_SPACE.test(cell.trim()) ? SPACED_NOT_NUMBER(cell) : notANumber(cell));
+      if (e === 'invalid') return new CellError(notANumber(cell));
       if (e === 'ambiguous') {
         const sep = cell.includes(',') ? ',' : '.';
         const asDecimal = cell.replace(sep, '.').trim();

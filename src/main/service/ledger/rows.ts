@@ -355,7 +355,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   let runHash = '';
   const runCounts = new Map<string, { n: number; row: number }>();
   const passed = new Map<number, number>();
-  const positionOf = (hash: string, key: string, rowNumber: number, what: string): number => {
+  const positionOf = (hash: string, key: string, rowNumber: number, tokenId: string): number => {
     if (hash !== runHash) {
       for (const [k, first] of runCounts) passed.set(digest(`${runHash}\n${k}`), first.row);
       runHash = hash;
@@ -366,7 +366,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     const before = passed.get(digest(`${hash}\n${key}`));
     if (before !== undefined)
       throw new FileProblem(
-        `data rows ${before} and ${rowNumber} are two ${what} of transaction ${hash} with other transactions' rows between them: the rows are not in the explorer's order (sorted in a spreadsheet?), and that order is all that tells such transfers apart; import the file as the explorer wrote it, or sort it back by block and time`,
+        `data rows ${before} and ${rowNumber} are two ${kind === 'internal' ? 'internal transfers' : `transfers of ${tokenId}`} of transaction ${hash} with other transactions' rows between them: the rows are not in the explorer's order (sorted in a spreadsheet?), and that order is all that tells such transfers apart; import the file as the explorer wrote it, or sort it back by block and time`,
       );
     runCounts.set(key, { n: 1, row: rowNumber });
     return 0;
@@ -536,14 +536,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
         }
       }
       const same = mapping.id_fields.map((f) => (f in F ? out[F[f as LedgerField]] : get(src[f], cells))).join('\n');
-      position =
-        logIndex ??
-        positionOf(
-          hash,
-          kind === 'internal' ? '' : same,
-          rowNumber,
-          kind === 'internal' ? 'internal transfers' : `transfers of ${tokenId}`,
-        );
+      position = logIndex ?? positionOf(hash, kind === 'internal' ? '' : same, rowNumber, tokenId);
       if (kind === 'internal') movement = 1 + position;
       else if (tokenId !== chain.native_token_id) movement = TOKEN_MOVEMENT + position;
     }
