@@ -195,24 +195,37 @@ class Decode extends Transform {
     });
   }
 
+  /**
+   * One piece a turn of the event loop: its rows are parsed and checked as it is pushed, and a
+   * megabyte at once (about 40 ms) would hold the service's thread that long; the requests that
+   * arrive meanwhile (verifications take a turn each, engine/turns.ts) are served between pieces.
+   */
   private decode(chunk: Buffer, done: (err?: Error | null, data?: string) => void): void {
     this.hash.update(chunk);
+    const start = this.bytes;
     this.bytes += chunk.length;
-    for (let at = 0; at < chunk.length; at += PARSE_PIECE) {
+    const piece = (at: number): void => {
+      // Destroyed meanwhile (the parse failed): nothing more is read.
+      if (this.destroyed) return;
       let text: string;
       try {
         text = this.toText(chunk.subarray(at, at + PARSE_PIECE), false);
       } catch {
-        const near = this.bytes - chunk.length + at;
         done(
-          new FileError(`the file is not valid ${this.encoding.toUpperCase()} (invalid byte sequence near byte ${near}); save it as UTF-8`),
+          new FileError(
+            `the file is not valid ${this.encoding.toUpperCase()} (invalid byte sequence near byte ${start + at}); save it as UTF-8`,
+          ),
         );
         return;
       }
       if (text !== '') this.push(text);
-    }
-    this.onBytes?.(this.bytes);
-    done();
+      if (at + PARSE_PIECE < chunk.length) setImmediate(piece, at + PARSE_PIECE);
+      else {
+        this.onBytes?.(this.bytes);
+        done();
+      }
+    };
+    piece(0);
   }
 
   /** The text of the next bytes (the last ones when final), deciding the encoding if still undecided. */
