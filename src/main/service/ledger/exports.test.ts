@@ -686,6 +686,21 @@ describe('files saved in other locales and edited in Excel', () => {
     expect(byHash(fromEuro).get('0x0a11ffa605919dd2cc1524a0fc3de9b32a78678ccdae8aa91439c6353440503e')!.amount).toBe('5.061643');
   });
 
+  it.each([
+    ['CRLF, then rows added with LF', (i: number) => (i < 4 ? '\r\n' : '\n')],
+    ['LF, then rows added with CRLF', (i: number) => (i < 4 ? '\n' : '\r\n')],
+  ])('the European copy with its line ends mixed (%s) books the same records as the explorer’s file', async (_what, ending) => {
+    const name = 'derived-eu-excel-etherscan-0xf98c-txlist.csv';
+    const lines = textOf(name).split('\r\n');
+    const mixed = lines.map((l, i) => (i < lines.length - 1 ? l + ending(i) : l)).join('');
+    expect(mixed).toMatch(/[^\r]\n/);
+    expect(mixed).toContain('\r\n');
+    const r = await importFile({ source: { name: 'appended.csv', text: mixed }, wallet_id: WALLET, chain_id: 'ETH' });
+    expect(r).toMatchObject({ rows_total: 9, added: 9, rejected: 0 });
+    const original = await importFile({ source: file('etherscan-0xf98c-txlist.csv'), wallet_id: WALLET, chain_id: 'ETH' });
+    expect(original).toMatchObject({ added: 0, updated: 0, unchanged: 9 });
+  });
+
   it('the ERC-20 copy with decimal commas and dot thousands (3.067,671) reads 3067.671, as the original 3,067.671', async () => {
     const opts = { wallet_id: WALLET, chain_id: 'ETH' };
     await service.svc.invoke(

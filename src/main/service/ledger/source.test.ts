@@ -158,7 +158,7 @@ describe('a file cut at every byte offset gives the rows of the whole text', () 
   ])('%s: one cut at every offset (UTF-8: also with the byte after it a chunk alone)', async (_what, bytes, encoding, isolate) => {
     const expected = papaRows(text);
     const sniffed = sniff(cutAt(bytes));
-    expect(sniffed).toMatchObject({ format: 'csv', encoding, delimiter: ',', newline: '\r\n', headers: ERC20_HEADER, sample: rows });
+    expect(sniffed).toMatchObject({ format: 'csv', encoding, delimiter: ',', newline: '\n', headers: ERC20_HEADER, sample: rows });
     expect((await streamAll(cutAt(bytes), sniffed)).rows).toEqual(expected);
     expect(await everyCut(bytes, sniffed, expected, encoding, isolate)).toEqual([]);
   });
@@ -171,6 +171,41 @@ describe('a file cut at every byte offset gives the rows of the whole text', () 
     expect(sniffed.encoding).toBe('windows-1252');
     expect(sniffed.sample).toEqual(rows1252);
     expect(await everyCut(bytes, sniffed, rows1252, 'windows-1252', false)).toEqual([]);
+  });
+});
+
+describe('CRLF and LF mixed in one file (rows appended by another program)', () => {
+  const rows = [...NAMES, ...NAMES].map((name, n) => erc20Row(n, name));
+  /** The rows as a spreadsheet saves them (quoted only where needed), each line ending as `ending(i)` says (0: the header). */
+  const mixed = (ending: (i: number) => string, trailingComma: boolean) => {
+    const line = (cells: string[]) => cells.map((c) => (/[",\r\n]/.test(c) ? quote(c) : c)).join(',');
+    return [line(ERC20_HEADER), ...rows.map((r) => line(r) + (trailingComma ? ',' : ''))].map((l, i) => l + ending(i)).join('');
+  };
+
+  it.each([
+    ['CRLF, then rows ending in LF', (i: number) => (i < 7 ? '\r\n' : '\n'), true],
+    ['LF, then rows ending in CRLF', (i: number) => (i < 7 ? '\n' : '\r\n'), false],
+    ['alternating, rows without the trailing comma', (i: number) => (i % 2 ? '\n' : '\r\n'), false],
+  ])('%s: every row as written, quoted line breaks kept in their cells, wherever the file is cut', async (_what, ending, trailingComma) => {
+    const text = mixed(ending, trailingComma);
+    expect(text).toMatch(/USDT,?\r\n0x/);
+    expect(text).toMatch(/USDT,?\n0x/);
+    const bytes = Buffer.from(text, 'utf8');
+    const sniffed = sniff(cutAt(bytes));
+    expect(sniffed.headers).toEqual(ERC20_HEADER);
+    expect(sniffed.headRows).toEqual(rows);
+    const failures: number[] = [];
+    for (let cut = 1; cut < bytes.length; cut++) {
+      if (!equalRows((await streamAll(cutAt(bytes, [cut]), sniffed)).rows, rows)) failures.push(cut);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('a file of lone CRs (old Mac) is still split at them', async () => {
+    const text = erc20Text(rows.slice(0, 3), { bom: false, trailingComma: false }).replaceAll('\r\n', '\r');
+    const opened = cutAt(Buffer.from(text));
+    expect(sniff(opened)).toMatchObject({ newline: '\r', headers: ERC20_HEADER });
+    expect((await streamAll(opened)).rows).toEqual(rows.slice(0, 3));
   });
 });
 

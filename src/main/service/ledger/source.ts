@@ -273,7 +273,7 @@ export interface Sniffed {
   /** As the head shows it; streamRows answers the encoding the whole file was read in. */
   encoding: Encoding;
   delimiter: string;
-  /** The CSV's line break, found in the head and given to the streaming parser (JSON: '\n'). */
+  /** The CSV's line break given to the streaming parser: '\n' (a CRLF's CR is taken off the row: endLine) unless the head's are lone CRs (JSON: '\n'). */
   newline: Newline;
   headers: string[];
   /** First rows as cells, aligned with headers (empty cells past the header's width dropped). */
@@ -300,11 +300,18 @@ function decodeHead(head: Buffer, encoding: Encoding, bom: number, whole: boolea
 
 /**
  * What papaparse finds in the text: the delimiter that splits its first rows most evenly (',' ';' tab
- * or '|'; ',' when none splits them), and the line break most used outside quoted cells.
+ * or '|'; ',' when none splits them), and the line break. LF ends a line, and a CR before it goes
+ * with it (endLine): a file whose rows were appended by another program mixes CRLF and LF, and
+ * splitting at either alone merges or breaks its rows (and may pick the wrong delimiter). A CRLF
+ * inside a quoted cell stays in the cell. Only a file of lone CRs (old Mac) is split at them.
  */
 function guessLayout(text: string): { delimiter: string; newline: Newline } {
-  const { meta } = Papa.parse<string[]>(text, { delimitersToGuess: DELIMITERS, preview: 10, skipEmptyLines: 'greedy' });
-  return { delimiter: meta.delimiter, newline: meta.linebreak as Newline };
+  const guess = (newline?: Newline) =>
+    Papa.parse<string[]>(text, { delimitersToGuess: DELIMITERS, preview: 10, skipEmptyLines: 'greedy', ...(newline ? { newline } : {}) })
+      .meta;
+  const first = guess();
+  if (first.linebreak === '\r') return { delimiter: first.delimiter, newline: '\r' };
+  return { delimiter: guess('\n').delimiter, newline: '\n' };
 }
 
 /** The delimiter of a CSV text, as sniff finds it. */
@@ -347,6 +354,7 @@ function sniffCsv(text: string, whole: boolean, encoding: Encoding, opened: Open
     delimiter,
     newline,
     step: (result) => {
+      endLine(result.data, newline);
       if (headers === undefined) {
         // Blank lines above the header (or lines of delimiters only, as a spreadsheet saves empty rows) are not the header.
         if (result.data.every((c) => c.trim() === '')) return;
@@ -382,6 +390,18 @@ function sniffCsv(text: string, whole: boolean, encoding: Encoding, opened: Open
     headRows,
     rowEstimate: estimate(text.slice(headerEnd, Math.max(headerEnd, dataEnd)), dataRows, whole, opened, encoding),
   };
+}
+
+/**
+ * A row split at LF: the CR of a CRLF is left at the end of its last cell, and taken off here (a
+ * quoted last cell has it after its closing quote, where papaparse passes over it as a space).
+ */
+function endLine(cells: string[], newline: Newline): string[] {
+  if (newline !== '\n') return cells;
+  const last = cells.length - 1;
+  const cell = cells[last]!;
+  if (cell.charCodeAt(cell.length - 1) === 13) cells[last] = cell.slice(0, -1);
+  return cells;
 }
 
 /**
@@ -601,7 +621,7 @@ function parseCsv(text: Readable, sniffed: Sniffed, sink: RowSink): Promise<void
             batch = data.slice(header + 1);
           }
           headerSeen = true;
-          for (const cells of batch) fitToHeader(cells, width);
+          for (const cells of batch) fitToHeader(endLine(cells, sniffed.newline), width);
           if (batch.length > 0) sink.rows(batch, sent + 1);
           sent += batch.length;
         } catch (err) {
