@@ -198,7 +198,11 @@ test("dates like 05/03/2022: the question says what each order makes of the file
   await shot(page, 'ledger-choices-date-order-question');
   await page.getByRole('radio', { name: 'day first: 05/03/2022 → 5 March 2022' }).check();
   await expect(questions).toBeHidden();
-  await expect(firstRows(page).getByRole('row').nth(1)).toContainText('2022-03-05');
+  // The time read beside the file's own text, so the order can be checked against the file.
+  const first = firstRows(page).getByRole('row').nth(1);
+  await expect(first).toContainText('2022-03-05T10:21:00Z');
+  await expect(first).toContainText('file: 05/03/2022 10:21');
+  await shot(page, 'ledger-choices-date-order-answered');
   // Here the file's own wallet_id column gives the wallet.
   await expect(page.getByLabel('Wallet for every row').locator('option:checked')).toHaveText('From the file');
 });

@@ -372,6 +372,8 @@ export const ParsedRow = z.object({
   values: z.record(z.string(), z.string()).nullable(),
   /** The raw text of the cells the amount was read from, to show beside the parsed amount. */
   raw_amount: z.string(),
+  /** The raw text of the cell the shown time was read from (created_at's, else confirmed_at's, else completed_at's), to show beside it. */
+  raw_time: z.string(),
   problem: z.object({ column: z.string(), reason: z.string(), value: z.string() }).nullable(),
 });
 export type ParsedRow = z.infer<typeof ParsedRow>;

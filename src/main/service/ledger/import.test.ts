@@ -543,6 +543,10 @@ describe('presets', () => {
       expect(d.sample.length).toBeGreaterThan(0);
       expect(Object.keys(d.sample[0]!)).toEqual(d.headers);
     }
+    // A native file: the time shown beside its created_at cell.
+    const native = await svc.invoke('ledger-detect', { source: sample('native-ledger.csv') }, meta);
+    expect(native.parsed.length).toBeGreaterThan(0);
+    for (const [i, row] of native.parsed.entries()) expect(row.raw_time).toBe(native.sample[i]!.created_at);
     const bad = await svc.invoke('ledger-detect', { source: sample('bad-header.csv') }, meta);
     expect(bad.mapping.columns).toMatchObject({ amount: 'qty', status: 'state', type: 'kind', created_at: 'time' });
     expect(bad.row_estimate).toBe(2);
@@ -713,6 +717,11 @@ describe('what a file leaves out: the wallet, the chain and the token are asked 
     const answered = await detect({ mapping: { columns }, wallet_name: 'Books', chain_id: 'ETH', token_id: 'ETH_USDT' });
     expect(answered).toMatchObject({ needs: [], problem: null });
     expect(answered.parsed.map((r) => r.values?.token_id)).toEqual(['ETH_USDT', 'ETH_USDT']);
+    // Each time beside the cell it was read from.
+    expect(answered.parsed.map((r) => [r.values?.created_at, r.raw_time])).toEqual([
+      [String(Date.UTC(2026, 0, 2, 10)), '2026-01-02 10:00:00'],
+      [String(Date.UTC(2026, 0, 3, 10)), '2026-01-03 10:00:00'],
+    ]);
   });
 
   it('a structural gap stays a problem beside the needs', async () => {

@@ -570,6 +570,8 @@ function compile(plan: Plan, sniffed: Sniffed, walletId: string | undefined, fil
 }
 
 const SHOWN_ROWS = 20;
+/** The time the dialog's first rows show: the first of these a row has. */
+const TIME_SHOWN = ['created_at', 'confirmed_at', 'completed_at'] as const;
 
 /** Look at a file: its format, preset and mapping, what it still needs, and its first rows as the import would read them. */
 export function detectLedger(ctx: ServiceContext, request: ImportOptions): LedgerDetectResult {
@@ -600,10 +602,12 @@ export function detectLedger(ctx: ServiceContext, request: ImportOptions): Ledge
       const amountColumns = AMOUNT_INPUTS.slice(0, 3)
         .map((f) => mapping.columns[f])
         .filter((c): c is string => c !== undefined);
+      const cellOf = (cells: string[], column: string | undefined) =>
+        column === undefined ? '' : (cells[sniffed.headers.indexOf(findHeader(sniffed.headers, column) ?? '')] ?? '');
       sniffed.sample.slice(0, SHOWN_ROWS).forEach((cells, k) => {
         const out = read(cells, k + 1);
         const raw = amountColumns
-          .map((c) => cells[sniffed.headers.indexOf(findHeader(sniffed.headers, c) ?? '')] ?? '')
+          .map((c) => cellOf(cells, c))
           .filter((v) => v.trim() !== '' && v.trim() !== '0')
           .join(' / ');
         if (out instanceof RowProblem)
@@ -611,15 +615,21 @@ export function detectLedger(ctx: ServiceContext, request: ImportOptions): Ledge
             row_number: k + 1,
             values: null,
             raw_amount: raw,
+            raw_time: '',
             problem: { column: out.column, reason: out.reason, value: out.value },
           });
-        else
+        else {
+          const values = Object.fromEntries(LEDGER_FIELDS.map((f, i) => [f, out[i]!]));
+          // The time the dialog shows, and the cell it came from (a constant has none).
+          const timeField = TIME_SHOWN.find((f) => values[f]);
           parsed.push({
             row_number: k + 1,
-            values: Object.fromEntries(LEDGER_FIELDS.map((f, i) => [f, out[i]!])),
+            values,
             raw_amount: raw,
+            raw_time: timeField ? cellOf(cells, mapping.columns[timeField]).trim() : '',
             problem: null,
           });
+        }
       });
     } catch (err) {
       if (err instanceof FileProblem) problem = err.message;

@@ -9,6 +9,16 @@ function isoTime(ms: string | undefined): string {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString().replace(/\.000Z$/, 'Z');
 }
 
+/** The file's own text beside a value read from it, where it differs from what is shown. */
+function FileText({ text, shown }: { text: string; shown: string }) {
+  if (text === '' || text === shown) return null;
+  return (
+    <span className="raw-text" title="The text in the file">
+      file: <span className="mono">{text}</span>
+    </span>
+  );
+}
+
 function ReadRow({ row }: { row: ParsedRow }) {
   const v = row.values!;
   const time = isoTime(v.created_at || v.confirmed_at || v.completed_at);
@@ -21,14 +31,13 @@ function ReadRow({ row }: { row: ParsedRow }) {
       </td>
       <td className="parsed-amount">
         <span className="mono">{v.amount}</span>
-        {row.raw_amount !== '' && row.raw_amount !== v.amount && (
-          <span className="raw-amount" title="The text in the file">
-            file: <span className="mono">{row.raw_amount}</span>
-          </span>
-        )}
+        <FileText text={row.raw_amount} shown={v.amount ?? ''} />
       </td>
       <td className="mono">{v.token_id}</td>
-      <td className="mono nowrap">{time || <span className="muted">—</span>}</td>
+      <td className="nowrap">
+        {time ? <span className="mono">{time}</span> : <span className="muted">—</span>}
+        <FileText text={row.raw_time} shown={time} />
+      </td>
       <td className="mono nowrap" title={v.hash}>
         {v.hash ? shorten(v.hash, 10, 6) : <span className="muted">—</span>}
       </td>
@@ -57,7 +66,7 @@ function RejectedRow({ row }: { row: ParsedRow }) {
   );
 }
 
-/** The first rows as the import would read them: the parsed amount beside the file's text, or why a row is rejected. */
+/** The first rows as the import would read them: the parsed amount and time beside the file's text, or why a row is rejected. */
 export function ParsedRows({ rows }: { rows: ParsedRow[] }) {
   if (rows.length === 0) return null;
   const rejected = rows.filter((r) => r.problem !== null).length;
@@ -66,7 +75,8 @@ export function ParsedRows({ rows }: { rows: ParsedRow[] }) {
       <h3>
         The first {rows.length} row{rows.length === 1 ? '' : 's'} as they will be read{' '}
         <span className="muted">
-          ({rejected ? `${rejected} rejected; ` : ''}amounts exactly as stored, with the file&apos;s text beside where it differs)
+          ({rejected ? `${rejected} rejected; ` : ''}amounts exactly as stored, amounts and times with the file&apos;s text beside where it
+          differs)
         </span>
       </h3>
       <div className="scroll-box parsed-box">
