@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseLedgerFile, importLedger } from './support/ledger';
-import { openScreen, samples, shot, useSession } from './support/session';
+import { openScreen, root, samples, shot, useSession } from './support/session';
 
 const session = useSession();
 
@@ -133,4 +133,17 @@ test('a file already imported, with rows rejected: "nothing new to import", not 
   await expect(message).toHaveAttribute('role', 'status');
   await expect(page.getByRole('button', { name: 'Nothing to import' })).toBeDisabled();
   await shot(page, 'ledger-import-nothing-new');
+});
+
+test('a real export with a header and no rows says so at once: nothing to import, no questions first', async () => {
+  const { page } = session();
+  await chooseLedgerFile(page, join(root, 'test', 'fixtures', 'exports', 'bscscan-header-only-txlist.csv'));
+  const empty = page.getByTestId('detect-empty');
+  await expect(empty).toContainText('Nothing to import');
+  await expect(empty).toContainText('a header and no data rows');
+  await expect(page.getByTestId('questions')).toBeHidden();
+  await expect(page.getByLabel('Wallet for every row')).toBeHidden();
+  await expect(page.getByTestId('blocked-reason')).toHaveText('The file has no data rows: there is nothing to import.');
+  await expect(page.getByRole('button', { name: 'Preview the import' })).toBeDisabled();
+  await shot(page, 'ledger-import-header-only');
 });

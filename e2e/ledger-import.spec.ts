@@ -33,10 +33,13 @@ test('import the sample ledger: preset detected, first rows as read, columns map
 
   await page.getByRole('button', { name: 'Preview the import' }).click();
   await expect(page.getByTestId('preview-message')).toContainText('30 would be added');
+  // The button went with its step: the new step holds the focus, so the keyboard goes on from there.
+  await expect(page.getByRole('group', { name: 'Step 3 of 4: Preview' })).toBeFocused();
   await shot(page, 'ledger-import-preview');
 
   await page.getByRole('button', { name: 'Import 30 rows' }).click();
   await expect(page.getByTestId('import-result')).toContainText('Import finished');
+  await expect(page.getByRole('group', { name: 'Step 4 of 4: Report' })).toBeFocused();
   await expect(page.getByTestId('import-result')).toContainText('30 added');
   await shot(page, 'ledger-import-report');
 });

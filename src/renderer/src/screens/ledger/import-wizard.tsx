@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import {
   LEDGER_FIELDS,
   MAPPING_EXTRA_INPUTS,
@@ -106,24 +107,31 @@ function MapStep() {
   const description = w.presets?.find((p) => p.name === w.preset)?.description;
   // The service's questions, less those answered here since the file was last read: a wallet chosen
   // (or a new one's name still to type), a token chosen.
-  const questions = detect.needs.filter(
-    (n) => !(n.field === 'wallet_id' && (w.walletId || w.walletName !== null)) && !(n.field === 'token_id' && w.choices.token_id),
-  );
+  // A file of its header alone (an explorer's export of an address with no such transfers): said
+  // at once, rather than after questions whose answers would import nothing.
+  const empty = detect.row_estimate === 0;
+  const questions = empty
+    ? []
+    : detect.needs.filter(
+        (n) => !(n.field === 'wallet_id' && (w.walletId || w.walletName !== null)) && !(n.field === 'token_id' && w.choices.token_id),
+      );
   const walletMissing = questions.some((n) => n.field === 'wallet_id');
   const nameMissing = !w.walletId && w.walletName !== null && w.walletName.trim() === '';
   const problem = detect.problem;
   const open = questions.length;
-  const blocked = w.checking
-    ? 'Reading the file with your choices…'
-    : w.detectError
-      ? 'The file could not be read with these choices: see the message above.'
-      : problem
-        ? 'The file cannot be imported as it is read now: see the problem above.'
-        : open
-          ? `Answer the question${open > 1 ? 's' : ''} above to continue.`
-          : nameMissing
-            ? 'Name the new wallet to continue.'
-            : null;
+  const blocked = empty
+    ? 'The file has no data rows: there is nothing to import.'
+    : w.checking
+      ? 'Reading the file with your choices…'
+      : w.detectError
+        ? 'The file could not be read with these choices: see the message above.'
+        : problem
+          ? 'The file cannot be imported as it is read now: see the problem above.'
+          : open
+            ? `Answer the question${open > 1 ? 's' : ''} above to continue.`
+            : nameMissing
+              ? 'Name the new wallet to continue.'
+              : null;
   return (
     <div className="wizard-body">
       <div className="file-summary">
@@ -132,7 +140,8 @@ function MapStep() {
           <span className="muted">
             {' '}
             · {detect.format.toUpperCase()} · {formatBytes(detect.file_size)} · {detect.encoding}
-            {detect.row_estimate !== null && ` · about ${formatCount(detect.row_estimate)} rows`} · {detect.headers.length} columns
+            {detect.row_estimate !== null && (empty ? ' · no data rows' : ` · about ${formatCount(detect.row_estimate)} rows`)} ·{' '}
+            {detect.headers.length} columns
           </span>
         </div>
         <div className="detected" data-testid="detected-preset">
@@ -158,7 +167,7 @@ function MapStep() {
             <option value="custom">Custom mapping (as below)</option>
           </select>
         </Field>
-        {!walletMissing && (
+        {!walletMissing && !empty && (
           <Field label="Wallet for every row" htmlFor="imp-wallet" hint="Needed when the file has no wallet_id column (explorer exports)">
             <WalletSelect id="imp-wallet" disabled={busy} />
           </Field>
@@ -169,7 +178,16 @@ function MapStep() {
         <Questions needs={questions} chainId={w.choices.chain_id ?? detect.read_as.chain_id} />
         <ReadAsEditor />
         {w.detectError && <ErrorBox title="The file could not be read with these choices" message={w.detectError} />}
-        {problem !== null && (
+        {empty && (
+          <div className="banner banner-info" role="status" data-testid="detect-empty">
+            <strong>Nothing to import</strong>
+            <span>
+              The file has a header and no data rows (an explorer writes such a file for an address with none of these transfers). Choose
+              another file.
+            </span>
+          </div>
+        )}
+        {problem !== null && !empty && (
           <div className="banner banner-bad" role="alert" data-testid="detect-problem">
             <strong>The file cannot be imported as it is read now</strong>
             <span>{problem}</span>
@@ -533,13 +551,32 @@ function DoneStep({ onShowTransactions }: { onShowTransactions: () => void }) {
 
 export function ImportWizard({ onShowTransactions }: { onShowTransactions: () => void }) {
   const step = useImportWizard((s) => s.step);
+  const body = useRef<HTMLDivElement>(null);
+  const shown = useRef(step);
+  useEffect(() => {
+    if (shown.current === step) return;
+    shown.current = step;
+    // The control that moved the wizard on went with its step, and the focus with it to the page:
+    // a keyboard or screen-reader user goes on from the new step, not from the top of the window.
+    const active = document.activeElement;
+    if (active === null || active === document.body) body.current?.focus();
+  }, [step]);
+  const n = STEPS.findIndex((s) => s.key === step);
   return (
     <div className="wizard card">
       <Steps step={step} />
-      {step === 'choose' && <ChooseStep />}
-      {step === 'map' && <MapStep />}
-      {step === 'preview' && <PreviewStep />}
-      {step === 'done' && <DoneStep onShowTransactions={onShowTransactions} />}
+      <div
+        ref={body}
+        tabIndex={-1}
+        role="group"
+        className="wizard-step"
+        aria-label={`Step ${n + 1} of ${STEPS.length}: ${STEPS[n]?.label ?? ''}`}
+      >
+        {step === 'choose' && <ChooseStep />}
+        {step === 'map' && <MapStep />}
+        {step === 'preview' && <PreviewStep />}
+        {step === 'done' && <DoneStep onShowTransactions={onShowTransactions} />}
+      </div>
     </div>
   );
 }
