@@ -1,5 +1,4 @@
-import { TronWeb } from 'tronweb';
-import { checksumAddress } from 'viem';
+import { checksumAddress, isTronAddress } from './libraries';
 
 export type AddressFamily = 'ETH' | 'TRON';
 
@@ -37,13 +36,13 @@ export function checkTronAddress(address: string): AddressVerdict {
   if (/^[0-9a-fA-F]+$/.test(address)) {
     if (address.length !== 42) return invalid(`hex form must be 42 hex digits; it has ${address.length}`);
     if (!address.startsWith('41')) return invalid('hex form must start with 41');
-    return TronWeb.isAddress(address) ? { is_valid: true, reason: 'valid (hex form)', checksummed: null } : invalid('not a TRON address');
+    return isTronAddress(address) ? { is_valid: true, reason: 'valid (hex form)', checksummed: null } : invalid('not a TRON address');
   }
   if (address.startsWith('0x')) return invalid('looks like an EVM address; TRON addresses start with T (or 41 in hex)');
   if (!address.startsWith('T')) return invalid('must start with T (Base58Check) or 41 (hex)');
   if (!/^[1-9A-HJ-NP-Za-km-z]+$/.test(address)) return invalid('contains a character outside the Base58 alphabet');
   if (address.length !== 34) return invalid(`must be 34 characters; it has ${address.length}`);
-  return TronWeb.isAddress(address)
+  return isTronAddress(address)
     ? { is_valid: true, reason: 'valid (Base58Check)', checksummed: null }
     : invalid('Base58Check checksum does not match (a character is wrong)');
 }

@@ -7,6 +7,7 @@ import type { CallMeta } from '../context';
 import { parseInput, ServiceError, storeBusy } from '../errors';
 import type { Service } from '../index';
 import { createAuthenticator, type AuthOptions } from './auth';
+import { warmAddressLibraries } from '../addresses/libraries';
 import { catalogueVersion } from '../catalogue/handlers';
 import { sendError, sendOk } from './envelope';
 import { envelopeSerializer } from './serialize';
@@ -185,6 +186,8 @@ export async function startServer(service: Service, opts: ServerOptions & { port
   const host = opts.host ?? DEFAULT_HOST;
   const localToken = newLocalToken();
   const app = buildServer(service, { ...opts, host, localToken });
+  // Before the first request can come: an address check must not wait a second for its libraries.
+  warmAddressLibraries();
   await app.listen({ host, port: opts.port ?? DEFAULT_PORT });
   // Verifications read the ledger on two threads; the second starts now, not with the first call.
   void service.ctx.engine.warm();

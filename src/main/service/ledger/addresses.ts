@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { checksumAddress } from 'viem';
 import { checkEvmAddress, checkTronAddress } from '../addresses/check';
+import { checksumAddress } from '../addresses/libraries';
 import { detach, isPlainText } from './values';
 
 const CACHE_LIMIT = 50_000;

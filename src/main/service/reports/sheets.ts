@@ -1,6 +1,10 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { lazy } from '../lazy';
 import { PassThrough } from 'node:stream';
 import { guardText, type TableColumn } from './cells';
+
+/** exceljs, loaded with the first workbook (lazy.ts). */
+const excel = lazy<typeof ExcelJS>('exceljs');
 
 /*
  * The XLSX pieces every file of the service shares: a workbook with its document properties, and a
@@ -17,7 +21,7 @@ const LINK_FONT: Partial<ExcelJS.Font> = { color: { argb: 'FF0B57D0' }, underlin
 export const BOLD: Partial<ExcelJS.Font> = { bold: true };
 
 export function newWorkbook(creator: string, created: Date): ExcelJS.Workbook {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (excel().Workbook)();
   wb.creator = creator;
   wb.lastModifiedBy = creator;
   wb.created = created;
@@ -100,7 +104,7 @@ export async function streamedXlsx(creator: string, created: Date, fill: (wb: Ex
     out.on('end', resolve);
     out.on('error', reject);
   });
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const wb = new (excel().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: true, useSharedStrings: false });
   wb.creator = creator;
   wb.lastModifiedBy = creator;
   wb.created = created;
