@@ -36,7 +36,8 @@ function ReadRow({ row }: { row: ParsedRow }) {
       <td className="mono">{v.token_id}</td>
       <td className="nowrap">
         {time ? <span className="mono">{time}</span> : <span className="muted">—</span>}
-        <FileText text={row.raw_time} shown={time} />
+        {/* A Unix timestamp's digits say nothing a reader can check against the date shown: only written dates are beside it. */}
+        <FileText text={/^\d+$/.test(row.raw_time) ? '' : row.raw_time} shown={time} />
       </td>
       <td className="mono nowrap" title={v.hash}>
         {v.hash ? shorten(v.hash, 10, 6) : <span className="muted">—</span>}
@@ -75,8 +76,8 @@ export function ParsedRows({ rows }: { rows: ParsedRow[] }) {
       <h3>
         The first {rows.length} row{rows.length === 1 ? '' : 's'} as they will be read{' '}
         <span className="muted">
-          ({rejected ? `${rejected} rejected; ` : ''}amounts exactly as stored, amounts and times with the file&apos;s text beside where it
-          differs)
+          ({rejected ? `${rejected} rejected; ` : ''}amounts exactly as stored, amounts and written dates with the file&apos;s text beside
+          where it differs)
         </span>
       </h3>
       <div className="scroll-box parsed-box">
