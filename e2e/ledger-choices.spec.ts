@@ -178,6 +178,32 @@ test('amounts like 1,234 only: the decimal separator is asked, and the first row
   await expect(page.getByTestId('read-as-summary')).toContainText('decimal comma');
 });
 
+test('amounts written with a point and with a comma in one file: the separator is asked, and the other amounts are rejected, never misread', async () => {
+  const { page, dataDir } = session();
+  const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
+  const file = join(dataDir, 'mixed-separators.csv');
+  writeFileSync(
+    file,
+    [
+      'transaction_id,wallet_id,type,status,amount,chain_id,token_id,hash,created_at',
+      `7c0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${wallet},Deposit,Completed,0.5,TRON,TRON_USDT,${'c1'.repeat(32)},1767600000000`,
+      `7c0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62,${wallet},Deposit,Completed,"1,5",TRON,TRON_USDT,${'c2'.repeat(32)},1767600060000`,
+    ].join('\n') + '\n',
+  );
+  await chooseLedgerFile(page, file);
+  const questions = page.getByTestId('questions');
+  await expect(questions).toContainText('disagree on the decimal separator');
+  await expect(page.getByTestId('detect-problem')).toBeHidden();
+  await expect(preview(page)).toBeDisabled();
+  await shot(page, 'ledger-choices-decimal-conflict');
+
+  await page.getByRole('radio', { name: '1,234.56 (point)' }).check();
+  await expect(questions).toBeHidden();
+  await expect(firstRows(page).getByRole('row').nth(1)).toContainText('0.5');
+  await expect(firstRows(page).getByRole('row').nth(2)).toContainText('Rejected');
+  await expect(firstRows(page).getByRole('row').nth(2)).toContainText('"1,5"');
+});
+
 test("dates like 05/03/2022: the question says what each order makes of the file's date", async () => {
   const { page, dataDir } = session();
   const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';

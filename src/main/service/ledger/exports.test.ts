@@ -755,12 +755,25 @@ describe('files saved in other locales and edited in Excel', () => {
     ]);
   });
 
-  it('a file with decimal points in some amounts and decimal commas in others is refused, nothing imported', async () => {
+  it('a file with decimal points in some amounts and decimal commas in others: the separator is asked, nothing imported until said; then the others are rejected', async () => {
     const lines = textOf('etherscan-0xf98c-txlist.csv').split('\r\n');
     lines[2] = lines[2]!.replace('"5.061643"', '"5,061643"');
-    const err = await failure(importFile({ source: { name: 'mixed.csv', text: lines.join('\r\n') }, wallet_id: WALLET, chain_id: 'ETH' }));
-    expect(err.message).toMatch(/amounts disagree on the decimal separator/);
+    const source = { name: 'mixed.csv', text: lines.join('\r\n') };
+    const err = await failure(importFile({ source, wallet_id: WALLET, chain_id: 'ETH' }));
+    expect(err.message).toMatch(
+      /amounts disagree on the decimal separator .*: say which the file uses, .*\(give --decimal-separator \.\|,\)/,
+    );
     expect(await all()).toHaveLength(0);
+    // The dialog asks it among its questions, with both separators to choose from.
+    const detect = await service.svc.invoke('ledger-detect', { source, wallet_id: WALLET, chain_id: 'ETH' }, meta);
+    expect(detect.problem).toBeNull();
+    expect(detect.needs).toEqual([
+      expect.objectContaining({ field: 'decimal_separator', options: ['.', ','], reason: expect.stringMatching(/^its amounts disagree/) }),
+    ]);
+    // Said: the amount written the other way is rejected, never read as another number.
+    const r = await importFile({ source, wallet_id: WALLET, chain_id: 'ETH', decimal_separator: '.' });
+    expect(r).toMatchObject({ rows_total: 9, added: 8, rejected: 1 });
+    expect(r.rejections[0]).toMatchObject({ row_number: 2, value: '5,061643' });
   });
 
   it('amounts like 1,234 alone are asked about: --decimal-separator decides', async () => {

@@ -391,10 +391,14 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     if (contradiction) problems.push(`decimal_separator: ${contradiction}`);
   } else {
     const found = foundSeparator;
+    // Asked, as an open separator is: the dialog asks it among its questions, the CLI names the flag.
     if (found.conflict)
-      problems.push(
-        `its amounts disagree on the decimal separator (${found.examples.map((e) => JSON.stringify(e)).join(' has a point, ')} a comma): give --decimal-separator to read the file with one, and the amounts that do not fit it are rejected`,
-      );
+      needs.push({
+        field: 'decimal_separator',
+        flag: '--decimal-separator',
+        options: ['.', ','],
+        reason: `its amounts disagree on the decimal separator (${found.examples.map((e) => JSON.stringify(e)).join(' has a point, ')} a comma): say which the file uses, and the amounts that do not fit it are rejected`,
+      });
     else if (found.separator !== null) separator = found.separator;
     else if (found.examples.length)
       needs.push({
