@@ -16,6 +16,16 @@ function headOf(fixture: string, rows: number, dir: string, extra: string[] = []
   return file;
 }
 
+/** The wallet of the native ledgers written below. */
+const LEDGER_WALLET = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
+
+/** A small ledger file written for a test: its lines (a header, then rows) with LF line ends. */
+function ledgerFile(dir: string, name: string, lines: string[]): string {
+  const file = join(dir, name);
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
 const preview = (page: Page) => page.getByRole('button', { name: 'Preview the import' });
 const firstRows = (page: Page) => page.getByRole('table', { name: 'First rows as read' });
 
@@ -141,16 +151,11 @@ test("a token page's export names neither token nor chain: the token chosen answ
 
 test('amounts like 1,234 only: the decimal separator is asked, and the first rows follow the answer', async () => {
   const { page, dataDir } = session();
-  const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
-  const file = join(dataDir, 'eu-ledger.csv');
-  writeFileSync(
-    file,
-    [
-      'transaction_id;wallet_id;type;status;amount;chain_id;token_id;hash;created_at',
-      `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61;${wallet};Deposit;Completed;1,234;TRON;TRON_USDT;${'a1'.repeat(32)};1767600000000`,
-      `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62;${wallet};Withdrawal;Completed;2,500;TRON;TRON_USDT;${'b2'.repeat(32)};1767600060000`,
-    ].join('\n') + '\n',
-  );
+  const file = ledgerFile(dataDir, 'eu-ledger.csv', [
+    'transaction_id;wallet_id;type;status;amount;chain_id;token_id;hash;created_at',
+    `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61;${LEDGER_WALLET};Deposit;Completed;1,234;TRON;TRON_USDT;${'a1'.repeat(32)};1767600000000`,
+    `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62;${LEDGER_WALLET};Withdrawal;Completed;2,500;TRON;TRON_USDT;${'b2'.repeat(32)};1767600060000`,
+  ]);
   await chooseLedgerFile(page, file);
   const questions = page.getByTestId('questions');
   await expect(questions).toContainText('Which decimal separator do the amounts use?');
@@ -180,16 +185,11 @@ test('amounts like 1,234 only: the decimal separator is asked, and the first row
 
 test('amounts written with a point and with a comma in one file: the separator is asked, and the other amounts are rejected, never misread', async () => {
   const { page, dataDir } = session();
-  const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
-  const file = join(dataDir, 'mixed-separators.csv');
-  writeFileSync(
-    file,
-    [
-      'transaction_id,wallet_id,type,status,amount,chain_id,token_id,hash,created_at',
-      `7c0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${wallet},Deposit,Completed,0.5,TRON,TRON_USDT,${'c1'.repeat(32)},1767600000000`,
-      `7c0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62,${wallet},Deposit,Completed,"1,5",TRON,TRON_USDT,${'c2'.repeat(32)},1767600060000`,
-    ].join('\n') + '\n',
-  );
+  const file = ledgerFile(dataDir, 'mixed-separators.csv', [
+    'transaction_id,wallet_id,type,status,amount,chain_id,token_id,hash,created_at',
+    `7c0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${LEDGER_WALLET},Deposit,Completed,0.5,TRON,TRON_USDT,${'c1'.repeat(32)},1767600000000`,
+    `7c0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62,${LEDGER_WALLET},Deposit,Completed,"1,5",TRON,TRON_USDT,${'c2'.repeat(32)},1767600060000`,
+  ]);
   await chooseLedgerFile(page, file);
   const questions = page.getByTestId('questions');
   await expect(questions).toContainText('disagree on the decimal separator');
@@ -206,16 +206,11 @@ test('amounts written with a point and with a comma in one file: the separator i
 
 test("dates like 05/03/2022: the question says what each order makes of the file's date", async () => {
   const { page, dataDir } = session();
-  const wallet = '7b9e4a10-2c3d-4e5f-8a6b-0c1d2e3f4a5b';
-  const file = join(dataDir, 'dates-ledger.csv');
-  writeFileSync(
-    file,
-    [
-      'transaction_id,wallet_id,type,status,amount,chain_id,token_id,created_at',
-      `6a0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${wallet},Deposit,Completed,10,TRON,TRON_USDT,05/03/2022 10:21`,
-      `6a0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62,${wallet},Deposit,Completed,20,TRON,TRON_USDT,07/04/2022 11:00`,
-    ].join('\n') + '\n',
-  );
+  const file = ledgerFile(dataDir, 'dates-ledger.csv', [
+    'transaction_id,wallet_id,type,status,amount,chain_id,token_id,created_at',
+    `6a0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${LEDGER_WALLET},Deposit,Completed,10,TRON,TRON_USDT,05/03/2022 10:21`,
+    `6a0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b62,${LEDGER_WALLET},Deposit,Completed,20,TRON,TRON_USDT,07/04/2022 11:00`,
+  ]);
   await chooseLedgerFile(page, file);
   const questions = page.getByTestId('questions');
   await expect(questions).toContainText('In which order are day and month written?');

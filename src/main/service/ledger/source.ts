@@ -130,7 +130,6 @@ function judgeFirstNonAscii(bytes: Buffer, at: number, final: boolean): Encoding
   return 'utf-8';
 }
 
-/** Refuse what is plainly not a text ledger, naming what it seems to be. */
 /** ASCII text in UTF-16 (either byte order): in its first bytes, every other byte is NUL and the others are not. */
 function looksUtf16(head: Buffer): boolean {
   const n = Math.min(head.length, 256) & ~1;
@@ -143,6 +142,7 @@ function looksUtf16(head: Buffer): boolean {
   return false;
 }
 
+/** Refuse what is plainly not a text ledger, naming what it seems to be. */
 function refuseBinary(head: Buffer, encoding: Encoding): void {
   if (head.length === 0) throw new FileError('the file is empty');
   if (head.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
