@@ -143,7 +143,8 @@ const fixedOffset =
  * Throws when the name is not a zone the runtime knows.
  */
 function ianaZone(name: string): Localizer {
-  if (!IANAZone.isValidZone(name)) {
+  // Node 22's ICU takes an offset ("+08:00") as a zone too; an offset is utc_offset's, on every runtime.
+  if (/^[+-]/.test(name) || !IANAZone.isValidZone(name)) {
     throw new Error(
       `date.time_zone: ${q(name)} is not a time zone name this system knows; give an IANA name such as Europe/Berlin, America/New_York or UTC, or leave it out and give utc_offset`,
     );
