@@ -462,7 +462,87 @@ export const BooksReadAs = z.object({
 });
 export type BooksReadAs = z.infer<typeof BooksReadAs>;
 
-const BooksDetectInput = z.object({ source: BooksSource });
+const BooksDetectInput = z.object({
+  source: BooksSource,
+  wallet_id: Uuid.optional().meta({ description: "The run's wallet, when chosen: a mapping saved for it is proposed first" }),
+});
+
+/** A saved mapping's name: unique ignoring case. */
+const MappingName = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(100, { error: 'must be at most 100 characters' })
+  .refine((s) => ![...s].some((c) => c < ' ' || c === '\u007f'), { error: 'must not contain control characters (line breaks, tabs)' });
+
+/** What a books run was given besides its mapping: kept with a saved mapping and proposed with it. */
+export const SavedRunOptions = z.object({
+  amount_delta: z.string().optional(),
+  time_type: z.enum(TIME_TYPES).optional(),
+  time_delta: z.number().int().min(0).optional(),
+  two_way: z.boolean().optional(),
+  /** The period of the run it was last used for, as given (YYYY-MM-DD or ISO 8601), and its zone. */
+  from: z.string().optional(),
+  to: z.string().optional(),
+  time_zone: z.string().optional(),
+});
+export type SavedRunOptions = z.infer<typeof SavedRunOptions>;
+
+/**
+ * A books mapping kept for the next file of its layout: its header (the columns as written) and
+ * the wallet it was used for (null: every wallet). `named`: the user named it; otherwise a run
+ * remembered it under the name of its file. Times are Unix ms; used_at is its last run.
+ */
+export const SavedMapping = z.object({
+  mapping_id: z.string(),
+  name: z.string(),
+  named: z.boolean(),
+  headers: z.array(z.string()),
+  wallet_id: z.string().nullable(),
+  mapping: BooksMapping,
+  options: SavedRunOptions,
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  used_at: z.number().int(),
+});
+export type SavedMapping = z.infer<typeof SavedMapping>;
+
+const SavedMappingListed = SavedMapping.extend({
+  /** The file asked about has this mapping's layout (the same columns, ignoring case and spaces around them). */
+  same_layout: z.boolean(),
+});
+export type SavedMappingListed = z.infer<typeof SavedMappingListed>;
+
+const MappingsListInput = z
+  .object({
+    headers: z.array(z.string()).optional().meta({ description: "A books file's header: its layout's mappings first" }),
+    wallet_id: Uuid.optional().meta({ description: "The run's wallet: its mappings of the layout first" }),
+  })
+  .strict();
+
+const MappingRef = z.object({ mapping: z.string().min(1, { error: 'must name a saved mapping (its name or ID)' }) }).strict();
+
+const MappingSave = z
+  .object({
+    name: MappingName,
+    headers: z.array(z.string()).min(1, { error: "must hold the books file's columns" }),
+    wallet_id: Uuid.nullable().optional(),
+    mapping: BooksMapping,
+    options: SavedRunOptions.optional(),
+    /** The name is another mapping's: replace that one (otherwise refused). */
+    replace: z.boolean().default(false),
+  })
+  .strict();
+
+const MappingUpdate = z
+  .object({
+    mapping_id: z.string().min(1),
+    name: MappingName.optional(),
+    wallet_id: Uuid.nullable().optional(),
+    mapping: BooksMapping.optional(),
+  })
+  .strict();
+
 export const BooksDetected = z.object({
   headers: z.array(z.string()),
   sample: z.array(z.record(z.string(), z.string())).meta({ description: 'The first rows, keyed by header' }),
@@ -471,6 +551,8 @@ export const BooksDetected = z.object({
   /** How the suggested mapping reads this file, and what it leaves to be chosen. */
   read_as: BooksReadAs,
   needs: z.array(BooksNeed),
+  /** A mapping saved for this layout (for the wallet asked about first, else the last used), proposed instead of the guess. */
+  saved: SavedMapping.nullable(),
 });
 export type BooksDetected = z.infer<typeof BooksDetected>;
 
@@ -518,10 +600,18 @@ export const BooksRunInput = z.object({
   ...PeriodInput,
   /** false: one-way (claims only), as before two-way reconciliation. Default true. */
   two_way: z.boolean().default(true),
+  /** Keep the mapping for the next file of this layout and wallet (default), in the entry of that layout and wallet. */
+  remember_mapping: z.boolean().default(true),
+  /** Keep it under this name (the mapping of that name is replaced). */
+  save_mapping_as: MappingName.optional(),
 });
 export type BooksRunInput = z.output<typeof BooksRunInput>;
 
-export const BooksRunResult = RunSummary.extend({ rejected: RejectedRows });
+export const BooksRunResult = RunSummary.extend({
+  rejected: RejectedRows,
+  /** Where the run kept its mapping; null when it was told not to. */
+  saved_mapping: SavedMapping.nullable(),
+});
 export type BooksRunResult = z.infer<typeof BooksRunResult>;
 
 export const reconcileContract = {
@@ -529,6 +619,11 @@ export const reconcileContract = {
   'reconcile-books-detect': { readOnly: true, input: BooksDetectInput, output: BooksDetected },
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
   'reconcile-books-preview': { readOnly: true, input: BooksPreviewInput, output: BooksPreview },
+  'books-mappings-list': { readOnly: true, input: MappingsListInput, output: z.array(SavedMappingListed) },
+  'books-mapping-get': { readOnly: true, input: MappingRef, output: SavedMapping },
+  'books-mapping-save': { input: MappingSave, output: SavedMapping },
+  'books-mapping-update': { input: MappingUpdate, output: SavedMapping },
+  'books-mapping-remove': { input: MappingRef, output: SavedMapping },
   'runs-list': { readOnly: true, input: z.object({ ...PageQuery }), output: pageOf(RunSummary) },
   'run-report': {
     readOnly: true,

@@ -1,10 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BooksMapping, type BooksRunResult } from '../../shared/reconcile';
+import type { BooksMapping, BooksRunResult, SavedMapping } from '../../shared/reconcile';
 import type { ReconcileReport } from '../../shared/reports';
-import { parseInput } from '../service/errors';
+import { ServiceError } from '../service/errors';
 import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
+import { readMappingFile } from './mappings';
+import type { Invoker } from './running';
 import { reconcileUsage } from './usage';
 import { walletId } from './wallets';
 
@@ -16,14 +18,40 @@ import { walletId } from './wallets';
 
 const cli = { actor: 'cli' as const };
 
-function readBooksMapping(path: string): BooksMapping {
-  let json: unknown;
+const isFile = (path: string): boolean => {
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`--map: cannot read ${path} as JSON: ${(err as Error).message}`);
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
-  return parseInput(BooksMapping, json, 'map');
+};
+
+/**
+ * The mapping a run reads the books with: --map's file (JSON) or saved mapping (its name or ID);
+ * without --map, the mapping saved for this layout (the wallet's first, else the last used), else
+ * the first guess from the header.
+ */
+async function mappingFor(
+  service: Invoker,
+  map: string | undefined,
+  source: { path: string },
+  wallet: string | undefined,
+): Promise<{ mapping: BooksMapping; saved?: SavedMapping }> {
+  if (map !== undefined && isFile(map)) return { mapping: readMappingFile(map) };
+  if (map !== undefined) {
+    try {
+      const saved = await service.invoke('books-mapping-get', { mapping: map }, cli);
+      return { mapping: saved.mapping, saved };
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      const names = (await service.invoke('books-mappings-list', {}, cli)).map((m) => JSON.stringify(m.name));
+      throw new UsageError(
+        `--map: ${JSON.stringify(map)} is neither a file nor a saved mapping (${names.length ? `saved: ${names.join(', ')}` : 'none is saved yet'})`,
+      );
+    }
+  }
+  const detected = await service.invoke('reconcile-books-detect', { source, ...(wallet !== undefined ? { wallet_id: wallet } : {}) }, cli);
+  return detected.saved ? { mapping: detected.saved.mapping, saved: detected.saved } : { mapping: detected.suggested };
 }
 
 const day = (ms: number | null): string => (ms === null ? 'open' : new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -60,6 +88,7 @@ export async function reconcileCommand(args: string[]): Promise<void> {
     to: { type: 'string' },
     'time-zone': { type: 'string' },
     map: { type: 'string' },
+    'save-map': { type: 'string' },
     'amount-delta': { type: 'string' },
     'time-delta': { type: 'string' },
     'one-way': { type: 'boolean', default: false },
@@ -78,10 +107,13 @@ export async function reconcileCommand(args: string[]): Promise<void> {
     out === undefined ? undefined : out.toLowerCase().endsWith('.xlsx') ? 'xlsx' : out.toLowerCase().endsWith('.csv') ? 'csv' : null;
   if (format === null) throw new UsageError(`--out: ${JSON.stringify(values.out)} must end in .xlsx (the auditor's workbook) or .csv`);
   const source = { path: resolve(positionals[0]!) };
-  const { run, report } = await withService(values['data-dir'], async (service) => {
+  const { run, report, saved } = await withService(values['data-dir'], async (service) => {
     const wallet = values.wallet !== undefined ? await walletId(service, values.wallet) : values['wallet-id'];
-    const mapping =
-      values.map !== undefined ? readBooksMapping(values.map) : (await service.invoke('reconcile-books-detect', { source }, cli)).suggested;
+    const { mapping, saved } = await mappingFor(service, values.map, source, wallet);
+    // A saved mapping's tolerances and time type, unless the flags say otherwise.
+    const kept = saved?.options ?? {};
+    const amountDelta = values['amount-delta'] ?? kept.amount_delta;
+    const time = timeDelta ?? kept.time_delta;
     const run = await service.invoke(
       'reconcile-books-run',
       {
@@ -92,8 +124,10 @@ export async function reconcileCommand(args: string[]): Promise<void> {
         ...(values.from !== undefined ? { from: values.from } : {}),
         ...(values.to !== undefined ? { to: values.to } : {}),
         ...(values['time-zone'] !== undefined ? { time_zone: values['time-zone'] } : {}),
-        ...(values['amount-delta'] !== undefined ? { amount_delta: values['amount-delta'] } : {}),
-        ...(timeDelta !== undefined ? { time_delta: timeDelta } : {}),
+        ...(amountDelta !== undefined ? { amount_delta: amountDelta } : {}),
+        ...(time !== undefined ? { time_delta: time } : {}),
+        ...(kept.time_type !== undefined ? { time_type: kept.time_type } : {}),
+        ...(values['save-map'] !== undefined ? { save_mapping_as: values['save-map'] } : {}),
       },
       cli,
     );
@@ -103,8 +137,14 @@ export async function reconcileCommand(args: string[]): Promise<void> {
       const file = await service.invoke('run-report-file', { run_id: run.run_id, format }, cli);
       writeFileSync(out, Buffer.from(file.base64, 'base64'));
     }
-    return { run, report };
+    return { run, report, saved };
   });
+  if (saved)
+    process.stderr.write(
+      `Mapping: the saved mapping ${JSON.stringify(saved.name)} (npm run nps -- mappings show ${JSON.stringify(saved.name)})\n`,
+    );
+  if (values['save-map'] !== undefined && run.saved_mapping)
+    process.stderr.write(`Mapping saved as ${JSON.stringify(run.saved_mapping.name)}\n`);
   if (out !== undefined) process.stderr.write(`Report written to ${out}\n`);
   process.stdout.write((values.json ? JSON.stringify(report, null, 2) : describe(run, report)) + '\n');
   const s = report.summary;

@@ -62,18 +62,34 @@ export const ledgerUsage = `npm run nps -- ledger export [--wallet-id W] [--chai
   Written to FILE, or to standard output. Importing the file again changes nothing.`;
 
 export const reconcileUsage = `npm run nps -- reconcile BOOKS [--wallet NAME | --wallet-id W] [--from DATE] [--to DATE] [--time-zone Z]
-                            [--map FILE] [--amount-delta X] [--time-delta S] [--one-way] [--json] [--out FILE.xlsx|.csv] [--data-dir D]
+                            [--map NAME|FILE] [--save-map NAME] [--amount-delta X] [--time-delta S] [--one-way] [--json]
+                            [--out FILE.xlsx|.csv] [--data-dir D]
   Reconcile the books (CSV) against the ledger both ways: each claim is matched, mismatched (field by
   field), not in the ledger or a duplicate of an earlier claim; each ledger record of the wallet (or
   every wallet) created in the period that no claim found is not in the books. Every group but
   matched opens an exception in the queue. DATE is YYYY-MM-DD (the whole day) or an ISO 8601 moment,
   read in --time-zone (IANA, default UTC); no --from/--to: the ledger side covers all time. The books'
   native header is the claim's fields (request_id, transaction_id, hash, chain_id, token_id, to, type,
-  amount, fee, amount_actual, status, time); other layouts need --map (a books mapping, JSON).
+  amount, fee, amount_actual, status, time); other layouts are mapped: --map names a saved mapping or a
+  JSON file. Without --map, the mapping saved for the file's layout is used (the wallet's first, else the
+  last used), else a first guess from the header. Each run keeps its mapping for the next file of its
+  layout and wallet; --save-map NAME keeps it under NAME (replacing a mapping of that name); see mappings.
   --json prints the report: summary {matched, mismatched, not_in_ledger, not_in_books, duplicates}
   and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the period,
   wallets, counts, balances, who ran it and a sign-off, then a sheet per group) or CSV (one table).
   Exit status 1 when there is anything to work.`;
+
+export const mappingsUsage = `npm run nps -- mappings list [--json] [--data-dir D]
+npm run nps -- mappings show NAME [--json] [--data-dir D]
+npm run nps -- mappings rename NAME NEW_NAME [--data-dir D]
+npm run nps -- mappings edit NAME [--map FILE] [--wallet WALLET|all] [--data-dir D]
+npm run nps -- mappings remove NAME [--data-dir D]
+  The books mappings kept for the next file of a layout (its header's columns): a reconcile run keeps the
+  mapping it used, for its layout and wallet, named after the file until you name it (reconcile
+  --save-map NAME, or rename). show prints the mapping as JSON, as reconcile --map FILE and edit --map
+  FILE take it (--json: with its name, layout, wallet and last use). edit replaces the mapping with the
+  file's (checked against the layout) or moves it to another wallet (all: every wallet). NAME is a
+  mapping's name (ignoring case) or its ID.`;
 
 export const walletsUsage = `npm run nps -- wallets list [--json] [--data-dir D]
 npm run nps -- wallets create NAME [--notes T] [--data-dir D]

@@ -389,6 +389,33 @@ export const ticketEvents = sqliteTable(
   (t) => [index('ticket_events_ticket_idx').on(t.ticket_id, t.id)],
 );
 
+/**
+ * Books mappings kept for the next file of the same layout (reconcile/mappings.ts): keyed by the
+ * books header (`header_key`, its columns trimmed and lower-cased) and the wallet the run was for
+ * (NULL: every wallet). A run remembers the mapping it used in the entry of its header and wallet;
+ * `named` is set once the user names one (Save mapping as…), otherwise the entry carries the name
+ * of the file it was first remembered from. Names are unique, ignoring case.
+ */
+export const booksMappings = sqliteTable(
+  'books_mappings',
+  {
+    mapping_id: text('mapping_id').primaryKey(),
+    name: text('name').notNull(),
+    named: integer('named', { mode: 'boolean' }).notNull().default(false),
+    header_key: text('header_key').notNull(),
+    /** The header's columns as the file wrote them (JSON array), for showing and for checking an edit. */
+    headers: text('headers').notNull(),
+    wallet_id: text('wallet_id'),
+    /** The BooksMapping (JSON), as shared/reconcile.ts reads it. */
+    mapping: text('mapping').notNull(),
+    /** What else the run was given (JSON): tolerances, time type, two-way, the period and its zone. */
+    options: text('options').notNull().default('{}'),
+    ...timestamps,
+    used_at: integer('used_at').notNull(),
+  },
+  (t) => [uniqueIndex('books_mappings_name_idx').on(sql`lower(${t.name})`), index('books_mappings_header_idx').on(t.header_key, t.used_at)],
+);
+
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),

@@ -37,6 +37,7 @@ import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } fro
 import { findUnbooked } from './unbooked';
 import { buildReport, reportFile } from './report';
 import { readPeriod } from '../ledger/period';
+import { getMapping, listSaved, proposeMapping, rememberMapping, removeMapping, saveMapping, updateMapping } from './mappings';
 
 const BOOKS_CHUNK = 1000;
 
@@ -123,7 +124,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const scope = scopeOf(meta);
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
   // The mapping is checked against the header before anything is stored.
-  const readRow = compileBooksRow(detectBooks(input.source).headers, input);
+  const { headers } = detectBooks(input.source);
+  const readRow = compileBooksRow(headers, input);
   const period = readPeriod(input);
   const total = estimateRows(input.source);
   const runId = newRunId();
@@ -187,6 +189,12 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     recordRunRejections(ctx.db, runId, rejectedCount, rejected);
   }
   meta.onProgress?.({ done, total: done });
+  // The next file of this layout is proposed the mapping this run used.
+  let savedMapping = null;
+  if (input.remember_mapping || input.save_mapping_as !== undefined) {
+    await ctx.engine.writable();
+    savedMapping = rememberMapping(ctx, { headers, walletId, fileName: sourceName(input.source), input });
+  }
   afterRunStored(ctx);
   const summary = getRun(ctx.db, runId)!;
   ctx.log.info({
@@ -200,7 +208,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     ...(summary.two_way ? { not_in_books: summary.not_in_books, duplicates: summary.duplicates } : {}),
     rejected: rejectedCount,
   });
-  return { ...summary, rejected };
+  return { ...summary, rejected, saved_mapping: savedMapping };
 }
 
 function requireRun(ctx: ServiceContext, runId: string): RunSummary {
@@ -212,7 +220,15 @@ function requireRun(ctx: ServiceContext, runId: string): RunSummary {
 export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconcileContract> {
   return {
     'reconcile-verify-txs': (input, meta) => verifyTxs(ctx, input, meta),
-    'reconcile-books-detect': ({ source }) => detectBooks(source),
+    'reconcile-books-detect': ({ source, wallet_id }) => {
+      const detected = detectBooks(source);
+      return { ...detected, saved: proposeMapping(ctx, detected.headers, wallet_id) };
+    },
+    'books-mappings-list': ({ headers, wallet_id }) => listSaved(ctx, headers, wallet_id),
+    'books-mapping-get': ({ mapping }) => getMapping(ctx, mapping),
+    'books-mapping-save': (input) => saveMapping(ctx, input),
+    'books-mapping-update': (input) => updateMapping(ctx, input),
+    'books-mapping-remove': ({ mapping }) => removeMapping(ctx, mapping),
     'reconcile-books-preview': (input) => previewBooks(input),
     'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
     'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
