@@ -521,6 +521,12 @@ const MappingsListInput = z
   .strict();
 
 const MappingRef = z.object({ mapping: z.string().min(1, { error: 'must name a saved mapping (its name or ID)' }) }).strict();
+const MappingGet = MappingRef.extend({
+  headers: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "The header of a books file of the mapping's layout: its columns as that file spells them" }),
+}).strict();
 
 const MappingSave = z
   .object({
@@ -620,7 +626,7 @@ export const reconcileContract = {
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
   'reconcile-books-preview': { readOnly: true, input: BooksPreviewInput, output: BooksPreview },
   'books-mappings-list': { readOnly: true, input: MappingsListInput, output: z.array(SavedMappingListed) },
-  'books-mapping-get': { readOnly: true, input: MappingRef, output: SavedMapping },
+  'books-mapping-get': { readOnly: true, input: MappingGet, output: SavedMapping },
   'books-mapping-save': { input: MappingSave, output: SavedMapping },
   'books-mapping-update': { input: MappingUpdate, output: SavedMapping },
   'books-mapping-remove': { input: MappingRef, output: SavedMapping },

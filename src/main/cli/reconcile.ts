@@ -39,8 +39,9 @@ async function mappingFor(
 ): Promise<{ mapping: BooksMapping; saved?: SavedMapping }> {
   if (map !== undefined && isFile(map)) return { mapping: readMappingFile(map) };
   if (map !== undefined) {
+    const { headers } = await service.invoke('reconcile-books-detect', { source }, cli);
     try {
-      const saved = await service.invoke('books-mapping-get', { mapping: map }, cli);
+      const saved = await service.invoke('books-mapping-get', { mapping: map, headers }, cli);
       return { mapping: saved.mapping, saved };
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;

@@ -225,7 +225,7 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
       return { ...detected, saved: proposeMapping(ctx, detected.headers, wallet_id) };
     },
     'books-mappings-list': ({ headers, wallet_id }) => listSaved(ctx, headers, wallet_id),
-    'books-mapping-get': ({ mapping }) => getMapping(ctx, mapping),
+    'books-mapping-get': ({ mapping, headers }) => getMapping(ctx, mapping, headers),
     'books-mapping-save': (input) => saveMapping(ctx, input),
     'books-mapping-update': (input) => updateMapping(ctx, input),
     'books-mapping-remove': ({ mapping }) => removeMapping(ctx, mapping),

@@ -95,9 +95,13 @@ describe('saved books mappings', () => {
     expect(next.saved).toMatchObject({
       name: 'october.csv',
       wallet_id: A,
-      mapping: { columns: MAPPING.columns, translations: MAPPING.translations },
+      mapping: { translations: MAPPING.translations },
       options: { amount_delta: '0.01', time_delta: 60, two_way: true, from: '2026-10-01', to: '2026-10-31', time_zone: 'Europe/Berlin' },
     });
+    // The mapping names the columns as this file spells them, so it reads November's rows.
+    expect(next.saved?.mapping.columns).toEqual({ ...MAPPING.columns, time: 'date', hash: 'HASH', fee: 'gas' });
+    const november = await run({ name: 'november.csv', text: books('date, HASH ,Kind,In,Out,gas'), mapping: next.saved!.mapping });
+    expect(november).toMatchObject({ rejected_count: 0, item_count: 2, not_found: 0 });
     // Another layout is not proposed it.
     const other = await call('reconcile-books-detect', { source: { name: 'x.csv', text: books('Date,Hash,Kind,In,Out,Fee') } });
     expect(other.saved).toBeNull();

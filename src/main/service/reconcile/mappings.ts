@@ -32,6 +32,19 @@ import {
 /** The key of a books header: its columns in order, trimmed and lower-cased. */
 const layoutKey = (headers: readonly string[]): string => headers.map((h) => h.trim().toLowerCase()).join('\u001f');
 
+/**
+ * A saved mapping for a file of its layout as this file spells its columns: the same columns may
+ * be written in other capitals or with spaces around them, and the mapping names them as written.
+ */
+function spelledFor(saved: SavedMapping, headers: readonly string[] | undefined): SavedMapping {
+  if (headers === undefined) return saved;
+  const byKey = new Map(headers.map((h) => [h.trim().toLowerCase(), h]));
+  const columns = Object.fromEntries(
+    Object.entries(saved.mapping.columns).map(([field, column]) => [field, byKey.get(column!.trim().toLowerCase()) ?? column]),
+  );
+  return { ...saved, mapping: { ...saved.mapping, columns } };
+}
+
 function savedOf(row: MappingRow): SavedMapping {
   return {
     mapping_id: row.mapping_id,
@@ -98,7 +111,7 @@ function runOptions(input: BooksRunInput): SavedRunOptions {
 /** The mapping to propose for a books file of this header: the wallet's first, else the last used. */
 export function proposeMapping(ctx: ServiceContext, headers: readonly string[], walletId: string | undefined): SavedMapping | null {
   const row = proposedMapping(ctx.db, layoutKey(headers), walletId === undefined ? undefined : (findWallet(ctx.db, walletId) ?? walletId));
-  return row ? savedOf(row) : null;
+  return row ? spelledFor(savedOf(row), headers) : null;
 }
 
 /**
@@ -147,7 +160,10 @@ export function rememberMapping(
 export function listSaved(ctx: ServiceContext, headers: string[] | undefined, walletId: string | undefined): SavedMappingListed[] {
   const key = headers === undefined ? null : layoutKey(headers);
   const wallet = walletId === undefined ? undefined : (findWallet(ctx.db, walletId) ?? walletId);
-  return listMappings(ctx.db, key, wallet).map((r) => ({ ...savedOf(r), same_layout: r.header_key === key }));
+  return listMappings(ctx.db, key, wallet).map((r) => {
+    const same = r.header_key === key;
+    return { ...spelledFor(savedOf(r), same ? headers : undefined), same_layout: same };
+  });
 }
 
 export function saveMapping(
@@ -210,7 +226,11 @@ export function updateMapping(
   return savedOf(mappingById(ctx.db, row.mapping_id)!);
 }
 
-export const getMapping = (ctx: ServiceContext, ref: string): SavedMapping => savedOf(requireMapping(ctx, ref));
+/** A saved mapping by name or ID; given a file's header of its layout, its columns as that file spells them. */
+export function getMapping(ctx: ServiceContext, ref: string, headers?: string[]): SavedMapping {
+  const row = requireMapping(ctx, ref);
+  return spelledFor(savedOf(row), headers !== undefined && layoutKey(headers) === row.header_key ? headers : undefined);
+}
 
 export function removeMapping(ctx: ServiceContext, ref: string): SavedMapping {
   const row = requireMapping(ctx, ref);

@@ -379,6 +379,8 @@ export function FormDialog(props: {
   children: ReactNode;
   /** An action of another kind, at the footer's start (apart from Cancel and the submit button). */
   footerStart?: ReactNode;
+  /** A form with a table in it: the dialog as wide as the window allows. */
+  wide?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -397,6 +399,7 @@ export function FormDialog(props: {
     <Dialog
       title={props.title}
       onClose={props.onClose}
+      wide={props.wide}
       footer={
         <>
           {props.footerStart && <span className="dialog-footer-start">{props.footerStart}</span>}
