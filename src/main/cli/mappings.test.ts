@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BooksMapping, SavedMapping } from '../../shared/reconcile';
 import { ReconcileReport } from '../../shared/reports';
+import { startServer } from '../service/http/server';
 import { tempService } from '../service/test-support';
 import { nps } from './nps.test-support';
 
@@ -94,5 +95,24 @@ describe('npm run nps -- mappings, and reconcile --map NAME / --save-map', () =>
       'error 1002: mapping: no saved mapping is named "Bank books, Berlin"\n',
     );
     expect((await nps(['mappings', 'frobnicate', ...dir])).err).toMatch(/^npm run nps -- mappings list/);
+  }, 120_000);
+
+  it('goes through the service running on the data folder (its /local/rpc door), as every command does', async () => {
+    const other = tempService();
+    const server = await startServer(other, { port: 0, log: () => {} });
+    try {
+      const at = ['--data-dir', other.dataDir];
+      expect((await nps(['import', LEDGER, ...at])).code).toBe(0);
+      const run = await nps(['reconcile', BOOKS, '--map', MAP, '--save-map', 'Bank', '--json', ...at]);
+      expect(run.err).toBe('Mapping saved as "Bank"\n');
+      expect((await nps(['mappings', 'rename', 'Bank', 'Bank books', ...at])).code).toBe(0);
+      // Written by the running service into its store: it answers the new name.
+      const saved = await other.invoke('books-mapping-get', { mapping: 'bank books' }, { actor: 'ui' });
+      expect(saved).toMatchObject({ name: 'Bank books', named: true, headers: expect.arrayContaining(['Tx hash']) });
+      expect(claims((await nps(['reconcile', BOOKS, '--json', ...at])).out)).toEqual(claims(run.out));
+    } finally {
+      await server.close();
+      other.dispose();
+    }
   }, 120_000);
 });
