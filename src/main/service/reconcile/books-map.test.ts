@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { BooksMapping } from '../../../shared/reconcile';
+import { EXTRA_CELLS } from './books-head';
 import { compileBooksRow, planBooks, suggestBooksMapping, type BooksRowOutcome } from './books-map';
 
 /* The books mapping's rules, row by row, without a store: each rule, and each error naming its column and value. */
@@ -304,9 +305,9 @@ describe('rows that do not fit the header', () => {
     const read = compile(['hash', 'amount', 'memo'], {
       mapping: { columns: { hash: 'hash', amount: 'amount' }, constants: {}, thousands_separator: '', utc_offset: '+00:00' },
     });
-    const merged = read({ hash: '0xa', amount: '1', memo: 'x\n0xb', __parsed_extra: ['2', 'y'] } as unknown as Record<string, string>);
+    const merged = read({ hash: '0xa', amount: '1', memo: 'x\n0xb', [EXTRA_CELLS]: ['2', 'y'] } as unknown as Record<string, string>);
     expect(merged).toMatchObject({ field: '(row)', reason: expect.stringMatching(/has 2 more cells than the header/), value: '2, y' });
-    const trailing = read({ hash: '0xa', amount: '1', memo: '', __parsed_extra: [''] } as unknown as Record<string, string>);
+    const trailing = read({ hash: '0xa', amount: '1', memo: '', [EXTRA_CELLS]: [''] } as unknown as Record<string, string>);
     expect(trailing).toMatchObject({ item: { hash: '0xa', amount: '1' } });
   });
 });

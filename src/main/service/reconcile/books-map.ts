@@ -22,7 +22,7 @@ import { contradicts, ORDER_WORDS, SEPARATOR_WORDS } from '../ledger/values';
 import { readZone } from '../ledger/period';
 import { CellError } from '../ledger/values';
 import { invalidParam } from '../errors';
-import { readHead } from './books-head';
+import { EXTRA_CELLS, openBooks } from './books-head';
 
 /*
  * The accountant's books, row by row, into claims: pure functions (but for reading the head of a
@@ -47,17 +47,17 @@ export interface BooksOptions {
 export type BooksRowOutcome = { item: VerifyItem; claimed: Record<string, unknown> } | { field: string; reason: string; value: string };
 
 /**
- * A row with more cells than the header (papaparse keeps them under __parsed_extra) is refused,
- * never read by position: it is what a file gives when lines end differently (CRLF and LF mixed,
- * so two rows run together) or a cell holds an unquoted separator, and reading it would book the
- * wrong cells. Empty extra cells (a trailing comma) are harmless.
+ * A row with cells past the header's width that hold something (the reader keeps them under
+ * EXTRA_CELLS) is refused, never read by position: it is what a file gives when a cell holds an
+ * unquoted separator, and reading it would book the wrong cells. Empty extra cells (a trailing
+ * comma) are harmless and dropped by the reader.
  */
 function extraCells(row: Record<string, unknown>): { field: string; reason: string; value: string } | null {
-  const extra = row.__parsed_extra;
+  const extra = row[EXTRA_CELLS];
   if (!Array.isArray(extra) || extra.every((c) => String(c ?? '').trim() === '')) return null;
   return {
     field: '(row)',
-    reason: `has ${extra.length} more cell${extra.length === 1 ? '' : 's'} than the header: two rows run together (lines ending in CRLF and LF mixed?) or a cell holds an unquoted separator`,
+    reason: `has ${extra.length} more cell${extra.length === 1 ? '' : 's'} than the header: a cell holds an unquoted separator (or the header lacks a column)`,
     value: extra
       .map((c) => String(c ?? ''))
       .join(', ')
@@ -219,7 +219,7 @@ export function compileBooksRow(
   headers: readonly string[],
   opts: BooksOptions,
 ): (row: Record<string, string | undefined>) => BooksRowOutcome {
-  const rows = opts.source !== undefined ? readHead(opts.source, DECIDING_ROWS).rows : [];
+  const rows = opts.source !== undefined ? openBooks(opts.source, DECIDING_ROWS).rows : [];
   const plan = planBooks(headers, opts.mapping, rows);
   const first = plan.problems[0] ?? plan.needs[0];
   if (first !== undefined) throw invalidParam(first.field, first.reason);

@@ -17,8 +17,9 @@ import { claimedJson, parseClaimed } from '../json/claimed';
 import { getKey } from '../keys/repository';
 import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
-import { compileBooksRow } from './books-map';
-import { booksRows, detectBooks, estimateRows, previewBooks, sourceName } from './books';
+import { compileBooksRow, DECIDING_ROWS } from './books-map';
+import { detectBooks, previewBooks, sourceName } from './books';
+import { booksRows, openBooks } from './books-head';
 import {
   flagsOf,
   getRun,
@@ -123,9 +124,10 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const scope = scopeOf(meta);
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
   // The mapping is checked against the header before anything is stored.
-  const readRow = compileBooksRow(detectBooks(input.source).headers, input);
+  const file = openBooks(input.source, DECIDING_ROWS);
+  const readRow = compileBooksRow(file.headers, input);
   const period = readPeriod(input);
-  const total = estimateRows(input.source);
+  const total = file.rowEstimate ?? 0;
   const runId = newRunId();
   const seen: SeenClaims = new Map();
   const runScope: RunScope = {
@@ -156,7 +158,6 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   if (input.two_way) setRunTwoWay(ctx.db, runId, period.from, period.to);
   const rejected: BooksRunResult['rejected'] = [];
   let rejectedCount = 0;
-  let rowNumber = 0;
   let done = 0;
   let chunk: Claim[] = [];
   const flush = async () => {
@@ -168,9 +169,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     // Let the API and the window be served between chunks of a long file.
     await new Promise((resolve) => setImmediate(resolve));
   };
-  for await (const next of booksRows(input.source)) {
-    rowNumber++;
-    const outcome = readRow(next);
+  for await (const { row: rowNumber, cells } of booksRows(file)) {
+    const outcome = readRow(cells as Record<string, string>);
     if ('reason' in outcome) {
       rejectedCount++;
       if (rejected.length < MAX_REPORTED_REJECTIONS) rejected.push({ row: rowNumber, field: outcome.field, reason: outcome.reason });
