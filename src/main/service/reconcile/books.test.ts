@@ -257,7 +257,7 @@ describe('real-shaped books through the service', () => {
     const mapping = JSON.parse(readFileSync(fixture('bank-style.mapping.json'), 'utf8'));
     const source = { path: fixture('bank-style.csv') };
     const preview = await svc.invoke('reconcile-books-preview', { source, mapping }, ui);
-    expect(preview.read_as).toEqual({ decimal_separator: ',', date_order: 'day_first' });
+    expect(preview.read_as).toEqual({ decimal_separator: ',', date_order: 'day_first', dates_only: false, tokens: { USDT: 'ETH_USDT' } });
     expect(preview.problems).toEqual([]);
     expect(preview.rows.map((r) => r.claim ?? r.error)).toEqual([
       { hash: hash(1), chain_id: 'ETH', token_id: 'ETH_USDT', type: 'Deposit', amount: '1234.5', time: '2026-01-03T09:15:00Z' },
@@ -273,7 +273,11 @@ describe('real-shaped books through the service', () => {
       },
       { hash: hash(3), chain_id: 'ETH', token_id: 'ETH_USDT', type: 'Deposit', amount: '2000', time: '2026-01-15T17:30:00Z' },
       expect.objectContaining({ hash: hash(4), type: 'Withdrawal', amount: '100' }),
-      { column: 'Paid in / Paid out', reason: 'neither "Paid in" nor "Paid out" has an amount other than zero', value: '"" / ""' },
+      {
+        column: 'Paid in / Paid out',
+        reason: 'neither "Paid in" nor "Paid out" has an amount other than zero (nor is there a fee, which would make it a gas line)',
+        value: '"" / ""',
+      },
     ]);
     expect(preview.rows[1]!.cells).toMatchObject({ 'Paid out': '-250,00', Type: 'Send', 'Booking date': '05/01/2026 09:00' });
 

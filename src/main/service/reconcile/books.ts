@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { BooksDetected, BooksPreview, BooksPreviewInput, BooksSource } from '../../../shared/reconcile';
-import { claimOf, DECIDING_ROWS, planBooks, readBooksRow, suggestBooksMapping } from './books-map';
+import { claimOf, DECIDING_ROWS, planBooks, readBooksRow, suggestBooksMapping, type TokenResolver } from './books-map';
 import { openBooks } from './books-head';
 
 /* Reading the accountant's books: a streamed file (any length) or the text of a picked file. */
@@ -30,16 +30,25 @@ export function detectBooks(source: BooksSource): BooksDetected {
  * one, with what the file decided and every error of the whole file (what a run would refuse).
  * Nothing is stored.
  */
-export function previewBooks(input: BooksPreviewInput): BooksPreview {
+export function previewBooks(input: BooksPreviewInput, resolveToken?: TokenResolver): BooksPreview {
   const h = openBooks(input.source, DECIDING_ROWS);
   const plan = planBooks(h.headers, input.mapping, h.rows);
+  const tokenColumn = input.mapping.columns.token_id;
+  if (resolveToken !== undefined && tokenColumn !== undefined) {
+    for (const row of h.rows) {
+      const cell = (row[tokenColumn] ?? '').trim();
+      if (cell === '' || cell in plan.read_as.tokens) continue;
+      const token = resolveToken(cell, undefined);
+      if (typeof token === 'string' && token !== cell) plan.read_as.tokens[cell] = token;
+    }
+  }
   const sample = h.rows.slice(0, SAMPLE_ROWS);
   const problems = [...plan.problems, ...plan.needs.map((n) => ({ field: n.field, reason: n.reason }))];
   if (plan.problems.length > 0) {
     // The mapping cannot be read against this file at all: the rows as written, nothing parsed.
     return { read_as: plan.read_as, problems, rows: sample.map((cells, i) => ({ row: i + 1, cells, claim: null, error: null })) };
   }
-  const read = readBooksRow(h.headers, input, plan.read_as);
+  const read = readBooksRow(h.headers, { ...input, ...(resolveToken ? { resolveToken } : {}) }, plan.read_as);
   return {
     read_as: plan.read_as,
     problems,

@@ -17,10 +17,11 @@ import { claimedJson, parseClaimed } from '../json/claimed';
 import { getKey } from '../keys/repository';
 import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
-import { compileBooksRow, DECIDING_ROWS } from './books-map';
+import { compileBooksRow, compileTokenResolver, DECIDING_ROWS } from './books-map';
 import { detectBooks, previewBooks, sourceName } from './books';
 import { booksRows, openBooks } from './books-head';
 import {
+  catalogueTokens,
   flagsOf,
   getRun,
   insertRun,
@@ -31,11 +32,13 @@ import {
   runRejections,
   setRunTwoWay,
   storedItemCount,
+  walletChains,
 } from './repository';
 import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
 import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } from './verify';
 import { findUnbooked } from './unbooked';
+import { settleEarlierExceptions } from './settle';
 import { buildReport, reportFile } from './report';
 import { readPeriod } from '../ledger/period';
 
@@ -119,23 +122,30 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
   return outcomes.map((o) => result(o.flags, o.result, o.record, o.ticket_id)) as VerifyResultA[] | VerifyResultB[];
 }
 
+/** How a run reads the books' token cells: catalogue ids, or symbols on the chains of the wallet (or wallets) it checks. */
+const tokensOf = (ctx: ServiceContext, walletId: string | null, wallets: ReadonlySet<string> | null) =>
+  compileTokenResolver(catalogueTokens(ctx.db), () => walletChains(ctx.db, { wallet_id: walletId, wallets }));
+
 /** The accountant's books file, mapped to claims and checked in chunks through the same core as the API. */
 async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMeta): Promise<BooksRunResult> {
   const scope = scopeOf(meta);
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
   // The mapping is checked against the header before anything is stored.
   const file = openBooks(input.source, DECIDING_ROWS);
-  const readRow = compileBooksRow(file.headers, input);
+  const readRow = compileBooksRow(file.headers, { ...input, resolveToken: tokensOf(ctx, walletId, scope) });
   const period = readPeriod(input);
   const total = file.rowEstimate ?? 0;
   const runId = newRunId();
+  const label = input.label ?? sourceName(input.source);
   const seen: SeenClaims = new Map();
   const runScope: RunScope = {
     run_id: runId,
     wallet_id: walletId,
     wallets: scope,
     actor: actorOf(ctx, meta),
-    ...(input.two_way ? { twoWay: { seen } } : {}),
+    ...(input.two_way
+      ? { twoWay: { seen, findings: { agreed: new Map(), disagreed: new Set(), found: new Map(), repeated: new Set() } } }
+      : {}),
   };
   const options = {
     amount_delta: input.amount_delta,
@@ -149,7 +159,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     run_id: runId,
     source: meta.actor,
     api_key: meta.apiKey ?? null,
-    label: input.label ?? sourceName(input.source),
+    label,
     wallet_id: walletId,
     shape: 'A',
     options: JSON.stringify(options),
@@ -180,7 +190,11 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     if (chunk.length >= BOOKS_CHUNK) await flush();
   }
   await flush();
-  if (input.two_way) await findUnbooked(ctx, runScope, period, seen);
+  let settled = 0;
+  if (input.two_way) {
+    const unbooked = await findUnbooked(ctx, runScope, period, seen);
+    settled = await settleEarlierExceptions(ctx, runScope, label, unbooked);
+  }
   if (rejectedCount > 0) {
     // Kept with the run, so its page shows them whenever it is opened. Not while an import holds the write lock.
     await ctx.engine.writable();
@@ -199,8 +213,9 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     not_in_ledger: summary.not_found,
     ...(summary.two_way ? { not_in_books: summary.not_in_books, duplicates: summary.duplicates } : {}),
     rejected: rejectedCount,
+    ...(settled ? { settled } : {}),
   });
-  return { ...summary, rejected };
+  return { ...summary, rejected, settled };
 }
 
 function requireRun(ctx: ServiceContext, runId: string): RunSummary {
@@ -213,7 +228,10 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
   return {
     'reconcile-verify-txs': (input, meta) => verifyTxs(ctx, input, meta),
     'reconcile-books-detect': ({ source }) => detectBooks(source),
-    'reconcile-books-preview': (input) => previewBooks(input),
+    'reconcile-books-preview': (input, meta) => {
+      const scope = scopeOf(meta);
+      return previewBooks(input, tokensOf(ctx, resolveWallet(ctx, input.wallet_id, scope), scope));
+    },
     'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
     'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
     'run-report': ({ run_id, limit }, meta) => buildReport(ctx, requireRun(ctx, run_id), actorOf(ctx, meta), limit),
