@@ -530,9 +530,18 @@ export function claimOf(item: VerifyItem): Record<string, string | number> {
   for (const f of FIELDS) {
     const v = item[f];
     if (v === undefined) continue;
-    out[f] = f === 'time' ? new Date((v as number) * 1000).toISOString().replace('.000Z', 'Z') : v;
+    out[f] = f === 'time' ? timeOf(item) : v;
   }
   return out;
+}
+
+/**
+ * A claim's time for a person: the moment as ISO 8601 UTC, or a day as its date. The date is the
+ * UTC date of the day's middle, which is the books' own date in any zone within twelve hours of UTC.
+ */
+function timeOf(item: VerifyItem): string {
+  if (item.time_until === undefined) return new Date(item.time! * 1000).toISOString().replace('.000Z', 'Z');
+  return `${new Date(((item.time! + item.time_until) / 2) * 1000).toISOString().slice(0, 10)} (the whole day)`;
 }
 
 /** Common names of books columns, normalised (lower case, letters and digits only). */

@@ -90,7 +90,13 @@ describe('a month of a real Etherscan export against books kept by hand', () => 
     });
     expect(preview.rows.every((r) => r.error === null)).toBe(true);
     // A gas line: In and Out empty, a fee.
-    expect(preview.rows[0]!.claim).toMatchObject({ type: 'Withdrawal', amount: '0', fee: '0.003186504', token_id: 'ETH' });
+    expect(preview.rows[0]!.claim).toMatchObject({
+      type: 'Withdrawal',
+      amount: '0',
+      fee: '0.003186504',
+      token_id: 'ETH',
+      time: '2020-10-09 (the whole day)',
+    });
   });
 
   for (const file of ['treasury-2020-10.csv', 'treasury-2020-10-eu.csv']) {

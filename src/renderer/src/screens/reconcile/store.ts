@@ -92,7 +92,8 @@ export const useRunWizard = create<RunWizard & RunActions>((set, get) => {
     previewTimer = setTimeout(() => {
       const s = get();
       if (!s.source) return;
-      call('reconcile-books-preview', { source: headOf(s.source), mapping: s.mapping })
+      // The wallet's chains decide which token a currency symbol is.
+      call('reconcile-books-preview', { source: headOf(s.source), mapping: s.mapping, ...(s.walletId ? { wallet_id: s.walletId } : {}) })
         .then((preview) => {
           if (seq === previewSeq) set({ preview, previewError: undefined, previewing: false });
         })
@@ -143,7 +144,11 @@ export const useRunWizard = create<RunWizard & RunActions>((set, get) => {
       else delete constants[field];
       setMapping({ ...get().mapping, constants });
     },
-    patch: (p) => set(p),
+    patch: (p) => {
+      const walletChanged = p.walletId !== undefined && p.walletId !== get().walletId;
+      set(p);
+      if (walletChanged && get().source) refreshPreview();
+    },
     patchMapping: (p) => setMapping({ ...get().mapping, ...p }),
     run: async () => {
       const s = get();
