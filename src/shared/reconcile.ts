@@ -3,7 +3,7 @@ import { ReconcileReport, ReportFile, ReportFormat } from './reports';
 import { LEDGER_STATUSES, LEDGER_TYPES, LedgerRecord, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
 import { addition, Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
-/** The fields a claim is compared on, in the order `abnormals` lists them (SPEC.md, Tickets). */
+/** The fields a claim is compared on, in the order `abnormals` lists them (docs/api.md, Tickets). */
 export const FLAG_FIELDS = ['chain_id', 'token_id', 'to', 'status', 'type', 'amount', 'fee', 'amount_actual', 'time'] as const;
 export const FlagField = z.enum(FLAG_FIELDS);
 export type FlagField = z.infer<typeof FlagField>;
@@ -25,7 +25,7 @@ export const MAX_BATCH = 1000;
 /** 9999-12-31T23:59:59Z: later moments have no ISO 8601 form. */
 const MAX_UNIX_SECONDS = 253402300799;
 
-/** null and "" both mean "not given" (SPEC.md: empty strings count as absent). */
+/** null and "" both mean "not given" (docs/api.md: empty strings count as absent). */
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(absentToUndefined, schema.optional());
 
@@ -66,6 +66,12 @@ export interface VerifyItem {
   time?: number;
   time_type: TimeType;
   time_delta: number;
+  /**
+   * Books only (never read from a request): the claim gives a day, not a moment. `time` is the
+   * day's first second in the books' zone and this the next day's (Unix seconds); time agrees when
+   * the recorded moment falls in between, whatever time_delta says.
+   */
+  time_until?: number;
 }
 
 /** Why a claim cannot be read: the field (empty path: the claim as a whole) and a reason. */
@@ -161,7 +167,7 @@ function readInteger(v: unknown, min: number, max: number): number | undefined {
 }
 
 /**
- * Read one claim by SPEC.md's item rules, the first problem answering: each field of ITEM_FIELDS
+ * Read one claim by the contract's item rules (docs/api.md), the first problem answering: each field of ITEM_FIELDS
  * in order, then at least one identifier, a Deposit's identifiers, at least one field to compare.
  * null and "" count as absent for every field. Unknown fields are ignored. A loop over the table,
  * not a schema, because a request holds a thousand of these and the check must cost microseconds.
@@ -459,6 +465,10 @@ export type BooksNeed = z.infer<typeof BooksNeed>;
 export const BooksReadAs = z.object({
   decimal_separator: z.enum(['.', ',']).nullable(),
   date_order: z.enum(['day_first', 'month_first']).nullable(),
+  /** Every time of the first rows is a date alone: each claims its whole day in the books' zone. */
+  dates_only: z.boolean(),
+  /** The token cells of the first rows that are not token ids, as the catalogue tokens they were read as (USDC -> ETH_USDC). */
+  tokens: z.record(z.string(), z.string()),
 });
 export type BooksReadAs = z.infer<typeof BooksReadAs>;
 
@@ -569,7 +579,13 @@ const BooksClaimOptions = {
   time_delta: intField({ min: 0 }).optional(),
 };
 
-export const BooksPreviewInput = z.object({ source: BooksSource, mapping: BooksMapping, ...BooksClaimOptions });
+export const BooksPreviewInput = z.object({
+  source: BooksSource,
+  mapping: BooksMapping,
+  /** The wallet the run will check: its chains decide which token a currency symbol is. */
+  wallet_id: Uuid.optional(),
+  ...BooksClaimOptions,
+});
 export type BooksPreviewInput = z.output<typeof BooksPreviewInput>;
 
 /** Why a books row cannot be a claim: the column (or columns, or a field) at fault, why, and the cell as written. */
@@ -615,6 +631,8 @@ export type BooksRunInput = z.output<typeof BooksRunInput>;
 
 export const BooksRunResult = RunSummary.extend({
   rejected: RejectedRows,
+  /** Pending exceptions of earlier books runs that this run found put right, and resolved (a two-way run). */
+  settled: z.number().int(),
   /** Where the run kept its mapping; null when it was told not to. */
   saved_mapping: SavedMapping.nullable(),
 });

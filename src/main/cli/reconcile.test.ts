@@ -86,4 +86,36 @@ describe('npm run nps -- reconcile', () => {
     const two = await nps(['reconcile', ...dir]);
     expect(two.err).toMatch(/reconcile: give exactly one BOOKS file/);
   }, 90_000);
+
+  it('reconciles a month of a real Etherscan export against books kept by hand: the five groups, no rejected line', async () => {
+    const exports = join(import.meta.dirname, '../../../test/fixtures/exports');
+    const books = join(import.meta.dirname, '../../../test/fixtures/books');
+    const data = ['--data-dir', join(svc.dataDir, 'treasury')];
+    const uni = ['tokens', 'add', 'ETH', '--contract', '0x1f9840a85d5af5bf1d1762f925bdaddc4201f984', '--symbol', 'UNI', '--decimal', '18'];
+    expect((await nps([...uni, ...data])).code).toBe(0);
+    for (const kind of ['txlist', 'internal', 'erc20']) {
+      const imported = await nps([
+        'import',
+        join(exports, `etherscan-0x003dc-${kind}.csv`),
+        '--wallet',
+        'Treasury',
+        '--chain',
+        'ETH',
+        ...data,
+      ]);
+      expect(imported.code).toBe(0);
+    }
+    for (const file of ['treasury-2020-10.csv', 'treasury-2020-10-eu.csv']) {
+      const period = ['--wallet', 'Treasury', '--from', '2020-10-01', '--to', '2020-10-31', '--json'];
+      const run = await nps(['reconcile', join(books, file), ...period, ...data]);
+      expect(run.err).toBe('');
+      expect(run.code).toBe(1);
+      const report = ReconcileReport.parse(JSON.parse(run.out));
+      expect(report.summary).toEqual({ matched: 20, mismatched: 1, not_in_ledger: 1, not_in_books: 1, duplicates: 1 });
+      expect(report.rejected_rows).toBe(0);
+      expect(report.groups.mismatched.map((i) => i.books_row)).toEqual([18]);
+      expect(report.groups.duplicates.map((i) => i.books_row)).toEqual([20]);
+      expect(report.groups.not_in_ledger.map((i) => i.books_row)).toEqual([21]);
+    }
+  }, 120_000);
 });

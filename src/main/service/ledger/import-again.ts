@@ -4,7 +4,7 @@ import type { ImportReport } from '../../../shared/ledger';
 import type { CallMeta, ServiceContext } from '../context';
 import { mayRepeatImport, repeatImport } from './import-repository';
 import type { RowReader, UnknownTokens } from './rows';
-import { FileError, streamRows, type OpenedSource, type Sniffed } from './source';
+import { FileError, streamRows, type OpenedSource, type Sniffed } from '../tables/source';
 
 /*
  * Importing a file again that an earlier import read the same way, with no record updated since

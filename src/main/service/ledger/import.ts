@@ -33,7 +33,7 @@ import {
   type UnknownTokens,
 } from './rows';
 import { contradicts, detach, ORDER_WORDS, SEPARATOR_WORDS } from './values';
-import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from './source';
+import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from '../tables/source';
 import type { RowWriter } from '../engine/index';
 import { readFingerprint, type WriterStats } from './import-repository';
 import { importAgain } from './import-again';

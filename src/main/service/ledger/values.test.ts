@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTransactionId } from './ids';
-import { guessDelimiter, JsonArraySplitter } from './source';
+import { guessDelimiter, JsonArraySplitter } from '../tables/source';
 import { CellError, isUuid, readDecimal, readHash, uuidLower, writtenPlaces } from './values';
 
 const dot = { decimal_separator: '.', thousands_separator: '' } as const;

@@ -1,65 +1,82 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import Papa from 'papaparse';
 import type { BooksSource } from '../../../shared/reconcile';
 import { invalidParam } from '../errors';
+import { FileError, iterateRows, openSource, sniff, type OpenedSource, type Sniffed } from '../tables/source';
 
 /*
- * The head of a books file: its header and first rows, read once before anything runs. Detection,
- * the preview and a run all decide what the mapping leaves to the file (decimal separator, date
- * order) from these same rows, so the three agree.
+ * A books file through the one table reader (tables/source.ts), as ledgers are read: its encoding,
+ * delimiter, line ends and lines above the header decided the same way. The head (header and first
+ * rows) is read once before anything runs; detection, the preview and a run decide what the
+ * mapping leaves to the file (decimal separator, date order) from these same rows, so the three agree.
  */
 
-const HEAD_BYTES = 256 * 1024;
+/** Where a row's cells past the header's width go (a key no header can be): the row is refused, never read by position. */
+export const EXTRA_CELLS = '\u0001extra';
 
-export const cleanHeader = (h: string) => h.replace(/^\uFEFF/, '').trim();
-
-export function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch (err) {
-    throw invalidParam(
-      'source.path',
-      `cannot read ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
-}
-
-/** The first 256 KiB of the file (all of a picked file's text), and whether that is all of it. */
-export function head(source: BooksSource): { text: string; complete: boolean; totalBytes: number } {
-  if (!('path' in source)) return { text: source.text, complete: true, totalBytes: Buffer.byteLength(source.text) };
-  const totalBytes = fileSize(source.path);
-  const fd = openSync(source.path, 'r');
-  try {
-    const buf = Buffer.alloc(Math.min(HEAD_BYTES, totalBytes));
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return { text: buf.subarray(0, n).toString('utf8'), complete: n >= totalBytes, totalBytes };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export interface BooksHead {
+export interface BooksFile {
+  opened: OpenedSource;
+  sniffed: Sniffed;
+  /** The header's names, trimmed, blank ones left out. */
   headers: string[];
-  /** Whole data rows of the head (at most `limit`), keyed by header, cells as written. */
+  /** Data rows of the head (at most `limit`), keyed by header, cells as written. */
   rows: Record<string, string>[];
+  /** Whether the head is the whole file. */
   complete: boolean;
-  totalBytes: number;
-  /** Bytes of the head the rows were read from. */
-  headBytes: number;
+  /** Rows in the file: exact for a file read whole, else estimated from the head. */
+  rowEstimate: number | null;
+  /** A row of cells keyed by header; cells past the header's width that hold something go under EXTRA_CELLS. */
+  keyed(cells: readonly string[]): Record<string, string | string[]>;
 }
 
-/** The header and up to `limit` whole rows of the head; a file without a header row is 1002 naming `source`. */
-export function readHead(source: BooksSource, limit: number): BooksHead {
-  const { text, complete, totalBytes } = head(source);
-  // A cut head ends inside a row: that row is left out.
-  const parsed = Papa.parse<Record<string, string>>(complete ? text : text.slice(0, text.lastIndexOf('\n') + 1), {
-    header: true,
-    skipEmptyLines: 'greedy',
-    preview: limit,
-    transformHeader: cleanHeader,
-  });
-  const headers = (parsed.meta.fields ?? []).filter((h) => h !== '');
-  if (headers.length === 0) throw invalidParam('source', 'the file has no header row');
-  const rows = parsed.data.map((r) => Object.fromEntries(headers.map((h) => [h, r[h] ?? ''])));
-  return { headers, rows, complete, totalBytes, headBytes: Buffer.byteLength(text) };
+const refusal = (err: unknown): never => {
+  if (err instanceof FileError) throw invalidParam('source', err.message);
+  throw err;
+};
+
+/** Open a books file and read its head; a file that cannot be read as a table is 1002 naming `source` and why. */
+export function openBooks(source: BooksSource, limit: number): BooksFile {
+  let opened: OpenedSource;
+  let sniffed: Sniffed;
+  try {
+    opened = openSource(source);
+  } catch (err) {
+    if (err instanceof FileError && 'path' in source)
+      throw invalidParam('source.path', `cannot read ${JSON.stringify(source.path)}: ${err.message}`);
+    return refusal(err);
+  }
+  try {
+    sniffed = sniff(opened);
+  } catch (err) {
+    return refusal(err);
+  }
+  const named = sniffed.headers.map((h, i) => ({ name: h.trim(), i })).filter((h) => h.name !== '');
+  if (named.length === 0) throw invalidParam('source', 'the file has no header row');
+  const width = sniffed.headers.length;
+  const keyed = (cells: readonly string[]): Record<string, string | string[]> => {
+    const row: Record<string, string | string[]> = {};
+    for (const h of named) row[h.name] = cells[h.i] ?? '';
+    if (cells.length > width) row[EXTRA_CELLS] = cells.slice(width);
+    return row;
+  };
+  const rows = sniffed.headRows.slice(0, limit).map((cells) => keyed(cells) as Record<string, string>);
+  return {
+    opened,
+    sniffed,
+    headers: named.map((h) => h.name),
+    rows,
+    complete: opened.head.length === opened.size,
+    rowEstimate: sniffed.rowEstimate,
+    keyed,
+  };
+}
+
+/** Every data row of the file, keyed by header, with its 1-based row number (blank rows counted, not given). */
+export async function* booksRows(file: BooksFile): AsyncGenerator<{ row: number; cells: Record<string, string | string[]> }> {
+  try {
+    for await (const { cells, row } of iterateRows(file.opened, file.sniffed)) {
+      if (cells.every((c) => c.trim() === '')) continue;
+      yield { row, cells: file.keyed(cells) };
+    }
+  } catch (err) {
+    refusal(err);
+  }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { BooksMapping } from '../../../shared/reconcile';
-import { compileBooksRow, planBooks, suggestBooksMapping, type BooksRowOutcome } from './books-map';
+import { EXTRA_CELLS } from './books-head';
+import { CellError } from '../ledger/values';
+import { compileBooksRow, compileTokenResolver, isDateOnly, planBooks, suggestBooksMapping, type BooksRowOutcome } from './books-map';
 
 /* The books mapping's rules, row by row, without a store: each rule, and each error naming its column and value. */
 
@@ -251,13 +253,19 @@ describe('a plan for the detect answer and the preview', () => {
   test('what the file decided, and what it leaves to be chosen', () => {
     const mapping = map({ columns: { amount: 'A', time: 'D' }, decimal_separator: 'auto' });
     expect(planBooks(['A', 'D'], mapping, [{ A: '0,5', D: '13/01/2026' }])).toEqual({
-      read_as: { decimal_separator: ',', date_order: 'day_first' },
+      read_as: { decimal_separator: ',', date_order: 'day_first', dates_only: true, tokens: {} },
       needs: [],
       problems: [],
     });
     const open = planBooks(['A', 'D'], mapping, [{ A: '1.500', D: '03/01/2026' }]);
     expect(open.needs.map((n) => n.field)).toEqual(['mapping.decimal_separator', 'mapping.date_order']);
-    expect(open.read_as).toEqual({ decimal_separator: null, date_order: null });
+    expect(open.read_as).toEqual({ decimal_separator: null, date_order: null, dates_only: true, tokens: {} });
+    expect(
+      planBooks(['A', 'D'], mapping, [
+        { A: '1', D: '03/01/2026 10:21' },
+        { A: '2', D: '13/01/2026' },
+      ]).read_as.dates_only,
+    ).toBe(false);
   });
 });
 
@@ -304,9 +312,114 @@ describe('rows that do not fit the header', () => {
     const read = compile(['hash', 'amount', 'memo'], {
       mapping: { columns: { hash: 'hash', amount: 'amount' }, constants: {}, thousands_separator: '', utc_offset: '+00:00' },
     });
-    const merged = read({ hash: '0xa', amount: '1', memo: 'x\n0xb', __parsed_extra: ['2', 'y'] } as unknown as Record<string, string>);
+    const merged = read({ hash: '0xa', amount: '1', memo: 'x\n0xb', [EXTRA_CELLS]: ['2', 'y'] } as unknown as Record<string, string>);
     expect(merged).toMatchObject({ field: '(row)', reason: expect.stringMatching(/has 2 more cells than the header/), value: '2, y' });
-    const trailing = read({ hash: '0xa', amount: '1', memo: '', __parsed_extra: [''] } as unknown as Record<string, string>);
+    const trailing = read({ hash: '0xa', amount: '1', memo: '', [EXTRA_CELLS]: [''] } as unknown as Record<string, string>);
     expect(trailing).toMatchObject({ item: { hash: '0xa', amount: '1' } });
+  });
+});
+
+describe('gas lines: a fee and no amount', () => {
+  test('In and Out empty (or zero) with a fee: the gas of the transaction, a Withdrawal of 0 with that fee', () => {
+    const read = reader(['Hash', 'In', 'Out', 'Fee'], { columns: { hash: 'Hash', amount_in: 'In', amount_out: 'Out', fee: 'Fee' } });
+    expect(read(HASH, '', '', '0.003186504')).toMatchObject({ item: { amount: '0', fee: '0.003186504', type: 'Withdrawal' } });
+    expect(read(HASH, '0', '0.00', '0.003186504')).toMatchObject({ item: { amount: '0', fee: '0.003186504', type: 'Withdrawal' } });
+    // An amount and a fee: both are claimed, both compared.
+    expect(read(HASH, '', '3.088', '0.0093')).toMatchObject({ item: { amount: '3.088', fee: '0.0093', type: 'Withdrawal' } });
+    // Nothing at all is still no claim.
+    expect(read(HASH, '', '', '')).toMatchObject({ field: 'In / Out', reason: expect.stringMatching(/^neither "In" nor "Out"/) });
+    expect(read(HASH, '', '', '0')).toMatchObject({ field: 'In / Out' });
+  });
+
+  test('one amount column: empty or zero with a fee is gas; a type that says otherwise is refused', () => {
+    const read = reader(['Hash', 'Amount', 'Fee', 'Type'], { columns: { hash: 'Hash', amount: 'Amount', fee: 'Fee', type: 'Type' } });
+    expect(read(HASH, '', '0.5', '')).toMatchObject({ item: { amount: '0', fee: '0.5', type: 'Withdrawal' } });
+    expect(read(HASH, '0', '0.5', 'Withdrawal')).toMatchObject({ item: { amount: '0', type: 'Withdrawal' } });
+    expect(read(HASH, '', '0.5', 'Deposit')).toMatchObject({
+      field: 'Type',
+      reason: expect.stringMatching(/says Deposit, but the row has a fee and no amount/),
+    });
+  });
+
+  test('a signed amount of zero with a fee is gas; zero alone says nothing', () => {
+    const read = reader(['Hash', 'Change', 'Fee'], {
+      columns: { hash: 'Hash', amount: 'Change', fee: 'Fee' },
+      amount_sign: 'positive_deposit',
+    });
+    expect(read(HASH, '0', '0.25')).toMatchObject({ item: { amount: '0', fee: '0.25', type: 'Withdrawal' } });
+    expect(read(HASH, '0', '')).toMatchObject({ field: 'Change', reason: expect.stringMatching(/is zero/) });
+  });
+});
+
+describe('dates without a time', () => {
+  test('a date alone claims its whole day in the books zone; a time keeps the tolerance', () => {
+    const read = reader(
+      ['Hash', 'Amount', 'Date'],
+      { columns: { hash: 'Hash', amount: 'Amount', time: 'Date' }, time_zone: 'Europe/Berlin' },
+      [[HASH, '1', '14/10/2020']],
+    );
+    const day = read(HASH, '1', '09/10/2020');
+    // 9 October 2020 in Berlin (summer time, +02:00): from 8 October 22:00 UTC to 9 October 22:00 UTC.
+    expect(day).toMatchObject({ item: { time: Date.UTC(2020, 9, 8, 22) / 1000, time_until: Date.UTC(2020, 9, 9, 22) / 1000 } });
+    // The day the clocks go back has 25 hours.
+    expect(read(HASH, '1', '25/10/2020')).toMatchObject({
+      item: { time: Date.UTC(2020, 9, 24, 22) / 1000, time_until: Date.UTC(2020, 9, 25, 23) / 1000 },
+    });
+    const moment = read(HASH, '1', '09/10/2020 10:56');
+    expect('item' in moment && moment.item.time_until).toBeUndefined();
+    expect(moment).toMatchObject({ item: { time: Date.UTC(2020, 9, 9, 8, 56) / 1000 } });
+  });
+
+  test('which cells are a date alone', () => {
+    for (const cell of ['2020-10-09', '09/10/2020', '09.10.2020', 'Oct 9, 2020', '9 Oct 2020', '44113'])
+      expect(isDateOnly(cell), cell).toBe(true);
+    for (const cell of ['2020-10-09 10:56:23', '2020-10-09T10:56:23Z', '10/9/2020 3 PM', '1602240983', '1602240983000', '44113.45567'])
+      expect(isDateOnly(cell), cell).toBe(false);
+  });
+});
+
+describe('currency symbols for tokens', () => {
+  const tokens = [
+    { token_id: 'ETH', chain_id: 'ETH', symbol: 'ETH' },
+    { token_id: 'ETH_USDC', chain_id: 'ETH', symbol: 'USDC' },
+    { token_id: 'ETH_UNI', chain_id: 'ETH', symbol: 'UNI' },
+    { token_id: 'ARBITRUM_ETH', chain_id: 'ARBITRUM_ETH', symbol: 'ETH' },
+    { token_id: 'ARBITRUM_USDC', chain_id: 'ARBITRUM_ETH', symbol: 'USDC' },
+  ];
+  const resolver = (chains: string[]) => compileTokenResolver(tokens, () => chains);
+
+  test('a symbol is the token of that symbol on the wallet chains when exactly one fits; an id stays an id', () => {
+    const onEth = resolver(['ETH']);
+    expect(onEth('USDC', undefined)).toBe('ETH_USDC');
+    expect(onEth('usdc', undefined)).toBe('ETH_USDC');
+    expect(onEth('ETH', undefined)).toBe('ETH');
+    expect(onEth('ETH_UNI', undefined)).toBe('ETH_UNI');
+    expect(resolver(['ARBITRUM_ETH'])('ETH', undefined)).toBe('ARBITRUM_ETH');
+    // The row's own chain comes first.
+    expect(onEth('USDC', 'ARBITRUM_ETH')).toBe('ARBITRUM_USDC');
+  });
+
+  test('several fit, or none: the row is refused saying which, never a guess', () => {
+    const both = resolver(['ETH', 'ARBITRUM_ETH']);
+    const several = both('USDC', undefined);
+    expect(several).toBeInstanceOf(CellError);
+    expect((several as CellError).reason).toMatch(/"USDC" is the symbol of 2 tokens \(ETH_USDC on ETH, ARBITRUM_USDC on ARBITRUM_ETH\)/);
+    const unknown = both('Ether', undefined);
+    expect((unknown as CellError).reason).toMatch(
+      /^unknown token: "Ether" is neither a token id nor the symbol of a token on ETH, ARBITRUM_ETH/,
+    );
+  });
+
+  test('a row naming an unknown token is rejected as such, never read as a claim to mismatch', () => {
+    const read = compileBooksRow(['Hash', 'Amount', 'Currency'], {
+      mapping: map({ columns: { hash: 'Hash', amount: 'Amount', token_id: 'Currency' } }),
+      resolveToken: resolver(['ETH']),
+    });
+    expect(read({ Hash: HASH, Amount: '1', Currency: 'YFI' })).toMatchObject({
+      field: 'Currency',
+      reason: expect.stringMatching(/^unknown token/),
+      value: 'YFI',
+    });
+    expect(read({ Hash: HASH, Amount: '1', Currency: 'USDC' })).toMatchObject({ item: { token_id: 'ETH_USDC' } });
   });
 });

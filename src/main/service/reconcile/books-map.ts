@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { LEDGER_STATUSES, LEDGER_TYPES, type LedgerType } from '../../../shared/ledger';
 import {
   BOOKS_PAIR_FIELDS,
@@ -22,7 +23,7 @@ import { contradicts, ORDER_WORDS, SEPARATOR_WORDS } from '../ledger/values';
 import { readZone } from '../ledger/period';
 import { CellError } from '../ledger/values';
 import { invalidParam } from '../errors';
-import { readHead } from './books-head';
+import { EXTRA_CELLS, openBooks } from './books-head';
 
 /*
  * The accountant's books, row by row, into claims: pure functions (but for reading the head of a
@@ -34,8 +35,13 @@ import { readHead } from './books-head';
  * (ledger/numbers.ts, ledger/dates.ts), and a file that cannot tell must be told.
  */
 
+/** A books token cell (a token id or a currency symbol) as the catalogue token it names on the row's chain, or why not. */
+export type TokenResolver = (value: string, chainId: string | undefined) => string | CellError;
+
 export interface BooksOptions {
   mapping: BooksMapping;
+  /** Reads the token column's ids and symbols against the catalogue; without one the cells are taken as token ids. */
+  resolveToken?: TokenResolver;
   amount_delta?: string;
   time_type?: TimeType;
   time_delta?: number;
@@ -47,22 +53,79 @@ export interface BooksOptions {
 export type BooksRowOutcome = { item: VerifyItem; claimed: Record<string, unknown> } | { field: string; reason: string; value: string };
 
 /**
- * A row with more cells than the header (papaparse keeps them under __parsed_extra) is refused,
- * never read by position: it is what a file gives when lines end differently (CRLF and LF mixed,
- * so two rows run together) or a cell holds an unquoted separator, and reading it would book the
- * wrong cells. Empty extra cells (a trailing comma) are harmless.
+ * A row with cells past the header's width that hold something (the reader keeps them under
+ * EXTRA_CELLS) is refused, never read by position: it is what a file gives when a cell holds an
+ * unquoted separator, and reading it would book the wrong cells. Empty extra cells (a trailing
+ * comma) are harmless and dropped by the reader.
  */
 function extraCells(row: Record<string, unknown>): { field: string; reason: string; value: string } | null {
-  const extra = row.__parsed_extra;
+  const extra = row[EXTRA_CELLS];
   if (!Array.isArray(extra) || extra.every((c) => String(c ?? '').trim() === '')) return null;
   return {
     field: '(row)',
-    reason: `has ${extra.length} more cell${extra.length === 1 ? '' : 's'} than the header: two rows run together (lines ending in CRLF and LF mixed?) or a cell holds an unquoted separator`,
+    reason: `has ${extra.length} more cell${extra.length === 1 ? '' : 's'} than the header: a cell holds an unquoted separator (or the header lacks a column)`,
     value: extra
       .map((c) => String(c ?? ''))
       .join(', ')
       .slice(0, 200),
   };
+}
+
+/**
+ * Books name a token by its catalogue id (ETH_USDC) or by its currency symbol (USDC, ETH). A symbol
+ * is the token of that symbol on the row's chain (its chain_id), else on the wallet's chains, when
+ * exactly one fits; several, or none, refuse the row saying which, never a guess and never a
+ * mismatch. `walletChains` is asked once, when a symbol first needs it.
+ */
+export function compileTokenResolver(
+  tokens: readonly { token_id: string; chain_id: string; symbol: string }[],
+  walletChains: () => readonly string[],
+): TokenResolver {
+  const byId = new Map(tokens.map((t) => [t.token_id.toLowerCase(), t]));
+  const bySymbol = new Map<string, (typeof tokens)[number][]>();
+  for (const t of tokens) {
+    const k = t.symbol.toLowerCase();
+    bySymbol.set(k, [...(bySymbol.get(k) ?? []), t]);
+  }
+  let chains: readonly string[] | undefined;
+  return (value, chainId) => {
+    const k = value.trim().toLowerCase();
+    const on = chainId !== undefined ? [chainId] : (chains ??= walletChains());
+    const id = byId.get(k);
+    if (id !== undefined && (on.length === 0 || on.includes(id.chain_id))) return id.token_id;
+    const all = bySymbol.get(k) ?? [];
+    const fits = on.length === 0 ? all : all.filter((t) => on.includes(t.chain_id));
+    if (fits.length === 1) return fits[0]!.token_id;
+    const translate = `translate it to one in the mapping (mapping.translations.token_id)`;
+    if (fits.length > 1)
+      return new CellError(
+        `${q(value)} is the symbol of ${fits.length} tokens (${fits.map((t) => `${t.token_id} on ${t.chain_id}`).join(', ')}): give the chain (a chain column, or the wallet), or ${translate}`,
+      );
+    // A token id of another chain than the wallet's: named outright, so taken as named.
+    if (id !== undefined) return id.token_id;
+    const where = on.length ? ` on ${on.join(', ')}` : '';
+    return new CellError(
+      `unknown token: ${q(value)} is neither a token id nor the symbol of a token${where} in the catalogue; add the token to the catalogue, or ${translate}`,
+    );
+  };
+}
+
+const GAS_WHY = 'the row has a fee and no amount: the gas of its transaction, a Withdrawal of 0 as the ledger books it';
+
+/**
+ * A time cell that gives a date alone: no time of day (no "10:21", no "3 pm"), or a whole Excel
+ * serial day. Unix seconds and milliseconds are moments.
+ */
+export function isDateOnly(cell: string): boolean {
+  const t = cell.trim();
+  if (/^\d+$/.test(t)) return Number(t) < 100_000;
+  if (/^\d+[.,]\d+$/.test(t)) return false;
+  return !/\d:\d/.test(t) && !/\d\s*[ap]\.?m\.?(?![a-z])/i.test(t);
+}
+
+/** The first moment (Unix ms) of the day after the one `ms` falls in, in the zone. */
+function nextDay(ms: number, zone: string): number {
+  return DateTime.fromMillis(ms, { zone }).plus({ days: 1 }).startOf('day').toMillis();
 }
 
 /** The rows that decide the decimal separator and the date order (all of them when the file is shorter). */
@@ -156,7 +219,13 @@ function* cellsOf(rows: readonly Record<string, string>[], columns: readonly (st
 export function planBooks(headers: readonly string[], mapping: BooksMapping, rows: readonly Record<string, string>[]): BooksPlan {
   const problems = mappingProblems(headers, mapping);
   const needs: BooksNeed[] = [];
-  const read_as: BooksReadAs = { decimal_separator: null, date_order: null };
+  const times = [...cellsOf(rows, [mapping.columns.time])];
+  const read_as: BooksReadAs = {
+    decimal_separator: null,
+    date_order: null,
+    dates_only: times.length > 0 && times.every(isDateOnly),
+    tokens: {},
+  };
 
   const decimal = mapping.decimal_separator ?? '.';
   const foundSeparator = detectDecimalSeparator(
@@ -219,7 +288,7 @@ export function compileBooksRow(
   headers: readonly string[],
   opts: BooksOptions,
 ): (row: Record<string, string | undefined>) => BooksRowOutcome {
-  const rows = opts.source !== undefined ? readHead(opts.source, DECIDING_ROWS).rows : [];
+  const rows = opts.source !== undefined ? openBooks(opts.source, DECIDING_ROWS).rows : [];
   const plan = planBooks(headers, opts.mapping, rows);
   const first = plan.problems[0] ?? plan.needs[0];
   if (first !== undefined) throw invalidParam(first.field, first.reason);
@@ -283,6 +352,7 @@ export function readBooksRow(
     utc_offset: mapping.utc_offset,
     ...(mapping.time_zone !== undefined ? { time_zone: readZone(mapping.time_zone, 'mapping.time_zone') } : {}),
   });
+  const zone = mapping.time_zone ?? (mapping.utc_offset === '+00:00' ? 'UTC' : `UTC${mapping.utc_offset}`);
   const thousands = mapping.thousands_separator;
   const readNumber = compileDecimalReader(
     { decimal_separator: readAs.decimal_separator ?? 'auto', thousands_separator: thousands === '_' ? '' : thousands },
@@ -306,6 +376,7 @@ export function readBooksRow(
     const raw: Partial<Record<VerifyField, string>> = {};
     /** The type the amount's layout says (pair or sign), and where it says it. */
     let direction: { type: LedgerType; column: string; why: string } | undefined;
+    let signedZero: { field: string; reason: string; value: string } | undefined;
     for (const field of FIELDS) {
       const column = columns[field];
       const cell = column === undefined ? '' : (row[column] ?? '').trim();
@@ -321,7 +392,12 @@ export function readBooksRow(
         const plain = readAmount(text);
         if (plain instanceof CellError) return fail(plain.reason);
         if (field === 'amount' && sign !== undefined) {
-          if (isZero(plain)) return fail(`${q(written)} is zero: a signed amount's sign says the type, and zero has none`);
+          if (isZero(plain)) {
+            // Zero with a fee is a gas line (the fee is read below); zero alone says nothing.
+            signedZero = fail(`${q(written)} is zero: a signed amount's sign says the type, and zero has none`);
+            claimed.amount = '0';
+            continue;
+          }
           const negative = plain.startsWith('-');
           const deposit = negative !== (sign === 'positive_deposit');
           direction = {
@@ -335,19 +411,37 @@ export function readBooksRow(
         const ms = readTime(text);
         if (ms instanceof CellError) return fail(ms.reason);
         claimed.time = Math.floor(Number(ms) / 1000);
+        // A date alone claims the whole day in the books' zone, not its first second.
+        if (isDateOnly(text)) claimed.time_until = nextDay(Number(ms), zone) / 1000;
       } else if (field === 'type' || field === 'status') {
         const word = wordOf[field].get(key(text));
         if (word === undefined) return fail(wordReason(field, written, where));
         claimed[field] = word;
+      } else if (field === 'token_id' && opts.resolveToken !== undefined) {
+        const token = opts.resolveToken(text, claimed.chain_id as string | undefined);
+        if (token instanceof CellError) return fail(token.reason);
+        claimed.token_id = token;
       } else {
         claimed[field] = text;
       }
     }
+    const fee = claimed.fee as string | undefined;
+    const paysFee = fee !== undefined && !isZero(fee.replace(/^-/, ''));
+    if (signedZero !== undefined && !paysFee) return signedZero;
     if (pair !== null) {
       const read = readPair(row, pair, readAmount);
-      if ('reason' in read) return read;
-      claimed.amount = read.amount;
-      direction = read.direction;
+      if ('reason' in read) {
+        if (!(paysFee && read.noAmount)) return read;
+        // In and Out empty (or zero), a fee: the gas of the row's transaction, as the ledger books it.
+        claimed.amount = '0';
+        direction = { type: 'Withdrawal', column: label.fee!, why: GAS_WHY };
+      } else {
+        claimed.amount = read.amount;
+        direction = read.direction;
+      }
+    } else if (paysFee && (claimed.amount === undefined || isZero(claimed.amount as string))) {
+      claimed.amount = '0';
+      direction = { type: 'Withdrawal', column: label.fee!, why: GAS_WHY };
     }
     if (direction !== undefined) {
       if (claimed.type !== undefined && claimed.type !== direction.type) {
@@ -364,7 +458,10 @@ export function readBooksRow(
     if (opts.time_type !== undefined) claimed.time_type = opts.time_type;
     if (opts.time_delta !== undefined) claimed.time_delta = opts.time_delta;
     const item = readVerifyItem(claimed);
-    if (!isItemIssue(item)) return { item, claimed };
+    if (!isItemIssue(item)) {
+      if (claimed.time_until !== undefined) item.time_until = claimed.time_until as number;
+      return { item, claimed };
+    }
     const field = item.path[0] as VerifyField | undefined;
     return {
       field: field !== undefined ? (label[field] ?? columns[field] ?? `constants.${field}`) : '(row)',
@@ -383,7 +480,9 @@ function readPair(
   row: Record<string, string | undefined>,
   pair: { in: string; out: string },
   readAmount: (cell: string) => string | CellError,
-): { amount: string; direction: { type: LedgerType; column: string; why: string } } | { field: string; reason: string; value: string } {
+):
+  | { amount: string; direction: { type: LedgerType; column: string; why: string } }
+  | { field: string; reason: string; value: string; noAmount?: true } {
   const both = `${pair.in} / ${pair.out}`;
   const sides: { column: string; written: string; plain: string }[] = [];
   for (const column of [pair.in, pair.out]) {
@@ -407,7 +506,12 @@ function readPair(
       value: cells,
     };
   if (sides.length === 0)
-    return { field: both, reason: `neither ${q(pair.in)} nor ${q(pair.out)} has an amount other than zero`, value: cells };
+    return {
+      field: both,
+      reason: `neither ${q(pair.in)} nor ${q(pair.out)} has an amount other than zero (nor is there a fee, which would make it a gas line)`,
+      value: cells,
+      noAmount: true,
+    };
   const side = sides[0]!;
   const deposit = side.column === pair.in;
   return {
@@ -426,9 +530,18 @@ export function claimOf(item: VerifyItem): Record<string, string | number> {
   for (const f of FIELDS) {
     const v = item[f];
     if (v === undefined) continue;
-    out[f] = f === 'time' ? new Date((v as number) * 1000).toISOString().replace('.000Z', 'Z') : v;
+    out[f] = f === 'time' ? timeOf(item) : v;
   }
   return out;
+}
+
+/**
+ * A claim's time for a person: the moment as ISO 8601 UTC, or a day as its date. The date is the
+ * UTC date of the day's middle, which is the books' own date in any zone within twelve hours of UTC.
+ */
+function timeOf(item: VerifyItem): string {
+  if (item.time_until === undefined) return new Date(item.time! * 1000).toISOString().replace('.000Z', 'Z');
+  return `${new Date(((item.time! + item.time_until) / 2) * 1000).toISOString().slice(0, 10)} (the whole day)`;
 }
 
 /** Common names of books columns, normalised (lower case, letters and digits only). */

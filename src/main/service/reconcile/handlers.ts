@@ -17,9 +17,11 @@ import { claimedJson, parseClaimed } from '../json/claimed';
 import { getKey } from '../keys/repository';
 import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
-import { compileBooksRow } from './books-map';
-import { booksRows, detectBooks, estimateRows, previewBooks, sourceName } from './books';
+import { compileBooksRow, compileTokenResolver, DECIDING_ROWS } from './books-map';
+import { detectBooks, previewBooks, sourceName } from './books';
+import { booksRows, openBooks } from './books-head';
 import {
+  catalogueTokens,
   flagsOf,
   getRun,
   insertRun,
@@ -30,11 +32,13 @@ import {
   runRejections,
   setRunTwoWay,
   storedItemCount,
+  walletChains,
 } from './repository';
 import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
 import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } from './verify';
 import { findUnbooked } from './unbooked';
+import { settleEarlierExceptions } from './settle';
 import { buildReport, reportFile } from './report';
 import { readPeriod } from '../ledger/period';
 import { getMapping, listSaved, proposeMapping, rememberMapping, removeMapping, saveMapping, updateMapping } from './mappings';
@@ -119,23 +123,30 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
   return outcomes.map((o) => result(o.flags, o.result, o.record, o.ticket_id)) as VerifyResultA[] | VerifyResultB[];
 }
 
+/** How a run reads the books' token cells: catalogue ids, or symbols on the chains of the wallet (or wallets) it checks. */
+const tokensOf = (ctx: ServiceContext, walletId: string | null, wallets: ReadonlySet<string> | null) =>
+  compileTokenResolver(catalogueTokens(ctx.db), () => walletChains(ctx.db, { wallet_id: walletId, wallets }));
+
 /** The accountant's books file, mapped to claims and checked in chunks through the same core as the API. */
 async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMeta): Promise<BooksRunResult> {
   const scope = scopeOf(meta);
   const walletId = resolveWallet(ctx, input.wallet_id, scope);
   // The mapping is checked against the header before anything is stored.
-  const { headers } = detectBooks(input.source);
-  const readRow = compileBooksRow(headers, input);
+  const file = openBooks(input.source, DECIDING_ROWS);
+  const readRow = compileBooksRow(file.headers, { ...input, resolveToken: tokensOf(ctx, walletId, scope) });
   const period = readPeriod(input);
-  const total = estimateRows(input.source);
+  const total = file.rowEstimate ?? 0;
   const runId = newRunId();
+  const label = input.label ?? sourceName(input.source);
   const seen: SeenClaims = new Map();
   const runScope: RunScope = {
     run_id: runId,
     wallet_id: walletId,
     wallets: scope,
     actor: actorOf(ctx, meta),
-    ...(input.two_way ? { twoWay: { seen } } : {}),
+    ...(input.two_way
+      ? { twoWay: { seen, findings: { agreed: new Map(), disagreed: new Set(), found: new Map(), repeated: new Set() } } }
+      : {}),
   };
   const options = {
     amount_delta: input.amount_delta,
@@ -149,7 +160,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     run_id: runId,
     source: meta.actor,
     api_key: meta.apiKey ?? null,
-    label: input.label ?? sourceName(input.source),
+    label,
     wallet_id: walletId,
     shape: 'A',
     options: JSON.stringify(options),
@@ -158,7 +169,6 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   if (input.two_way) setRunTwoWay(ctx.db, runId, period.from, period.to);
   const rejected: BooksRunResult['rejected'] = [];
   let rejectedCount = 0;
-  let rowNumber = 0;
   let done = 0;
   let chunk: Claim[] = [];
   const flush = async () => {
@@ -170,9 +180,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     // Let the API and the window be served between chunks of a long file.
     await new Promise((resolve) => setImmediate(resolve));
   };
-  for await (const next of booksRows(input.source)) {
-    rowNumber++;
-    const outcome = readRow(next);
+  for await (const { row: rowNumber, cells } of booksRows(file)) {
+    const outcome = readRow(cells as Record<string, string>);
     if ('reason' in outcome) {
       rejectedCount++;
       if (rejected.length < MAX_REPORTED_REJECTIONS) rejected.push({ row: rowNumber, field: outcome.field, reason: outcome.reason });
@@ -182,7 +191,11 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     if (chunk.length >= BOOKS_CHUNK) await flush();
   }
   await flush();
-  if (input.two_way) await findUnbooked(ctx, runScope, period, seen);
+  let settled = 0;
+  if (input.two_way) {
+    const unbooked = await findUnbooked(ctx, runScope, period, seen);
+    settled = await settleEarlierExceptions(ctx, runScope, label, unbooked);
+  }
   if (rejectedCount > 0) {
     // Kept with the run, so its page shows them whenever it is opened. Not while an import holds the write lock.
     await ctx.engine.writable();
@@ -193,7 +206,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   let savedMapping = null;
   if (input.remember_mapping || input.save_mapping_as !== undefined) {
     await ctx.engine.writable();
-    savedMapping = rememberMapping(ctx, { headers, walletId, fileName: sourceName(input.source), input });
+    savedMapping = rememberMapping(ctx, { headers: file.headers, walletId, fileName: sourceName(input.source), input });
   }
   afterRunStored(ctx);
   const summary = getRun(ctx.db, runId)!;
@@ -207,8 +220,9 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     not_in_ledger: summary.not_found,
     ...(summary.two_way ? { not_in_books: summary.not_in_books, duplicates: summary.duplicates } : {}),
     rejected: rejectedCount,
+    ...(settled ? { settled } : {}),
   });
-  return { ...summary, rejected, saved_mapping: savedMapping };
+  return { ...summary, rejected, settled, saved_mapping: savedMapping };
 }
 
 function requireRun(ctx: ServiceContext, runId: string): RunSummary {
@@ -229,7 +243,10 @@ export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconc
     'books-mapping-save': (input) => saveMapping(ctx, input),
     'books-mapping-update': (input) => updateMapping(ctx, input),
     'books-mapping-remove': ({ mapping }) => removeMapping(ctx, mapping),
-    'reconcile-books-preview': (input) => previewBooks(input),
+    'reconcile-books-preview': (input, meta) => {
+      const scope = scopeOf(meta);
+      return previewBooks(input, tokensOf(ctx, resolveWallet(ctx, input.wallet_id, scope), scope));
+    },
     'reconcile-books-run': (input, meta) => runBooks(ctx, input, meta),
     'runs-list': ({ page, page_size }) => listRuns(ctx.db, page, page_size),
     'run-report': ({ run_id, limit }, meta) => buildReport(ctx, requireRun(ctx, run_id), actorOf(ctx, meta), limit),

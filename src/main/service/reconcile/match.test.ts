@@ -220,7 +220,7 @@ describe('lookup and identifiers', () => {
     expect(matchClaim(withId('"amount":1'), [], isEvm).record).toBeNull();
   });
 
-  test('one hash with an ETH transfer and two token transfers: token_id picks, then to, then the first; amount never picks', () => {
+  test('one hash with an ETH transfer and two token transfers: token_id picks, then amount, then to, then the first', () => {
     const hash = '0x' + 'cd'.repeat(32);
     const at = (n: number) => T0 + n * 1000;
     const eth = {
@@ -258,8 +258,76 @@ describe('lookup and identifiers', () => {
     // Two USDT transfers: `to` tells them apart.
     expect(pick(`"token_id":"ETH_USDT","to":"0x${'3'.repeat(40)}","amount":9`)).toMatchObject({ record: usdt2, result: true });
     expect(pick('"token_id":"ETH","amount":5')).toMatchObject({ record: eth, result: true });
+    // No token named: the amount tells which transfer the claim is about.
+    expect(pick('"amount":9')).toMatchObject({ record: usdt2, result: true });
     // Nothing tells them apart: the first of the hash's movements.
-    expect(pick('"amount":9').record).toBe(eth);
+    expect(pick('"status":"Completed"').record).toBe(eth);
+  });
+
+  test('a swap under one hash: gas record, internal deposit and two token transfers each pair with their own claim', () => {
+    const hash = '0x' + 'ef'.repeat(32);
+    const me = '0x' + 'a'.repeat(40);
+    const leg = (n: number, r: Partial<typeof record>) => ({
+      ...record,
+      transaction_id: `cccccccc-0000-4000-8000-00000000000${n}`,
+      hash,
+      fee: '',
+      created_at: T0,
+      ...r,
+    });
+    const gasRecord = leg(1, { type: 'Withdrawal', token_id: 'ETH', amount: '0', fee: '0.00375381', to: '0x' + '7'.repeat(40) });
+    const internal = leg(2, { type: 'Deposit', token_id: 'ETH', amount: '1.782983790365391295', to: me });
+    const uniOut = leg(3, { type: 'Withdrawal', token_id: 'ETH_UNI', amount: '200', to: '0x' + 'd'.repeat(40) });
+    const lpIn = leg(4, { type: 'Deposit', token_id: 'ETH_UNI_V2', amount: '10.287331769492714639', to: me });
+    const all = [uniOut, lpIn, gasRecord, internal];
+    const pick = (json: string) => matchClaim(claim(`{"hash":"${hash}",${json}}`), all, isEvm);
+    // "ETH in 1.78": the internal deposit, never the 0-ETH gas record of the same hash and token.
+    expect(pick('"token_id":"ETH","type":"Deposit","amount":"1.782983790365391295"')).toMatchObject({ record: internal, result: true });
+    // The same without a type: a claim that moves an amount never pairs with a record of gas alone.
+    expect(pick('"token_id":"ETH","amount":"1.782983790365391295"')).toMatchObject({ record: internal, result: true });
+    // A line of gas alone (a fee, no amount) pairs with the record that pays the fee.
+    expect(pick('"token_id":"ETH","type":"Withdrawal","amount":"0","fee":"0.00375381"')).toMatchObject({ record: gasRecord, result: true });
+    expect(pick('"fee":"0.00375381"')).toMatchObject({ record: gasRecord, result: true });
+    expect(pick('"token_id":"ETH_UNI","type":"Withdrawal","amount":"200"')).toMatchObject({ record: uniOut, result: true });
+    expect(pick('"token_id":"ETH_UNI_V2","type":"Deposit","amount":"10.287331769492714639"')).toMatchObject({ record: lpIn, result: true });
+    // "ETH in 1.5": the deposit of the hash, its amount a mismatch; never the gas record, whose token and type also fit less.
+    expect(pick('"token_id":"ETH","type":"Deposit","amount":"1.5"')).toMatchObject({ record: internal, result: false });
+    // A hash with only gas: a claim that something moved is not in the ledger, not a mismatch with the gas.
+    expect(matchClaim(claim(`{"hash":"${hash}","token_id":"ETH","amount":"1"}`), [gasRecord], isEvm).record).toBeNull();
+  });
+
+  test('a gas claim compares the fee of a record that also moved an amount, not its amount', () => {
+    const hash = '0x' + 'ab'.repeat(32);
+    const paid = { ...record, hash, token_id: 'ETH', amount: '3.088134170906991928', fee: '0.009330179599786146' };
+    expect(
+      matchClaim(claim(`{"hash":"${hash}","type":"Withdrawal","amount":"0","fee":"0.009330179599786146"}`), [paid], isEvm),
+    ).toMatchObject({
+      record: paid,
+      result: true,
+    });
+    expect(matchClaim(claim(`{"hash":"${hash}","fee":"0.02"}`), [paid], isEvm)).toMatchObject({
+      result: false,
+      flags: { fee_match: false, amount_match: true },
+    });
+  });
+
+  test('in a books run a record booked already gives way to an equal one that is not; the best one taken is a duplicate', () => {
+    const hash = '0x' + '12'.repeat(32);
+    const a = { ...record, transaction_id: 'dddddddd-0000-4000-8000-000000000001', hash, token_id: 'ETH_UNI', amount: '200' };
+    const b = { ...record, transaction_id: 'dddddddd-0000-4000-8000-000000000002', hash, token_id: 'ETH_UNI', amount: '200' };
+    const c = claim(`{"hash":"${hash}","token_id":"ETH_UNI","amount":"200"}`);
+    expect(matchClaim(c, [a, b], isEvm, (r) => r === a)).toMatchObject({ record: b, result: true });
+    expect(matchClaim(c, [a, b], isEvm, () => true)).toMatchObject({ record: a, taken: true });
+  });
+
+  test('a day claimed agrees with any moment of that day, and none outside it', () => {
+    const day = Date.UTC(2020, 9, 9) / 1000;
+    const r = (h: number, m = 0) => ({ ...record, created_at: Date.UTC(2020, 9, 9, h, m) });
+    const onDay = { ...claim(`{"transaction_id":"${record.transaction_id}","time":${day}}`), time_until: day + 86_400 };
+    expect(matchClaim(onDay, [r(0)], isEvm).result).toBe(true);
+    expect(matchClaim(onDay, [r(23, 59)], isEvm).result).toBe(true);
+    expect(matchClaim(onDay, [r(24)], isEvm).flags.time_match).toBe(false);
+    expect(matchClaim(onDay, [{ ...record, created_at: day * 1000 - 1 }], isEvm).flags.time_match).toBe(false);
   });
 
   test('several records behind one hash: the claim is checked against the one it describes', () => {
@@ -296,7 +364,7 @@ describe('source rule 2: request_id does not apply to a Deposit', () => {
 });
 
 describe('abnormals and desc', () => {
-  test('abnormals follow SPEC order whatever the claim order', () => {
+  test('abnormals follow the contract order whatever the claim order', () => {
     const out = matchClaim(withId(`"time":${T0 / 1000 + 100},"amount":"1","to":"0x${'9'.repeat(40)}","chain_id":"TRON"`), [record], isEvm);
     expect(abnormalFields(out.flags)).toEqual(['chain_id', 'to', 'amount', 'time']);
   });

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/reconcile';
 
 /*
- * The matching rules of POST /nps/bill/verify/txs (SPEC.md, Reconciliation), as pure functions over
+ * The matching rules of POST /nps/bill/verify/txs (docs/api.md, "Reconciliation"), as pure functions over
  * a claim and the records its identifiers point at. No store, no clock: the table-driven tests
  * in match.test.ts pin every rule.
  */
@@ -104,6 +104,37 @@ function difference(claimed: string, recorded: string): Big | null {
   }
 }
 
+/** A plain decimal that is zero ("0", "0.000"). */
+export const isZeroAmount = (plain: string): boolean => /^-?0+(?:\.0+)?$/.test(plain);
+
+/**
+ * A claim of a transaction's gas: a fee, and no amount moved (books keep a line per fee, In and Out
+ * empty). It pairs with the record that pays the hash's fee, and its amount is not compared: the
+ * ledger keeps the fee on the transaction's own record, beside whatever that record moved.
+ */
+export const isGasClaim = (item: VerifyItem): boolean =>
+  item.fee !== undefined && !isZeroAmount(item.fee) && (item.amount === undefined || isZeroAmount(item.amount));
+
+/** A claim that something moved: an amount other than zero. */
+const movesAmount = (item: VerifyItem): boolean => item.amount !== undefined && !isZeroAmount(item.amount);
+
+/** A record that pays a fee. */
+export const paysFee = (r: TransactionRecord): boolean => r.fee !== '' && !isZeroAmount(r.fee);
+
+/** A record of gas alone: nothing moved, a fee paid (a contract call, an approval). */
+const gasOnly = (r: TransactionRecord): boolean => (r.amount === '' || isZeroAmount(r.amount)) && paysFee(r);
+
+/**
+ * What a claim books of the record it pairs with: the movement (its amount), the fee, or both.
+ * In a books run each is booked once: a second claim of either is a duplicate.
+ */
+export type Facet = 'value' | 'fee';
+
+export function facetsOf(item: VerifyItem): Facet[] {
+  if (isGasClaim(item)) return ['fee'];
+  return item.fee !== undefined && !isZeroAmount(item.fee) ? ['value', 'fee'] : ['value'];
+}
+
 function amountWithin(claimed: string, recorded: string, delta: string): boolean {
   // Both sides are plain decimals: the same text is the same number (the common case, no arithmetic).
   if (claimed === recorded) return true;
@@ -116,51 +147,75 @@ const sameText = (a: string, b: string, caseInsensitive: boolean): boolean =>
 
 const ALL_FALSE: MatchFlags = Object.freeze(Object.fromEntries(MATCH_FLAGS.map((f) => [f, false])) as MatchFlags);
 
+/** The claimed time agrees with the recorded moment (ms): within the claimed day, or within time_delta seconds. */
+function timeAgrees(item: VerifyItem, moment: number | null): boolean {
+  if (moment === null) return false;
+  if (item.time_until !== undefined) return moment >= item.time! * 1000 && moment < item.time_until * 1000;
+  return Math.abs(item.time! - toUnixSeconds(moment)) <= item.time_delta;
+}
+
 /** Each comparable field's flag, in the source's order: true when it agrees or the claim does not give it. */
 function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvmChain): MatchFlags {
   const moment = recordedMoment(record, item.time_type);
+  const gas = isGasClaim(item);
   return {
     chain_id_match: item.chain_id === undefined || item.chain_id === record.chain_id,
     token_id_match: item.token_id === undefined || item.token_id === record.token_id,
     to_match: item.to === undefined || sameText(item.to, record.to, isEvm(record.chain_id)),
     status_match: item.status === undefined || sameText(item.status, record.status, true),
     type_match: item.type === undefined || sameText(item.type, record.type, true),
-    amount_match: item.amount === undefined || amountWithin(item.amount, record.amount, item.amount_delta),
+    amount_match: item.amount === undefined || gas || amountWithin(item.amount, record.amount, item.amount_delta),
     fee_match: item.fee === undefined || amountWithin(item.fee, record.fee, item.amount_delta),
     amount_actual_match: item.amount_actual === undefined || amountWithin(item.amount_actual, record.amount_actual, item.amount_delta),
-    time_match: item.time === undefined || (moment !== null && Math.abs(item.time - toUnixSeconds(moment)) <= item.time_delta),
+    time_match: item.time === undefined || timeAgrees(item, moment),
   };
 }
 
 const allTrue = (flags: MatchFlags): boolean => MATCH_FLAGS.every((f) => flags[f]);
 
-/** The fields of the false flags, in SPEC.md's order (`abnormals`). */
+/** The fields of the false flags, in the contract's order (`abnormals`, docs/api.md). */
 export const abnormalFields = (flags: MatchFlags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]);
 
 export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
   record: R | null;
   flags: MatchFlags;
   result: boolean;
+  /** The record's facets this claim books were booked by an earlier claim of the run (`taken`): a duplicate. */
+  taken?: boolean;
 }
 
 /**
  * Pick the claim's record among the records its lookup identifier points at (already limited to
- * the wallets in scope) and compare. Several can qualify (one hash carries a native transfer and
- * token transfers): as SPEC.md says, the one whose token_id agrees with the claim, then the one
- * whose `to` agrees; when the claim cannot tell them apart, the first in movement order (native,
- * internal, then token transfers by log index; then the lowest transaction_id). The other fields do not choose: a claim
- * about a transfer is checked against that transfer, whatever its amount says.
+ * the wallets in scope) and compare. One hash carries several movements (the transaction's own
+ * record with its fee, internal transfers, token transfers): the claim pairs with the one that
+ * agrees with it on token_id, then direction (type), then amount, then `to`, in that order of
+ * weight. A gas claim pairs only with the record that pays the fee; a claim that moves an amount
+ * never with a record of gas alone. In a books run (`taken` given) a record booked already by an
+ * earlier claim gives way to an equal one that is not; when the best is taken, the claim is a
+ * duplicate of that earlier one. When nothing tells them apart, the first in movement order
+ * (native, internal, then token transfers by log index; then the lowest transaction_id).
  */
-export function matchClaim<R extends TransactionRecord>(item: VerifyItem, candidates: readonly R[], isEvm: IsEvmChain): MatchOutcome<R> {
+export function matchClaim<R extends TransactionRecord>(
+  item: VerifyItem,
+  candidates: readonly R[],
+  isEvm: IsEvmChain,
+  taken?: (record: R) => boolean,
+): MatchOutcome<R> {
+  const gas = isGasClaim(item);
+  const moves = movesAmount(item);
   let best: MatchOutcome<R> | null = null;
   let bestRank = -1;
+  let bestFree = false;
   for (const record of candidates) {
     if (!identifiersAgree(item, record)) continue;
+    if (gas ? !paysFee(record) : moves && gasOnly(record)) continue;
     const flags = compareFields(item, record, isEvm);
-    const rank = (flags.token_id_match ? 2 : 0) + (flags.to_match ? 1 : 0);
-    if (best === null || rank > bestRank || (rank === bestRank && earlier(record, best.record!))) {
-      best = { record, flags, result: allTrue(flags) };
+    const rank = (flags.token_id_match ? 8 : 0) + (flags.type_match ? 4 : 0) + (flags.amount_match ? 2 : 0) + (flags.to_match ? 1 : 0);
+    const free = taken === undefined || !taken(record);
+    if (best === null || rank > bestRank || (rank === bestRank && (free !== bestFree ? free : earlier(record, best.record!)))) {
+      best = { record, flags, result: allTrue(flags), ...(free ? {} : { taken: true }) };
       bestRank = rank;
+      bestFree = free;
     }
   }
   return best ?? { record: null, flags: { ...ALL_FALSE }, result: false };
@@ -203,6 +258,15 @@ export function describeMismatch(item: VerifyItem, record: TransactionRecord, fl
         const column = TIME_TYPE_FIELD[item.time_type];
         const moment = recordedMoment(record, item.time_type);
         const claimed = humanTime(item.time! * 1000);
+        if (item.time_until !== undefined) {
+          const day = `the day from ${claimed} to ${humanTime(item.time_until * 1000)}`;
+          parts.push(
+            moment === null
+              ? `time: claimed ${day}, recorded nothing (no ${column})`
+              : `time: claimed ${day}, recorded ${humanTime(moment)} as ${column}, outside it`,
+          );
+          break;
+        }
         parts.push(
           moment === null
             ? `time: claimed ${claimed}, recorded nothing (no ${column})`

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/reconcile';
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
-import { keyEquals, NAMES_TABLE } from '../db/ledger-sql';
+import { keyEquals, LEDGER_TABLE, nameOf, NAMES_TABLE } from '../db/ledger-sql';
 import { recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
 
 /*
@@ -331,4 +331,37 @@ export function recordIdsInScope(
 export function runRanBy(db: Db, runId: string): string | undefined {
   const text = stmt<[string], string>(db, 'SELECT options FROM verification_runs WHERE run_id = ?').pluck().get(runId);
   return text ? (JSON.parse(text) as { run_by?: string }).run_by : undefined;
+}
+
+/** The catalogue's tokens: what a books token cell (an id or a symbol) is read against. */
+export function catalogueTokens(db: Db): { token_id: string; chain_id: string; symbol: string }[] {
+  return stmt<[], { token_id: string; chain_id: string; symbol: string }>(
+    db,
+    'SELECT token_id, chain_id, symbol FROM tokens ORDER BY chain_id, token_id',
+  ).all();
+}
+
+/**
+ * The chains a wallet (or each wallet in scope; null: every wallet) is on: those it has an address
+ * on, and those its records are on.
+ */
+export function walletChains(db: Db, scope: { wallet_id: string | null; wallets: ReadonlySet<string> | null }): string[] {
+  const wallets = scope.wallet_id !== null ? [scope.wallet_id.toLowerCase()] : scope.wallets === null ? null : [...scope.wallets];
+  const chainsOf = (sql: string, ...params: unknown[]) =>
+    stmt<unknown[], string>(db, sql)
+      .pluck()
+      .all(...params);
+  if (wallets === null) {
+    return chainsOf(
+      `SELECT chain_id FROM wallet_addresses UNION SELECT ${nameOf('chain_no')} FROM (SELECT DISTINCT chain_no FROM ${LEDGER_TABLE})`,
+    );
+  }
+  const list = JSON.stringify(wallets);
+  return chainsOf(
+    `SELECT chain_id FROM wallet_addresses WHERE lower(wallet_id) IN (SELECT value FROM json_each(?))
+     UNION SELECT ${nameOf('chain_no')} FROM (SELECT DISTINCT chain_no FROM ${LEDGER_TABLE}
+       WHERE wallet_no IN (SELECT no FROM ${NAMES_TABLE} WHERE lower(name) IN (SELECT value FROM json_each(?))))`,
+    list,
+    list,
+  );
 }

@@ -5,7 +5,18 @@ import type { ServiceContext } from '../context';
 import { inTransaction } from '../db/open';
 import { deferredTickets, type TicketWrites } from '../tickets/deferred';
 import { pendingTicketIds, raiseExceptions, type NewException, type NewTicket, type TicketClaim } from '../tickets/repository';
-import { abnormalFields, caselessKey, describeMismatch, isCaseless, lookupKey, matchClaim, type Identifier } from './match';
+import {
+  abnormalFields,
+  caselessKey,
+  describeMismatch,
+  facetsOf,
+  isCaseless,
+  isGasClaim,
+  lookupKey,
+  matchClaim,
+  type Identifier,
+  type MatchOutcome,
+} from './match';
 import { evmChainIds, getRun, insertChunk, insertRun, outcomeJson, type ChunkRow, type RunRow } from './repository';
 
 /*
@@ -31,8 +42,22 @@ export interface Outcome {
   duplicate_of?: number;
 }
 
-/** The first claim of a two-way run for each record found (`tx:` id) or identifier not found (`id:` key). */
+/**
+ * The first claim of a two-way run for each facet of a record it booked (`tx:` id for the
+ * movement, `fee:` id for its fee) or identifier not found (`id:` key).
+ */
 export type SeenClaims = Map<string, { idx: number; row: number | undefined }>;
+
+/** What a two-way run found, for settling the exceptions earlier runs opened (settle.ts). */
+export interface RunFindings {
+  /** Records a claim of this run agreed with, and records a claim disagreed with. */
+  agreed: Map<string, number | undefined>;
+  disagreed: Set<string>;
+  /** not_in_ledger subjects of claims this run found in the ledger, with their books row. */
+  found: Map<string, number | undefined>;
+  /** Facet keys (`tx:`, `fee:`, `id:`) claimed more than once in this run. */
+  repeated: Set<string>;
+}
 
 export interface RunScope {
   run_id: string;
@@ -46,38 +71,85 @@ export interface RunScope {
    * no mismatch ticket), claims that find nothing open a not-in-ledger exception. `seen` carries
    * the first claims from chunk to chunk; the run's ledger side reads it at the end.
    */
-  twoWay?: { seen: SeenClaims };
+  twoWay?: { seen: SeenClaims; findings: RunFindings };
 }
 
-/** What a claim is the same as: the record it found, or (found nothing) its identifier on its chain and token. */
-function sameClaimKey(item: VerifyItem, record: LedgerRecord | null): string {
-  if (record !== null) return `tx:${record.transaction_id}`;
+/** The key of a claim that found nothing: its identifier on its chain and token. */
+function notFoundKey(item: VerifyItem): string {
   const { by, value } = lookupKey(item);
   const key = isCaseless(by, value) ? caselessKey(by, value) : value;
   return `id:${by}:${key}|${item.chain_id ?? ''}|${item.token_id ?? ''}`;
 }
 
+/** The keys of what a claim books: each facet of the record it found, or (found nothing) its identifier. */
+function claimKeys(item: VerifyItem, record: LedgerRecord | null): string[] {
+  if (record === null) return [notFoundKey(item)];
+  return facetsOf(item).map((f) => `${f === 'value' ? 'tx' : 'fee'}:${record.transaction_id}`);
+}
+
+/** The subject of a two-way run's exception about a claim key (not in ledger, duplicate). */
+const subjectOf = (scope: RunScope, key: string): string => `${scope.wallet_id ?? ''}|${key}`;
+
 /** A claim's own words for the queue: its identifier and what it says moved. */
 function claimWords(item: VerifyItem): string {
   const { by, value } = lookupKey(item);
-  const what = [item.type, item.amount, item.token_id ?? item.chain_id].filter((w) => w !== undefined).join(' ');
+  const what = isGasClaim(item)
+    ? `gas ${[item.fee, item.token_id ?? item.chain_id].filter((w) => w !== undefined).join(' ')}`
+    : [item.type, item.amount, item.token_id ?? item.chain_id].filter((w) => w !== undefined).join(' ');
   return `${by} ${value}${what ? `, ${what}` : ''}`;
 }
 
 const rowWords = (row: number | undefined): string => (row === undefined ? 'the books' : `books row ${row}`);
 
 /**
+ * Pair a two-way chunk's claims with their records, in books order: each claim takes the record
+ * its rules pick (matchClaim), a record booked already by an earlier claim of the run giving way
+ * to an equal one that is not; a claim whose record (or whose fee) was booked before is a
+ * duplicate of that claim (`dupOf`). Keeps the run's seen claims and findings.
+ */
+function pairInRun(
+  scope: RunScope,
+  firstIdx: number,
+  claims: readonly Claim[],
+  candidates: readonly LedgerRecord[][],
+  isEvm: (chainId: string) => boolean,
+): { matches: MatchOutcome<LedgerRecord>[]; dupOf: (number | undefined)[] } {
+  const { seen, findings } = scope.twoWay!;
+  const dupOf: (number | undefined)[] = new Array(claims.length).fill(undefined);
+  const matches = claims.map((claim, i) => {
+    const item = claim.item;
+    const facets = facetsOf(item);
+    const taken = (r: LedgerRecord) => facets.some((f) => seen.has(`${f === 'value' ? 'tx' : 'fee'}:${r.transaction_id}`));
+    const m = matchClaim(item, candidates[i]!, isEvm, taken);
+    const keys = claimKeys(item, m.record);
+    const repeats = keys.find((k) => seen.has(k));
+    if (repeats !== undefined) {
+      dupOf[i] = seen.get(repeats)!.idx;
+      findings.repeated.add(repeats);
+    }
+    // A claim that repeats one facet still books the others it names (a line of amount and fee after a line of the fee alone).
+    for (const k of keys) if (!seen.has(k)) seen.set(k, { idx: firstIdx + i, row: claim.books_row });
+    if (repeats === undefined && m.record !== null) {
+      findings.found.set(subjectOf(scope, notFoundKey(item)), claim.books_row);
+      if (m.result) findings.agreed.set(m.record.transaction_id, claim.books_row);
+      else findings.disagreed.add(m.record.transaction_id);
+    }
+    return m;
+  });
+  return { matches, dupOf };
+}
+
+/**
  * The exceptions of a two-way chunk: a duplicate for each claim that repeats an earlier one, a
  * not-in-ledger for each claim that found nothing. Answers each claim's exception ticket, or
- * undefined; `dupOf` gets the idx each duplicate repeats. The caller holds the transaction.
+ * undefined. The caller holds the transaction.
  */
 function twoWayExceptions(
   ctx: ServiceContext,
   scope: RunScope,
-  firstIdx: number,
   claims: readonly Claim[],
   matches: readonly { record: LedgerRecord | null }[],
-  dupOf: (number | undefined)[],
+  dupOf: readonly (number | undefined)[],
   now: number,
 ): (string | undefined)[] {
   const seen = scope.twoWay!.seen;
@@ -85,8 +157,6 @@ function twoWayExceptions(
   const at: number[] = [];
   matches.forEach((m, i) => {
     const claim = claims[i]!;
-    const key = sameClaimKey(claim.item, m.record);
-    const first = seen.get(key);
     const common = {
       wallet_id: m.record?.wallet_id ?? scope.wallet_id ?? '',
       transaction_id: m.record?.transaction_id ?? '',
@@ -98,23 +168,24 @@ function twoWayExceptions(
       actor: scope.actor,
       at: now,
     };
-    if (first !== undefined) {
-      dupOf[i] = first.idx;
+    const keys = claimKeys(claim.item, m.record);
+    if (dupOf[i] !== undefined) {
+      const key = keys.find((k) => seen.get(k)!.idx === dupOf[i])!;
+      const first = seen.get(key)!;
       raised.push({
         ...common,
         kind: 'duplicate',
-        subject: `${scope.wallet_id ?? ''}|${key}`,
+        subject: subjectOf(scope, key),
         desc: `Claimed twice: ${rowWords(claim.books_row)} repeats ${rowWords(first.row)} (${claimWords(claim.item)})`,
       });
       at.push(i);
       return;
     }
-    seen.set(key, { idx: firstIdx + i, row: claim.books_row });
     if (m.record === null) {
       raised.push({
         ...common,
         kind: 'not_in_ledger',
-        subject: `${scope.wallet_id ?? ''}|${key}`,
+        subject: subjectOf(scope, keys[0]!),
         desc: `Claimed in ${rowWords(claim.books_row)}, not in the ledger: ${claimWords(claim.item)}`,
       });
       at.push(i);
@@ -209,9 +280,9 @@ export async function verifyChunk(
   const evm = evmChainIds(ctx.db);
   const isEvm = (chainId: string) => evm.has(chainId);
   const scoped = scope.wallet_id !== null || scope.wallets !== null;
-  const matches = items.map((item, i) =>
-    matchClaim(item, scoped ? candidates[i]!.filter((r) => inScope(scope, r)) : candidates[i]!, isEvm),
-  );
+  const inScopeOf = scoped ? candidates.map((list) => list.filter((r) => inScope(scope, r))) : candidates;
+  const paired = scope.twoWay ? pairInRun(scope, firstIdx, claims, inScopeOf, isEvm) : undefined;
+  const matches = paired?.matches ?? items.map((item, i) => matchClaim(item, inScopeOf[i]!, isEvm));
   const tickets = deferredTickets(ctx.engine);
 
   if (deferrable && ctx.engine.importing) {
@@ -228,8 +299,8 @@ export async function verifyChunk(
   }
   return inTransaction(ctx.db, () => {
     if (createRun) insertRun(ctx.db, createRun);
-    const dupOf: (number | undefined)[] = new Array(matches.length).fill(undefined);
-    const exceptionOf = scope.twoWay ? twoWayExceptions(ctx, scope, firstIdx, claims, matches, dupOf, ctx.now()) : [];
+    const dupOf = paired?.dupOf ?? [];
+    const exceptionOf = paired ? twoWayExceptions(ctx, scope, claims, matches, dupOf, ctx.now()) : [];
     const { writes, outcomes } = planWrites(ctx, scope, firstIdx, claims, matches, dupOf, exceptionOf, (ids) =>
       pendingTicketIds(ctx.db, ids),
     );

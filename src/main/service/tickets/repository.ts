@@ -294,3 +294,36 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
 export function pendingTicketsOfRun(db: Db, runId: string): number {
   return stmt<[string], number>(db, "SELECT count(*) FROM tickets WHERE run_id = ? AND status = 'Pending'").pluck().get(runId)!;
 }
+
+/**
+ * Resolve the Pending exceptions of a kind about these subjects that another run opened or last
+ * updated (a mismatch's subject is its transaction id), each with an event of its own note; a
+ * mismatch only when a books run (two-way) opened it: the API's tickets are not settled by books.
+ * Exceptions a person dismissed or resolved are left as they are. The caller holds the
+ * transaction. Answers the ids resolved.
+ */
+export function settleExceptions(
+  db: Db,
+  kind: ExceptionKind,
+  noteOf: (subject: string) => string | undefined,
+  exceptRun: string,
+  actor: string,
+  at: number,
+): string[] {
+  // The Pending exceptions of the kind (the queue's open work, not the run's claims) are read and each is looked up.
+  const booksOnly = kind === 'mismatch' ? 'AND run_id IN (SELECT run_id FROM verification_runs WHERE two_way = 1)' : '';
+  const rows = stmt<[string, string], { ticket_id: string; subject: string }>(
+    db,
+    `SELECT ticket_id, subject FROM tickets WHERE kind = ? AND status = 'Pending' AND (run_id IS NULL OR run_id <> ?) ${booksOnly}`,
+  ).all(kind, exceptRun);
+  const update = stmt(db, "UPDATE tickets SET status = 'Resolved', updated_at = ? WHERE ticket_id = ?");
+  const resolved: string[] = [];
+  for (const r of rows) {
+    const note = noteOf(r.subject);
+    if (note === undefined) continue;
+    update.run(at, r.ticket_id);
+    addEvent(db, r.ticket_id, { kind: 'status', from: 'Pending', to: 'Resolved', note, actor, at });
+    resolved.push(r.ticket_id);
+  }
+  return resolved;
+}

@@ -1,4 +1,4 @@
-import { FLAG_FIELDS, IDENTIFIER_FIELDS, type BooksPreviewRow, type VerifyField } from '../../../../shared/reconcile';
+import { FLAG_FIELDS, IDENTIFIER_FIELDS, type BooksPreviewRow, type BooksReadAs, type VerifyField } from '../../../../shared/reconcile';
 import { Spinner } from '../../components/ui';
 import { shorten } from '../../lib/format';
 import { rawCellOf } from './claims';
@@ -32,6 +32,7 @@ export function BooksPreviewTable() {
           )}
         </span>
       </div>
+      {p && <ReadAsNotes readAs={p.read_as} />}
       {w.previewError && <p className="error-text">{w.previewError}</p>}
       {p?.problems.map((x) => (
         <p key={x.field} className="error-text">
@@ -66,11 +67,39 @@ export function BooksPreviewTable() {
   );
 }
 
-function readAsText(readAs: { decimal_separator: string | null; date_order: string | null }): string {
+function readAsText(readAs: BooksReadAs): string {
   const parts = [];
   if (readAs.decimal_separator) parts.push(readAs.decimal_separator === ',' ? 'decimal comma' : 'decimal point');
   if (readAs.date_order) parts.push(readAs.date_order === 'day_first' ? 'dates day first' : 'dates month first');
   return parts.length ? ` · ${parts.join(', ')}` : '';
+}
+
+/** What the file's dates and currency symbols are read as: a day claims the whole day; a symbol is the wallet's token of it. */
+function ReadAsNotes({ readAs }: { readAs: BooksReadAs }) {
+  const tokens = Object.entries(readAs.tokens);
+  if (!readAs.dates_only && tokens.length === 0) return null;
+  return (
+    <ul className="muted small read-as-notes" aria-label="How the books are read">
+      {readAs.dates_only && (
+        <li data-testid="books-dates-only">
+          The books give dates without a time: each line claims its whole day (in the time zone under Dates), so any time of that day
+          agrees.
+        </li>
+      )}
+      {tokens.length > 0 && (
+        <li data-testid="books-token-symbols">
+          Currencies read as tokens of the wallet&apos;s chains:{' '}
+          {tokens.map(([symbol, id], i) => (
+            <span key={symbol}>
+              {i > 0 && ', '}
+              {symbol} → <span className="mono">{id}</span>
+            </span>
+          ))}
+          . A translation of the currency column changes one.
+        </li>
+      )}
+    </ul>
+  );
 }
 
 function PreviewRow({ row, fields }: { row: BooksPreviewRow; fields: VerifyField[] }) {

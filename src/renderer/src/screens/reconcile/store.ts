@@ -104,7 +104,8 @@ export const useRunWizard = create<RunWizard & RunActions>((set, get) => {
     previewTimer = setTimeout(() => {
       const s = get();
       if (!s.source) return;
-      call('reconcile-books-preview', { source: headOf(s.source), mapping: s.mapping })
+      // The wallet's chains decide which token a currency symbol is.
+      call('reconcile-books-preview', { source: headOf(s.source), mapping: s.mapping, ...(s.walletId ? { wallet_id: s.walletId } : {}) })
         .then((preview) => {
           if (seq === previewSeq) set({ preview, previewError: undefined, previewing: false });
         })
@@ -185,13 +186,12 @@ export const useRunWizard = create<RunWizard & RunActions>((set, get) => {
     patch: (p) => {
       const s = get();
       set(p);
+      if (p.walletId === undefined || p.walletId === s.walletId || !s.source) return;
       // Another wallet: its own mapping of this layout, while the one shown is a saved one left as it was.
-      if (p.walletId === undefined || p.walletId === s.walletId || s.edited || !s.savedList) return;
-      const own = s.savedList.find((m) => m.same_layout && (m.wallet_id ?? '') === p.walletId);
-      if (own && own.mapping_id !== s.saved?.mapping_id) {
-        set({ saved: own, mapping: own.mapping, edited: false });
-        refreshPreview(0);
-      }
+      const own = s.edited ? undefined : s.savedList?.find((m) => m.same_layout && (m.wallet_id ?? '') === p.walletId);
+      if (own && own.mapping_id !== s.saved?.mapping_id) set({ saved: own, mapping: own.mapping, edited: false });
+      // The wallet decides which token a currency symbol is: the preview is read again.
+      refreshPreview();
     },
     patchMapping: (p) => setMapping({ ...get().mapping, ...p }),
     setMapping,

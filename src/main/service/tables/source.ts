@@ -8,7 +8,11 @@ import { parse as parseJson } from 'lossless-json';
 import Papa from 'papaparse';
 import type { LedgerSource } from '../../../shared/ledger';
 
-/* Reading a ledger file: encoding, format, header, and the rows as a stream of string cells. */
+/*
+ * The one reader of table files, ledgers and books alike: encoding (UTF-8, UTF-16 with a BOM,
+ * Windows-1252), CSV or JSON, delimiter, line ends, lines above the header, and the rows as a
+ * stream of string cells. What the cells mean (numbers, dates, mappings) is the caller's.
+ */
 
 /** The file cannot be read at all; the message names why. */
 export class FileError extends Error {}
@@ -575,6 +579,65 @@ export async function streamRows(
   const done = sniffed.format === 'csv' ? parseCsv(text, sniffed, sink) : parseJsonRows(text, sniffed, sink);
   await Promise.race([done, failed]);
   return { sha256: decode.sha256(), bytes: decode.bytes, encoding: decode.encoding };
+}
+
+/**
+ * The data rows one by one, for a reader that awaits between them (a books run checks its claims a
+ * thousand at a time): the rows of each piece are taken before the next piece is read, so memory
+ * holds one piece's rows. Each comes with its 1-based data row number (blank rows are counted, as
+ * a spreadsheet shows them). Returns what streamRows answers once the last row is taken.
+ */
+export async function* iterateRows(
+  opened: OpenedSource,
+  sniffed: Sniffed,
+): AsyncGenerator<{ cells: string[]; row: number }, Awaited<ReturnType<typeof streamRows>>> {
+  const queue: { cells: string[]; row: number }[][] = [];
+  let drained: (() => void) | undefined;
+  let arrived: (() => void) | undefined;
+  let stopped = false;
+  let outcome: { ok: Awaited<ReturnType<typeof streamRows>> } | { err: unknown } | undefined;
+  const wake = () => {
+    const a = arrived;
+    arrived = undefined;
+    a?.();
+  };
+  void streamRows(opened, sniffed, {
+    rows: (batch, first) => {
+      queue.push(batch.map((cells, i) => ({ cells, row: first + i })));
+      wake();
+    },
+    progress: () => {},
+    wait: () => {
+      if (stopped) return Promise.reject(new Error('stopped'));
+      return queue.length === 0 ? undefined : new Promise<void>((resolve) => (drained = resolve));
+    },
+  }).then(
+    (ok) => ((outcome = { ok }), wake()),
+    (err: unknown) => ((outcome = { err }), wake()),
+  );
+  try {
+    for (;;) {
+      const batch = queue.shift();
+      if (batch !== undefined) {
+        yield* batch;
+        if (queue.length === 0) {
+          const d = drained;
+          drained = undefined;
+          d?.();
+        }
+        continue;
+      }
+      if (outcome !== undefined) {
+        if ('err' in outcome) throw outcome.err;
+        return outcome.ok;
+      }
+      await new Promise<void>((resolve) => (arrived = resolve));
+    }
+  } finally {
+    // A reader that stops early ends the reading at the next piece.
+    stopped = true;
+    drained?.();
+  }
 }
 
 /**
