@@ -89,6 +89,17 @@ describe('npm run nps -- mappings, and reconcile --map NAME / --save-map', () =>
       code: 1,
       err: '--map: "Nope" is neither a file nor a saved mapping (saved: "Bank books", "Bank books, Berlin")\n',
     });
+    // A saved mapping another layout does not fit: refused, saying which mapping was used.
+    const otherLayout = await nps([
+      'reconcile',
+      join(ROOT, 'test/fixtures/books/in-out-2026-01.csv'),
+      '--map',
+      'Bank books, Berlin',
+      ...dir,
+    ]);
+    expect(otherLayout.err).toMatch(
+      /^error 1002: mapping\.columns\.\w+: no column "[^"]+" in the file .*\(the saved mapping "Bank books, Berlin" was used: give --map to read the books with another\)\n$/,
+    );
     const removed = await nps(['mappings', 'remove', 'bank books, berlin', ...dir]);
     expect(removed.out).toMatch(/^Removed:\nBank books, Berlin\n/);
     expect((await nps(['mappings', 'show', 'Bank books, Berlin', ...dir])).err).toBe(

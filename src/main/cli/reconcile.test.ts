@@ -108,7 +108,12 @@ describe('npm run nps -- reconcile', () => {
     for (const file of ['treasury-2020-10.csv', 'treasury-2020-10-eu.csv']) {
       const period = ['--wallet', 'Treasury', '--from', '2020-10-01', '--to', '2020-10-31', '--json'];
       const run = await nps(['reconcile', join(books, file), ...period, ...data]);
-      expect(run.err).toBe('');
+      // The European file has the same columns: it is read with the mapping the first run kept, which leaves separators and dates to the file.
+      expect(run.err).toBe(
+        file === 'treasury-2020-10.csv'
+          ? ''
+          : 'Mapping: the saved mapping "treasury-2020-10.csv" (npm run nps -- mappings show "treasury-2020-10.csv")\n',
+      );
       expect(run.code).toBe(1);
       const report = ReconcileReport.parse(JSON.parse(run.out));
       expect(report.summary).toEqual({ matched: 20, mismatched: 1, not_in_ledger: 1, not_in_books: 1, duplicates: 1 });

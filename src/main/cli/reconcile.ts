@@ -115,23 +115,33 @@ export async function reconcileCommand(args: string[]): Promise<void> {
     const kept = saved?.options ?? {};
     const amountDelta = values['amount-delta'] ?? kept.amount_delta;
     const time = timeDelta ?? kept.time_delta;
-    const run = await service.invoke(
-      'reconcile-books-run',
-      {
-        source,
-        mapping,
-        two_way: !values['one-way'],
-        ...(wallet !== undefined ? { wallet_id: wallet } : {}),
-        ...(values.from !== undefined ? { from: values.from } : {}),
-        ...(values.to !== undefined ? { to: values.to } : {}),
-        ...(values['time-zone'] !== undefined ? { time_zone: values['time-zone'] } : {}),
-        ...(amountDelta !== undefined ? { amount_delta: amountDelta } : {}),
-        ...(time !== undefined ? { time_delta: time } : {}),
-        ...(kept.time_type !== undefined ? { time_type: kept.time_type } : {}),
-        ...(values['save-map'] !== undefined ? { save_mapping_as: values['save-map'] } : {}),
-      },
-      cli,
-    );
+    const run = await service
+      .invoke(
+        'reconcile-books-run',
+        {
+          source,
+          mapping,
+          two_way: !values['one-way'],
+          ...(wallet !== undefined ? { wallet_id: wallet } : {}),
+          ...(values.from !== undefined ? { from: values.from } : {}),
+          ...(values.to !== undefined ? { to: values.to } : {}),
+          ...(values['time-zone'] !== undefined ? { time_zone: values['time-zone'] } : {}),
+          ...(amountDelta !== undefined ? { amount_delta: amountDelta } : {}),
+          ...(time !== undefined ? { time_delta: time } : {}),
+          ...(kept.time_type !== undefined ? { time_type: kept.time_type } : {}),
+          ...(values['save-map'] !== undefined ? { save_mapping_as: values['save-map'] } : {}),
+        },
+        cli,
+      )
+      .catch((err: unknown) => {
+        // A saved mapping the file does not fit: say which was used, and how to read with another.
+        if (saved && err instanceof ServiceError && /^mapping\./.test(err.message))
+          throw new ServiceError(
+            err.code,
+            `${err.message} (the saved mapping ${JSON.stringify(saved.name)} was used: give --map to read the books with another)`,
+          );
+        throw err;
+      });
     // The printed summary needs the counts only; --json prints every group's items.
     const report = await service.invoke('run-report', { run_id: run.run_id, ...(values.json ? {} : { limit: 1 }) }, cli);
     if (out !== undefined && format !== undefined) {
