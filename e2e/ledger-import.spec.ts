@@ -85,6 +85,37 @@ test('find a transaction by its hash and open it, with its explorer link', async
   await expect(detail).toBeHidden();
 });
 
+test('search as you type: the first characters of a hash, a transaction ID or a request ID find their records, no Enter', async () => {
+  const { page } = session();
+  const box = page.getByLabel('Search by hash, transaction ID or request ID');
+  const count = page.getByTestId('tx-count');
+  await box.fill('');
+  await expect(count).toHaveText('30 transactions');
+  await box.pressSequentially(HASH.slice(0, 8), { delay: 40 });
+  await expect(count).toHaveText('1 transaction');
+  await expect(page.getByRole('grid', { name: 'Transactions' })).toContainText('250.123456789012345678');
+  await box.fill('26A4B538-05');
+  await expect(count).toHaveText('1 transaction');
+  // A request ID as written: WD-2026-01060 to -01069.
+  await box.fill('WD-2026-0106');
+  await expect(count).toHaveText('10 transactions');
+  // A Tron hash has no 0x; an EVM hash is found with or without it.
+  await box.fill('1faf');
+  await expect(count).toHaveText('1 transaction');
+  await expect(page.getByRole('grid', { name: 'Transactions' })).toContainText('TRON');
+  await box.fill('1fee');
+  await expect(count).toHaveText('1 transaction');
+  await expect(page.getByRole('grid', { name: 'Transactions' })).toContainText('MATIC_USDT');
+  await box.fill('0x1fee');
+  await expect(count).toHaveText('1 transaction');
+  // Fewer than 4 characters find an identifier equal to them only.
+  await box.fill('1f');
+  await expect(page.getByText('No transactions match these filters')).toBeVisible();
+  await shot(page, 'ledger-search-as-you-type');
+  await box.fill('');
+  await expect(count).toHaveText('30 transactions');
+});
+
 test('the import is in the history, and importing the same file again changes nothing', async () => {
   const { page } = session();
   await page.getByRole('tab', { name: 'Import history' }).click();

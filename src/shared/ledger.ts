@@ -434,6 +434,9 @@ const optionalMs = z
   })
   .meta({ type: 'integer', description: 'Unix milliseconds' });
 
+/** A ledger search this long (a hash's 0x not counted) also finds the identifiers it begins. */
+export const PARTIAL_SEARCH_MIN = 4;
+
 /** A filter left empty (a cleared search box, "all" in a select) is no filter. */
 const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional());
@@ -450,7 +453,11 @@ const transactionFilters = {
   from: optionalMs,
   /** created_at < to (Unix ms) */
   to: optionalMs,
-  /** An exact transaction_id, request_id or hash (0x hashes case-insensitively). */
+  /**
+   * A transaction_id, request_id or hash equal to it (hex hashes and IDs case-insensitively, a
+   * request_id as written) and, from PARTIAL_SEARCH_MIN characters (a hash's 0x not counted), every
+   * one that begins with it.
+   */
   search: optionalText,
 };
 export const TransactionFilters = z.object(transactionFilters);

@@ -214,11 +214,12 @@ export const ledgerRows = sqliteTable(
   (t) => [
     uniqueIndex('transactions_id_idx').on(t.tx_key),
     /**
-     * A hash's last 8 bytes (db/ledger-sql.ts `hashIndexKey`), not the whole hash: every lookup by
-     * hash names the same expression, then compares the whole hash.
+     * A hash's first 8 bytes (db/ledger-sql.ts `hashIndexKey`), not the whole hash: every lookup by
+     * hash names the same expression, then compares the whole hash, and a search by a hash's first
+     * characters reads a range of it (migration 0015; it held the last 8 bytes before).
      */
     index('transactions_hash_idx')
-      .on(sql`substr(${t.hash_key}, -8)`)
+      .on(sql`substr(${t.hash_key}, 1, 8)`)
       .where(sql`hash_key IS NOT NULL`),
     index('transactions_request_idx')
       .on(t.request_key)

@@ -6,6 +6,7 @@ import {
   LEDGER_TYPES,
   RECORD_FIELDS,
   MAX_EXPORT_RECORDS,
+  PARTIAL_SEARCH_MIN,
   RECORD_TIME_FIELDS,
   TRANSACTION_SORTS,
   UNSUMMED_STATUSES,
@@ -215,11 +216,20 @@ function TransactionDetail({ record, onClose }: { record: LedgerRecord; onClose:
   );
 }
 
+/** A pause in typing this long runs the search: each keystroke would otherwise ask the service again. */
+const SEARCH_DELAY_MS = 250;
+
 function FilterBar() {
   const { filters, set, clear } = useTxFilters();
   const wallets = useReference((s) => s.wallets.data);
   const [search, setSearch] = useState(filters.search);
   const any = Object.values(filters).some(Boolean);
+  // The search runs as the user types, once typing pauses (Enter runs it at once).
+  useEffect(() => {
+    if (search.trim() === filters.search.trim()) return;
+    const timer = setTimeout(() => set({ search }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, filters.search, set]);
   return (
     <form
       className="toolbar"
@@ -233,7 +243,7 @@ function FilterBar() {
         <Icon name="search" size={15} />
         <input
           aria-label="Search by hash, transaction ID or request ID"
-          placeholder="Find a hash, transaction ID or request ID"
+          placeholder={`Find a hash, transaction ID or request ID, or their first ${PARTIAL_SEARCH_MIN} characters`}
           className="mono"
           value={search}
           onChange={(e) => {
@@ -433,7 +443,8 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
   else if (rows.total === 0)
     body = filtered ? (
       <Empty title="No transactions match these filters">
-        Search looks for an exact hash, transaction ID or request ID. Clear the filters to see everything.
+        Search finds a hash, transaction ID or request ID, and from {PARTIAL_SEARCH_MIN} characters those that begin with what is typed (a
+        request ID as written). Clear the filters to see everything.
       </Empty>
     ) : (
       <Empty title="The ledger is empty">
