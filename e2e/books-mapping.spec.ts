@@ -63,8 +63,8 @@ test('run it: the rows as previewed are checked', async () => {
   const grid = page.getByRole('table', { name: 'Reconciliation results' });
   await expect(grid).toBeVisible();
   const stats = page.getByRole('group', { name: 'Filter results' });
-  await expect(stats.getByRole('button', { name: /^\d+ matched/ })).toContainText('6');
-  await expect(stats.getByRole('button', { name: /mismatched/ })).toContainText('1');
+  await expect(stats.getByRole('button', { name: /^\d+ Matched/ })).toContainText('6');
+  await expect(stats.getByRole('button', { name: /Mismatched/ })).toContainText('1');
   await expect(grid.getByRole('row').filter({ hasText: '249.9' })).toContainText('249.99');
   await shot(page, 'reconcile-books-results');
 });

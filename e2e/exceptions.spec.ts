@@ -49,7 +49,7 @@ test('a two-way run of books with a row booked twice fills the queue with every 
   await openScreen(page, 'Tickets');
   await expect(page.getByRole('radio', { name: 'Pending' })).toHaveAttribute('aria-checked', 'true');
   const counts: Record<string, number> = {};
-  for (const kind of ['Mismatch', 'Not in ledger', 'Duplicate claim', 'Not in books']) {
+  for (const kind of ['Mismatched', 'Not in ledger', 'Duplicate', 'Not in books']) {
     await kindFilter(page).selectOption({ label: kind });
     await expect(rows(page).first()).toContainText(kind);
     counts[kind] = await matching(page);
@@ -57,7 +57,7 @@ test('a two-way run of books with a row booked twice fills the queue with every 
   }
   // 17 rows and one again: five mismatches, the hash nobody recorded, the row booked twice; the ledger's
   // other records (30, less the 16 the books found) are not in the books.
-  expect(counts).toEqual({ Mismatch: 5, 'Not in ledger': 1, 'Duplicate claim': 1, 'Not in books': 14 });
+  expect(counts).toEqual({ Mismatched: 5, 'Not in ledger': 1, Duplicate: 1, 'Not in books': 14 });
   await kindFilter(page).selectOption({ label: 'All kinds' });
   await expect.poll(() => matching(page)).toBe(21);
 });
@@ -68,7 +68,7 @@ test('search by hash finds the amount ticket; the detail puts the claim beside t
   await search.fill(AMOUNT_HASH);
   // Both the mismatch and the duplicate claim are about this record.
   await expect(rows(page)).toHaveCount(2);
-  await rows(page).filter({ hasText: 'Mismatch' }).click();
+  await rows(page).filter({ hasText: 'Mismatched' }).click();
   const compare = detail(page).getByRole('table', { name: 'Claimed and recorded' });
   const amount = compare.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Amount\s*amount\s*differs/ }) });
   await expect(amount).toHaveClass(/abnormal/);
@@ -77,7 +77,7 @@ test('search by hash finds the amount ticket; the detail puts the claim beside t
   await expect(detail(page).getByRole('link', { name: AMOUNT_HASH })).toHaveAttribute('href', `https://etherscan.io/tx/${AMOUNT_HASH}`);
   await shot(page, 'tickets-detail-mismatch');
 
-  await rows(page).filter({ hasText: 'Duplicate claim' }).click();
+  await rows(page).filter({ hasText: 'Duplicate' }).click();
   await expect(detail(page)).toContainText(/repeats books row \d+/);
   await expect(detail(page).getByRole('table', { name: 'Claimed and recorded' })).toContainText('249.99');
 

@@ -53,20 +53,20 @@ test('choose the books: columns mapped from their names, tolerances at their def
   await shot(page, 'reconcile-mapping');
 });
 
-test('run it: counts of matched, mismatched and not found, a mark per field', async () => {
+test('run it: counts of Matched, Mismatched and Not in ledger, a mark per field', async () => {
   const { page } = session();
   await page.getByRole('button', { name: 'Run reconciliation' }).click();
   const grid = page.getByRole('table', { name: 'Reconciliation results' });
   await expect(grid).toBeVisible();
   const stats = page.getByRole('group', { name: 'Filter results' });
   await expect(stats.getByRole('button', { name: /all rows/ })).toContainText('17');
-  await expect(stats.getByRole('button', { name: /^\d+ matched/ })).toContainText('11');
-  await expect(stats.getByRole('button', { name: /mismatched/ })).toContainText('5');
-  await expect(stats.getByRole('button', { name: /not in ledger/ })).toContainText('1');
+  await expect(stats.getByRole('button', { name: /^\d+ Matched/ })).toContainText('11');
+  await expect(stats.getByRole('button', { name: /Mismatched/ })).toContainText('5');
+  await expect(stats.getByRole('button', { name: /Not in ledger/ })).toContainText('1');
   await expect(grid.getByRole('row')).toHaveCount(17 + 2);
   await shot(page, 'reconcile-results');
 
-  await stats.getByRole('button', { name: /mismatched/ }).click();
+  await stats.getByRole('button', { name: /Mismatched/ }).click();
   await expect(grid.getByRole('row')).toHaveCount(5 + 2);
   const amountRow = grid.getByRole('row').filter({ hasText: '249.9' });
   await expect(amountRow).toContainText('249.99');
@@ -87,9 +87,9 @@ test('export the results as CSV', async () => {
   expect(csv[0]).toContain('claimed_amount,recorded_amount,amount_match');
   expect(csv[0]).toContain('claimed_time,recorded_time,time_match');
   const line = csv.find((l) => l.includes(AMOUNT_HASH))!;
-  expect(line).toContain('mismatched');
+  expect(line).toContain(',Mismatched,');
   expect(line).toContain('249.9,249.99,false');
-  expect(csv.filter((l) => l.split(',')[1] === 'not found')).toHaveLength(1);
+  expect(csv.filter((l) => l.split(',')[1] === 'Not in ledger')).toHaveLength(1);
 });
 
 test('the run is in the history', async () => {
@@ -114,7 +114,7 @@ test('tickets opened for the mismatches; j/k and the arrow keys step through the
   const { page } = session();
   await openScreen(page, 'Tickets');
   // The run was two-way: the claim not found and the ledger's unbooked records wait beside the mismatches.
-  await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Mismatch' });
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Mismatched' });
   const queue = page.getByTestId('ticket-queue');
   await expect(queue.locator('[data-ticket]')).toHaveCount(5);
   const first = await selectedTicket(page);

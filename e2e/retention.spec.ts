@@ -28,7 +28,7 @@ test('four runs: a books run that opens five tickets, then three API runs that f
   await page.getByRole('button', { name: 'Run reconciliation' }).click();
   const stats = page.getByRole('group', { name: 'Filter results' });
   await expect(stats.getByRole('button', { name: /all rows/ })).toContainText('17');
-  await expect(stats.getByRole('button', { name: /mismatched/ })).toContainText('5');
+  await expect(stats.getByRole('button', { name: /Mismatched/ })).toContainText('5');
 
   const key = await createApiKey(page, 'Retention robot');
   for (let i = 0; i < 3; i++) {

@@ -10,12 +10,16 @@ import { LedgerRecord } from './ledger';
 export const REPORT_GROUPS = ['matched', 'mismatched', 'not_in_ledger', 'not_in_books', 'duplicates'] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
 
+/**
+ * Each group's one name, wherever a person reads it: the Reconcile screen and its history, the
+ * queue's kinds, the command line, the report's sheets and the docs.
+ */
 export const REPORT_GROUP_LABELS: Record<ReportGroup, string> = {
   matched: 'Matched',
   mismatched: 'Mismatched',
-  not_in_ledger: 'Claimed, not in ledger',
-  not_in_books: 'In ledger, not in books',
-  duplicates: 'Duplicate claims',
+  not_in_ledger: 'Not in ledger',
+  not_in_books: 'Not in books',
+  duplicates: 'Duplicate',
 };
 
 export const ReportItem = z.object({

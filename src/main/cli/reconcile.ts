@@ -1,7 +1,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BooksMapping, BooksRunResult, SavedMapping } from '../../shared/reconcile';
-import type { ReconcileReport } from '../../shared/reports';
+import { REPORT_GROUP_LABELS, REPORT_GROUPS, type ReconcileReport } from '../../shared/reports';
 import { ServiceError } from '../service/errors';
 import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
@@ -62,13 +62,13 @@ function describe(run: BooksRunResult, report: ReconcileReport): string {
   const scope = wallet ? `wallet ${wallet.name ? `${wallet.name} (${wallet.wallet_id})` : wallet.wallet_id}` : 'every wallet';
   const period = run.two_way ? `, ${day(run.period_from)} to ${day(run.period_to)}` : ' (one way: claims only)';
   const s = report.summary;
+  const line = (name: string, n: number) => `  ${name.padEnd(16)}${n}`;
   const lines = [
     `Reconciled ${report.books} against ${scope}${period}`,
-    `  matched         ${s.matched}`,
-    `  mismatched      ${s.mismatched}`,
-    `  not in ledger   ${s.not_in_ledger}`,
-    ...(run.two_way ? [`  not in books    ${s.not_in_books}`, `  duplicates      ${s.duplicates}`] : []),
-    ...(run.rejected_count > 0 ? [`  unreadable rows ${run.rejected_count}`] : []),
+    ...REPORT_GROUPS.filter((g) => run.two_way || (g !== 'not_in_books' && g !== 'duplicates')).map((g) =>
+      line(REPORT_GROUP_LABELS[g], s[g]),
+    ),
+    ...(run.rejected_count > 0 ? [line('Unreadable rows', run.rejected_count)] : []),
   ];
   for (const r of run.rejected.slice(0, 5)) lines.push(`    row ${r.row}: ${r.field}: ${r.reason}`);
   if (run.rejected_count > 5) lines.push(`    … ${run.rejected_count - 5} more (see the run in the app)`);

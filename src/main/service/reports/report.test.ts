@@ -142,14 +142,7 @@ describe('writeReportXlsx', () => {
   it('opens with exceljs: the Summary sheet first, then one sheet per group with its items, the counts whole', async () => {
     const report = sampleReport();
     const wb = await readBack(await writeReportXlsx(report));
-    expect(wb.worksheets.map((ws) => ws.name)).toEqual([
-      'Summary',
-      'Matched',
-      'Mismatched',
-      'Claimed, not in ledger',
-      'In ledger, not in books',
-      'Duplicate claims',
-    ]);
+    expect(wb.worksheets.map((ws) => ws.name)).toEqual(['Summary', 'Matched', 'Mismatched', 'Not in ledger', 'Not in books', 'Duplicate']);
     const summary = wb.getWorksheet('Summary')!;
     expect(summary.getCell('A1').value).toBe('May 2024 close: Treasury');
     for (const g of REPORT_GROUPS) expect(summaryValue(summary, REPORT_GROUP_LABELS[g])).toBe(report.summary[g]);
@@ -194,9 +187,9 @@ describe('writeReportXlsx', () => {
     };
     expect(rowsOf('Matched')).toBe(2);
     expect(rowsOf('Mismatched')).toBe(1);
-    expect(rowsOf('Claimed, not in ledger')).toBe(1);
-    expect(rowsOf('In ledger, not in books')).toBe(1);
-    expect(rowsOf('Duplicate claims')).toBe(1);
+    expect(rowsOf('Not in ledger')).toBe(1);
+    expect(rowsOf('Not in books')).toBe(1);
+    expect(rowsOf('Duplicate')).toBe(1);
     expect(wb.getWorksheet('Matched')!.getCell('A5').value).toBe(
       'Showing the first 2 of 3 items; the counts on the Summary sheet are whole.',
     );
@@ -226,7 +219,7 @@ describe('writeReportXlsx', () => {
     const mismatched = wb.getWorksheet('Mismatched')!;
     expect(mismatched.getCell(2, columnOf(mismatched, 'note')).value).toBe('amount,to');
     expect(mismatched.getCell(2, columnOf(mismatched, 'ticket_id')).value).toBe('1001');
-    const dup = wb.getWorksheet('Duplicate claims')!;
+    const dup = wb.getWorksheet('Duplicate')!;
     expect(dup.getCell(2, columnOf(dup, 'note')).value).toBe('repeats books row 1');
   });
 
@@ -236,10 +229,10 @@ describe('writeReportXlsx', () => {
     const to = mismatched.getCell(2, columnOf(mismatched, 'claim.to'));
     expect(to.value).toBe(`'=HYPERLINK("http://evil")`);
     expect(to.type).toBe(ExcelJS.ValueType.String);
-    const nil = wb.getWorksheet('Claimed, not in ledger')!;
+    const nil = wb.getWorksheet('Not in ledger')!;
     expect(nil.getCell(2, columnOf(nil, 'claim.hash')).value).toBe("'+cmd|calc");
     expect(nil.getCell(2, columnOf(nil, 'claim.amount')).value).toBe('-0.5');
-    const nib = wb.getWorksheet('In ledger, not in books')!;
+    const nib = wb.getWorksheet('Not in books')!;
     expect(nib.getCell(2, columnOf(nib, 'record.amount')).value).toBe('-7');
   });
 });

@@ -65,18 +65,20 @@ const STATUS_TONE: Record<string, string> = {
   Completed: 'good',
   Resolved: 'good',
   running: 'good',
-  matched: 'good',
+  Matched: 'good',
   Active: 'good',
   Pending: 'warn',
   Confirming: 'info',
-  mismatched: 'bad',
+  Mismatched: 'bad',
   Failed: 'bad',
   Rejected: 'bad',
   failed: 'bad',
   Revoked: 'muted',
   Dismissed: 'muted',
   stopped: 'muted',
-  'not found': 'muted',
+  'Not in ledger': 'bad',
+  'Not in books': 'bad',
+  Duplicate: 'warn',
 };
 
 export function Badge({ children, tone }: { children: string; tone?: string }) {
