@@ -43,6 +43,9 @@ async function navScreens(page: Page): Promise<{ name: string; slug: string }[]>
   return found;
 }
 
+/** What only a command line says: a flag, or a command. The window names its screens, fields and buttons instead. */
+const COMMAND_LINE = /(^|[\s(`"])--[a-z]|\bnps [a-z]+ [a-z]+|npm run/;
+
 /** The view has its data: nothing is loading any more. */
 async function settled(page: Page): Promise<void> {
   await expect(page.locator('.state-loading, .skeleton, [aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
@@ -74,6 +77,7 @@ async function checkEveryScreen(page: Page, size: (typeof SIZES)[number], theme:
     await page.mouse.move(0, 0);
     await page.screenshot({ path: join(shotsDir, `${screen.slug}-${size.name}-${theme}.png`), animations: 'disabled', caret: 'hide' });
     findings.push(...(await seriousFindings(page, screen.slug)));
+    expect.soft(await page.getByRole('main').innerText(), `${screen.slug}: command-line text`).not.toMatch(COMMAND_LINE);
     const tabs = await tabsOf(page);
     for (const tab of tabs.slice(1)) {
       await page.getByRole('main').getByRole('tab', { name: tab }).first().click();
@@ -81,6 +85,7 @@ async function checkEveryScreen(page: Page, size: (typeof SIZES)[number], theme:
       // A tab's picture is for looking at, not for the docs: always into test-results.
       await page.screenshot({ path: join(tabShotsDir, `${screen.slug}-${slugOf(tab)}-${size.name}-${theme}.png`), animations: 'disabled' });
       findings.push(...(await seriousFindings(page, `${screen.slug} › ${tab}`)));
+      expect.soft(await page.getByRole('main').innerText(), `${screen.slug} › ${tab}: command-line text`).not.toMatch(COMMAND_LINE);
     }
     // Nothing is cut off or pushed out: the screen itself never scrolls sideways (wide tables scroll inside their frame).
     const overflow = await page

@@ -26,6 +26,9 @@ function ledgerFile(dir: string, name: string, lines: string[]): string {
   return file;
 }
 
+/** What only a command line says: a flag, or a command. */
+const COMMAND_LINE = /(^|[\s(`"])--[a-z]|\bnps [a-z]+ [a-z]+|npm run/;
+
 const preview = (page: Page) => page.getByRole('button', { name: 'Preview the import' });
 const firstRows = (page: Page) => page.getByRole('table', { name: 'First rows as read' });
 
@@ -260,6 +263,9 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   const rejected = firstRows(page).getByRole('row').nth(1);
   await expect(rejected).toContainText('Rejected ContractAddress "0xab95e915c123fded5bdfb6325e35ef5515f1ea69": unknown token');
   await expect(firstRows(page).getByRole('row').nth(2)).toContainText('ETH_USDT');
+  // The way out named as the window has it, not as a command.
+  await expect(rejected).toContainText("add it to the catalogue (Add to catalogue, in the import's list of unknown tokens)");
+  await expect(page.getByRole('main')).not.toContainText(COMMAND_LINE);
   await shot(page, 'ledger-choices-unknown-token');
 
   // A refusal stands only while its cause does: a token ID the catalogue has is refused, and editing it takes the message away.

@@ -6,6 +6,7 @@ import type { ExplorerTarget } from '../shared/bridge';
 import { ErrorCodes } from '../shared/errors';
 import { reportRuntime } from './service/app/handlers';
 import { callForWindow, throttleProgress } from './service/app/call';
+import { sayFor } from './service/said';
 import { ServiceError } from './service/errors';
 import { CONTENT_SECURITY_POLICY } from './service/http/app-door';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './service/http/server';
@@ -166,8 +167,8 @@ if (!app.requestSingleInstanceLock()) {
       // one line names the file, the cause and what to do; anything else is most often
       // better-sqlite3 not built for this Electron.
       if (err instanceof ServiceError) {
-        log(`cannot open the data in ${dataDir}: ${err.message}`);
-        dialog.showErrorBox('NPS Reconcile cannot start', err.message);
+        log(`cannot open the data in ${dataDir}: ${sayFor(err.message, 'cli')}`);
+        dialog.showErrorBox('NPS Reconcile cannot start', sayFor(err.message, 'window'));
       } else {
         const reason = err instanceof Error ? err.message : String(err);
         log(`cannot open the data in ${dataDir}: ${err instanceof Error ? (err.stack ?? reason) : reason}`);

@@ -1,7 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-import { storeFailure } from '../service/errors';
+import { ServiceError, storeFailure } from '../service/errors';
+import { answerFor, sayFor } from '../service/said';
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
 import { remoteInvoker, runningService, type Invoker } from './running';
@@ -22,6 +23,22 @@ export const sayUpgrade = (pending: string[]): void => {
 };
 
 /**
+ * A running service's answers and refusals as the command line says them (service/said.ts): its
+ * door answers the handlers' own words; a store opened here says the command line's already.
+ */
+function saidOnCli(service: Invoker): Invoker {
+  return {
+    invoke: async (name, input, meta) => {
+      try {
+        return answerFor(await service.invoke(name, input, meta), 'cli');
+      } catch (err) {
+        throw err instanceof ServiceError ? new ServiceError(err.code, sayFor(err.message, 'cli')) : err;
+      }
+    },
+  };
+}
+
+/**
  * Run fn with the data directory's service. One data folder has one writer: when a service already
  * runs on the folder (the desktop app, or `serve`), fn's calls go to it (running.ts) and the store
  * is not opened a second time; otherwise the store is opened here. A store that cannot be used, at
@@ -31,7 +48,7 @@ export const sayUpgrade = (pending: string[]): void => {
 export function withService<T>(dataDir: string | undefined, fn: (service: Invoker) => T | Promise<T>): Promise<T> {
   const dir = dataDir ?? defaultDataDir();
   const running = runningService(dir);
-  if (running) return Promise.resolve().then(() => fn(remoteInvoker(running)));
+  if (running) return Promise.resolve().then(() => fn(saidOnCli(remoteInvoker(running))));
   const service: Service = openService({ dataDir: dir, onUpgrade: sayUpgrade });
   return Promise.resolve()
     .then(() => fn(service))

@@ -14,6 +14,7 @@ import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
+import { answerFor, byDoor, sayFor } from './said';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -70,7 +71,14 @@ export function openService(opts: ServiceOptions): Service {
     return {
       ctx,
       handlers,
-      invoke: (name, input, meta) => invokeHandler(handlers, name, input, meta),
+      // The command line's words (said.ts): the CLI and the tests call here; the window's calls go through app/call.ts.
+      invoke: async (name, input, meta) => {
+        try {
+          return answerFor(await invokeHandler(handlers, name, input, meta), 'cli');
+        } catch (err) {
+          throw err instanceof ServiceError ? new ServiceError(err.code, sayFor(err.message, 'cli')) : err;
+        }
+      },
       close: () => {
         forget();
         ctx.engine.close();
@@ -92,7 +100,7 @@ function openStore(opts: ServiceOptions, file: string): Db {
     const reason = err instanceof Error ? err.message : String(err);
     throw new ServiceError(
       ErrorCodes.STORE_UNAVAILABLE,
-      `the data folder ${opts.dataDir} cannot be created (${reason}); point --data-dir elsewhere`,
+      `the data folder ${opts.dataDir} cannot be created (${reason}); ${byDoor('point --data-dir elsewhere', 'start the app on another data folder (NPS_DATA_DIR)')}`,
     );
   }
   try {

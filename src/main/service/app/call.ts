@@ -3,6 +3,7 @@ import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
 import { ServiceError, storeBusy } from '../errors';
 import { invokeHandler, isHandlerName, type Handlers } from '../handlers';
+import { answerFor, sayFor } from '../said';
 
 /**
  * A call from the window (IPC or the /app/rpc door): the name checked against the map, the input
@@ -21,10 +22,11 @@ export async function callForWindow(
   }
   try {
     const data = await invokeHandler(handlers, name, input ?? {}, meta);
-    return { status: ErrorCodes.OK, data, msg: '' };
+    // How to give something is said as the window says it: its screen, field or button, not a flag.
+    return { status: ErrorCodes.OK, data: answerFor(data, 'window'), msg: '' };
   } catch (err) {
     const known = err instanceof ServiceError ? err : storeBusy(err);
-    if (known) return { status: known.code, data: null, msg: known.message };
+    if (known) return { status: known.code, data: null, msg: sayFor(known.message, 'window') };
     log(`internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return { status: ErrorCodes.INTERNAL, data: null, msg: 'internal error; the service log has the details' };
   }

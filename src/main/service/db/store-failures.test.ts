@@ -23,6 +23,7 @@ import { buildServer } from '../http/server';
 import { DB_FILE, openService } from '../index';
 import { tempService } from '../test-support';
 import { defaultMigrationsFolder, SERVING_BUSY_TIMEOUT_MS } from './open';
+import { sayFor } from '../said';
 
 /*
  * Issue 13, "Clean failures": a store that cannot be used is one line naming the file, the cause
@@ -86,7 +87,10 @@ function openFailure(dir: string): ServiceError {
   expect(failure).toBeInstanceOf(ServiceError);
   expect((failure as ServiceError).code).toBe(5001);
   expect((failure as ServiceError).httpStatus).toBe(503);
-  return failure as ServiceError;
+  // As the command line says it (the window names another data folder its own way: said.ts).
+  const { code, message } = failure as ServiceError;
+  expect(sayFor(message, 'window')).not.toContain('--data-dir');
+  return new ServiceError(code, sayFor(message, 'cli'));
 }
 
 interface Ran {

@@ -181,7 +181,7 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
       return sendError(
         reply,
         ErrorCodes.AUTH_MISSING,
-        'code: already used or wrong; open the link `npm run nps -- serve --ui` printed (restart it for a new link)',
+        'code: already used or wrong; open the link the service printed when it started (start it again for a new link)',
         401,
       );
     }
@@ -202,7 +202,7 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
       return sendError(
         reply,
         ErrorCodes.AUTH_MISSING,
-        'session: this window has none; open the link `npm run nps -- serve --ui` printed when it started',
+        'session: this window has none; open the link the service printed when it started',
         401,
       );
     }

@@ -399,7 +399,7 @@ function ExportButtons({ query, sort, total }: { query: ReturnType<typeof toQuer
     }
   };
   const title = tooMany
-    ? `Export holds at most ${formatCount(MAX_EXPORT_RECORDS)} records: narrow the filters (nps ledger export writes the whole ledger)`
+    ? `Export holds at most ${formatCount(MAX_EXPORT_RECORDS)} records: narrow the filters (by wallet, chain, token or dates) and export each part`
     : undefined;
   return (
     <span className="tx-export">
