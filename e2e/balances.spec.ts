@@ -72,12 +72,13 @@ test('balances of the previous month, a statement, and a check against the custo
   const line = table.getByRole('row').nth(1);
   await expect(line).toContainText('Custody (Tron)');
   await expect(line).toContainText('TRON_USDT');
-  await expect(line.getByRole('cell').nth(2)).toHaveText('500');
-  await expect(line.getByRole('cell').nth(3)).toHaveText('1,200.5');
-  await expect(line.getByRole('cell').nth(4)).toHaveText('300');
-  await expect(line.getByRole('cell').nth(5)).toHaveText('2');
-  await expect(line.getByRole('cell').nth(6)).toHaveText('1,398.5');
-  await expect(line.getByRole('cell').nth(7)).toHaveText('3');
+  // Movements beside the token; the amounts in order, Closing last (kept in view on a narrow window).
+  await expect(line.getByRole('cell').nth(2)).toHaveText('3');
+  await expect(line.getByRole('cell').nth(3)).toHaveText('500');
+  await expect(line.getByRole('cell').nth(4)).toHaveText('1,200.5');
+  await expect(line.getByRole('cell').nth(5)).toHaveText('300');
+  await expect(line.getByRole('cell').nth(6)).toHaveText('2');
+  await expect(line.getByRole('cell').nth(7)).toHaveText('1,398.5');
 
   await line.click();
   const statement = page.getByRole('region', { name: 'Statement' });

@@ -126,7 +126,7 @@ test("check the closing balance against the custodian's statement", async () => 
   const table = page.getByRole('table', { name: 'Balances' });
   // Customer deposits on TRON_USDT: 1500 and 2.5E+3 Completed; 320 still Confirming moves nothing.
   const usdt = table.getByRole('row').filter({ hasText: 'Customer deposits' }).filter({ hasText: 'TRON_USDT' });
-  await expect(usdt.getByRole('cell').nth(6)).toHaveText('4,000');
+  await expect(usdt.getByRole('cell').nth(7)).toHaveText('4,000');
   await usdt.click();
   const check = page.getByRole('region', { name: 'Check against statement' });
   await check.getByLabel('Statement date').fill('2026-01-31');

@@ -41,14 +41,18 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
-/** A decimal amount, exactly as stored, with its point lined up in a right-aligned column. */
-export function Amount({ value, className }: { value: string | null | undefined; className?: string }) {
+/**
+ * A decimal amount, exactly as stored, with its point lined up in a right-aligned column: `fracCh`
+ * (fractionWidth of the column's amounts) makes every fraction as wide as the column's widest.
+ */
+export function Amount({ value, className, fracCh }: { value: string | null | undefined; className?: string; fracCh?: number }) {
+  const fracStyle = fracCh === undefined ? undefined : { minWidth: `${fracCh}ch` };
   if (value === null || value === undefined || value === '') {
     // The dash stands where the digits before the point would, so it lines up with the amounts around it.
     return (
       <span className={className ? `amount muted ${className}` : 'amount muted'} aria-label="empty">
         <span className="amount-int">—</span>
-        <span className="amount-frac" />
+        <span className="amount-frac" style={fracStyle} />
       </span>
     );
   }
@@ -56,7 +60,9 @@ export function Amount({ value, className }: { value: string | null | undefined;
   return (
     <span className={className ? `amount ${className}` : 'amount'} title={value}>
       <span className="amount-int">{groupThousands(int)}</span>
-      <span className="amount-frac">{frac}</span>
+      <span className="amount-frac" style={fracStyle}>
+        {frac}
+      </span>
     </span>
   );
 }

@@ -40,6 +40,16 @@ export function splitAmount(value: string): { int: string; frac: string } {
   return { int: value.slice(0, at), frac: value.slice(at) };
 }
 
+/**
+ * The widest fractional part among a column's amounts, its point included, in characters: each
+ * amount's fraction takes this width, so the points of a right-aligned column line up.
+ */
+export function fractionWidth(values: Iterable<string | null | undefined>): number {
+  let widest = 0;
+  for (const v of values) if (v) widest = Math.max(widest, splitAmount(v).frac.length);
+  return widest;
+}
+
 /** Group the integer digits in thousands for reading (1234567.5 -> 1,234,567.5), exactly. */
 export function groupThousands(int: string): string {
   const neg = int.startsWith('-');

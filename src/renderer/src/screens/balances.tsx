@@ -4,7 +4,7 @@ import { call, errorText } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { Amount, Badge, Empty, ErrorBox, Field, Loading, PageHeader, Pager } from '../components/ui';
 import { walletLabel, WalletName } from '../components/wallet-name';
-import { formatCount, formatTime, previousMonth, shorten } from '../lib/format';
+import { formatCount, fractionWidth, formatTime, previousMonth, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 
@@ -38,6 +38,13 @@ function Statement({ row, from, to, onClose }: { row: PeriodBalance; from: strin
   const q = useQuery(`${rowKey(row)}|${from}|${to}|${page}`, () =>
     call('balance-movements', { wallet_id: row.wallet_id, token_id: row.token_id, from, to, page, page_size: PAGE_SIZE }),
   );
+  const list = q.data?.list ?? [];
+  const frac = {
+    in: fractionWidth(list.map((m) => m.inflow)),
+    out: fractionWidth(list.map((m) => m.outflow)),
+    fees: fractionWidth(list.map((m) => m.fees)),
+    balance: fractionWidth(list.map((m) => m.balance)),
+  };
   const columns: SimpleColumn<Movement>[] = [
     { key: 'at', header: 'Time (UTC)', render: (m) => <span className="nowrap">{formatTime(m.at)}</span> },
     { key: 'type', header: 'type', render: (m) => m.type },
@@ -51,10 +58,16 @@ function Statement({ row, from, to, onClose }: { row: PeriodBalance; from: strin
         </span>
       ),
     },
-    { key: 'in', header: 'In', align: 'right', render: (m) => <Amount value={m.inflow === '0' ? '' : m.inflow} /> },
-    { key: 'out', header: 'Out', align: 'right', render: (m) => <Amount value={m.outflow === '0' ? '' : m.outflow} /> },
-    { key: 'fees', header: 'Fees', align: 'right', render: (m) => <Amount value={m.fees === '0' ? '' : m.fees} /> },
-    { key: 'balance', header: 'Balance', align: 'right', render: (m) => <Amount value={m.balance} className="strong" /> },
+    { key: 'in', header: 'In', align: 'right', render: (m) => <Amount value={m.inflow === '0' ? '' : m.inflow} fracCh={frac.in} /> },
+    { key: 'out', header: 'Out', align: 'right', render: (m) => <Amount value={m.outflow === '0' ? '' : m.outflow} fracCh={frac.out} /> },
+    { key: 'fees', header: 'Fees', align: 'right', render: (m) => <Amount value={m.fees === '0' ? '' : m.fees} fracCh={frac.fees} /> },
+    {
+      key: 'balance',
+      header: 'Balance',
+      align: 'right',
+      pinned: true,
+      render: (m) => <Amount value={m.balance} className="strong" fracCh={frac.balance} />,
+    },
   ];
   const s = q.data;
   return (
@@ -212,6 +225,15 @@ export function BalancesScreen() {
     setPeriod({ from: fromText, to: toText });
     setSelected(undefined);
   };
+  const rows = q.data?.rows ?? [];
+  // Each amount column's fractions as wide as its widest: the decimal points line up down the column.
+  const frac = {
+    opening: fractionWidth(rows.map((r) => r.opening)),
+    inflow: fractionWidth(rows.map((r) => r.inflow)),
+    outflow: fractionWidth(rows.map((r) => r.outflow)),
+    fees: fractionWidth(rows.map((r) => r.fees)),
+    closing: fractionWidth(rows.map((r) => r.closing)),
+  };
   const columns: SimpleColumn<PeriodBalance>[] = [
     { key: 'wallet', header: 'Wallet', render: (r) => <WalletName id={r.wallet_id} /> },
     {
@@ -223,14 +245,20 @@ export function BalancesScreen() {
         </span>
       ),
     },
-    { key: 'opening', header: 'Opening', align: 'right', render: (r) => <Amount value={r.opening} /> },
-    { key: 'in', header: 'In', align: 'right', render: (r) => <Amount value={r.inflow} /> },
-    { key: 'out', header: 'Out', align: 'right', render: (r) => <Amount value={r.outflow} /> },
-    { key: 'fees', header: 'Fees', align: 'right', render: (r) => <Amount value={r.fees} /> },
-    { key: 'closing', header: 'Closing', align: 'right', render: (r) => <Amount value={r.closing} className="strong" /> },
     { key: 'movements', header: 'Movements', align: 'right', render: (r) => <span className="num">{formatCount(r.movements)}</span> },
+    { key: 'opening', header: 'Opening', align: 'right', render: (r) => <Amount value={r.opening} fracCh={frac.opening} /> },
+    { key: 'in', header: 'In', align: 'right', render: (r) => <Amount value={r.inflow} fracCh={frac.inflow} /> },
+    { key: 'out', header: 'Out', align: 'right', render: (r) => <Amount value={r.outflow} fracCh={frac.outflow} /> },
+    { key: 'fees', header: 'Fees', align: 'right', render: (r) => <Amount value={r.fees} fracCh={frac.fees} /> },
+    // The figure the period is closed on stays in view when the table is wider than the window.
+    {
+      key: 'closing',
+      header: 'Closing',
+      align: 'right',
+      pinned: true,
+      render: (r) => <Amount value={r.closing} className="strong" fracCh={frac.closing} />,
+    },
   ];
-  const rows = q.data?.rows ?? [];
   const checkWallet = selected?.wallet_id ?? wallet;
   // The chosen row's token first: the check is about what the accountant is looking at.
   const checkTokens = [
