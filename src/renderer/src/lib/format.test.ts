@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPeriod } from './format';
+import { fractionWidth, nextPeriod } from './format';
 
 describe('the period proposed for the next run of a layout', () => {
   const now = new Date(Date.UTC(2026, 10, 27, 9)); // 27 November 2026
@@ -22,5 +22,13 @@ describe('the period proposed for the next run of a layout', () => {
     expect(nextPeriod({ from: '2026-01-01', to: '2026-01-15' }, now)).toEqual(october);
     expect(nextPeriod({ from: '2026-01-05', to: '2026-02-04' }, now)).toEqual(october);
     expect(nextPeriod({ from: '2026-01-01T00:00:00Z', to: '2026-01-31' }, now)).toEqual(october);
+  });
+});
+
+describe("a column's fraction width, for its decimal points to line up", () => {
+  it('is the widest fraction, its point counted; whole numbers and empty cells have none', () => {
+    expect(fractionWidth(['18.289182344937695945', '0', '400', '2.5'])).toBe(19);
+    expect(fractionWidth(['0', '2,500', '', null, undefined])).toBe(0);
+    expect(fractionWidth(['-0.5', '1.25'])).toBe(3);
   });
 });
