@@ -292,8 +292,11 @@ describe('lookup and identifiers', () => {
     expect(pick('"token_id":"ETH_UNI_V2","type":"Deposit","amount":"10.287331769492714639"')).toMatchObject({ record: lpIn, result: true });
     // "ETH in 1.5": the deposit of the hash, its amount a mismatch; never the gas record, whose token and type also fit less.
     expect(pick('"token_id":"ETH","type":"Deposit","amount":"1.5"')).toMatchObject({ record: internal, result: false });
-    // A hash with only gas: a claim that something moved is not in the ledger, not a mismatch with the gas.
-    expect(matchClaim(claim(`{"hash":"${hash}","token_id":"ETH","amount":"1"}`), [gasRecord], isEvm).record).toBeNull();
+    // A hash with only its gas record: a claim that something moved is compared with it (an amount mismatch).
+    expect(matchClaim(claim(`{"hash":"${hash}","token_id":"ETH","amount":"1"}`), [gasRecord], isEvm)).toMatchObject({
+      record: gasRecord,
+      flags: { amount_match: false },
+    });
   });
 
   test('a gas claim compares the fee of a record that also moved an amount, not its amount', () => {

@@ -302,6 +302,18 @@ export function pendingTicketsOfRun(db: Db, runId: string): number {
  * Exceptions a person dismissed or resolved are left as they are. The caller holds the
  * transaction. Answers the ids resolved.
  */
+/** The subjects of the Pending exceptions of a kind (a mismatch's: its transaction id; only those books runs opened). */
+export function pendingSubjects(db: Db, kind: ExceptionKind): Set<string> {
+  return new Set(
+    stmt<[string], string>(db, `SELECT subject FROM tickets WHERE kind = ? AND status = 'Pending' ${booksOnly(kind)}`)
+      .pluck()
+      .all(kind),
+  );
+}
+
+const booksOnly = (kind: ExceptionKind) =>
+  kind === 'mismatch' ? 'AND run_id IN (SELECT run_id FROM verification_runs WHERE two_way = 1)' : '';
+
 export function settleExceptions(
   db: Db,
   kind: ExceptionKind,
@@ -311,10 +323,9 @@ export function settleExceptions(
   at: number,
 ): string[] {
   // The Pending exceptions of the kind (the queue's open work, not the run's claims) are read and each is looked up.
-  const booksOnly = kind === 'mismatch' ? 'AND run_id IN (SELECT run_id FROM verification_runs WHERE two_way = 1)' : '';
   const rows = stmt<[string, string], { ticket_id: string; subject: string }>(
     db,
-    `SELECT ticket_id, subject FROM tickets WHERE kind = ? AND status = 'Pending' AND (run_id IS NULL OR run_id <> ?) ${booksOnly}`,
+    `SELECT ticket_id, subject FROM tickets WHERE kind = ? AND status = 'Pending' AND (run_id IS NULL OR run_id <> ?) ${booksOnly(kind)}`,
   ).all(kind, exceptRun);
   const update = stmt(db, "UPDATE tickets SET status = 'Resolved', updated_at = ? WHERE ticket_id = ?");
   const resolved: string[] = [];
