@@ -541,7 +541,7 @@ export function claimOf(item: VerifyItem): Record<string, string | number> {
  */
 function timeOf(item: VerifyItem): string {
   if (item.time_until === undefined) return new Date(item.time! * 1000).toISOString().replace('.000Z', 'Z');
-  return `${new Date(((item.time! + item.time_until) / 2) * 1000).toISOString().slice(0, 10)} (the whole day)`;
+  return `${new Date(((item.time! + item.time_until) / 2) * 1000).toISOString().slice(0, 10)} (all day)`;
 }
 
 /** Common names of books columns, normalised (lower case, letters and digits only). */

@@ -95,7 +95,7 @@ describe('a month of a real Etherscan export against books kept by hand', () => 
       amount: '0',
       fee: '0.003186504',
       token_id: 'ETH',
-      time: '2020-10-09 (the whole day)',
+      time: '2020-10-09 (all day)',
     });
   });
 
