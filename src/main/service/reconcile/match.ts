@@ -15,7 +15,7 @@ import {
 } from '../../../shared/reconcile';
 
 /*
- * The matching rules of POST /nps/bill/verify/txs (SPEC.md, Reconciliation), as pure functions over
+ * The matching rules of POST /nps/bill/verify/txs (docs/api.md, "A claim" and "Lookup"), as pure functions over
  * a claim and the records its identifiers point at. No store, no clock: the table-driven tests
  * in match.test.ts pin every rule.
  */
@@ -134,7 +134,7 @@ function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvm
 
 const allTrue = (flags: MatchFlags): boolean => MATCH_FLAGS.every((f) => flags[f]);
 
-/** The fields of the false flags, in SPEC.md's order (`abnormals`). */
+/** The fields of the false flags, in the order docs/api.md gives `abnormals`. */
 export const abnormalFields = (flags: MatchFlags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]);
 
 export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
@@ -146,7 +146,7 @@ export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
 /**
  * Pick the claim's record among the records its lookup identifier points at (already limited to
  * the wallets in scope) and compare. Several can qualify (one hash carries a native transfer and
- * token transfers): as SPEC.md says, the one whose token_id agrees with the claim, then the one
+ * token transfers): as docs/api.md says ("Lookup"), the one whose token_id agrees with the claim, then the one
  * whose `to` agrees; when the claim cannot tell them apart, the first in movement order (native,
  * internal, then token transfers by log index; then the lowest transaction_id). The other fields do not choose: a claim
  * about a transfer is checked against that transfer, whatever its amount says.
