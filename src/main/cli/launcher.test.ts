@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
@@ -72,4 +73,24 @@ test('every command a message, a usage or a document names is one the CLI has', 
   }
   expect(named.length).toBeGreaterThan(10);
   expect(named.filter((n) => !commands.has(n.split(': ')[1]!))).toEqual([]);
+}, 60_000);
+
+test('call says which address it tried, where that came from, and the flags that point elsewhere', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nps-call-'));
+  try {
+    // A service that ran on the folder and stopped: api.json is left, nothing listens on its port.
+    writeFileSync(join(dir, 'api.json'), JSON.stringify({ base_url: 'http://127.0.0.1:9/nps', pid: 1 }));
+    const secret = ['--secret', 'a'.repeat(64)];
+    const stale = await nps(['call', 'GET', '/nps/ticket', ...secret, '--data-dir', dir]);
+    expect(stale.code).toBe(1);
+    expect(stale.err).toMatch(
+      new RegExp(
+        `^cannot reach http://127\\.0\\.0\\.1:9 \\(named by ${join(dir, 'api.json')}\\): .*; start the service \\(nps serve --data-dir ${dir}\\), or point at a running one with --data-dir DIR or --base URL\\n$`,
+      ),
+    );
+    const given = await nps(['call', 'GET', '/nps/ticket', ...secret, '--base', 'http://127.0.0.1:9']);
+    expect(given.err).toMatch(/^cannot reach http:\/\/127\.0\.0\.1:9 \(given with --base\): .*; is the service running there\?\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 60_000);
