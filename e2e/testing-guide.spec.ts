@@ -9,7 +9,7 @@ import { expect, test } from 'nps-reconcile/testing';
 test('the imported ledger is in the window', async ({ nps, page }) => {
   const file = join(import.meta.dirname, '..', 'resources', 'samples', 'native-ledger.csv');
   const imported = await nps.run(['import', file]);
-  expect(imported.code, imported.stderr).toBe(0);
+  expect(imported).toSucceed();
 
   const window = await nps.open(page);
   await window.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Ledger' }).click();
@@ -23,7 +23,7 @@ test('the same file: seeded through the API, a second window opened', async ({ n
   const answer = await fetch(`${nps.url}/nps/chains?chain_identifier=TRON`);
   expect(answer.status).toBe(200);
   const created = await nps.run(['wallets', 'create', 'QA wallet']);
-  expect(created.code, created.stderr).toBe(0);
+  expect(created).toSucceed();
 
   const window = await nps.open(page);
   await window.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Wallets' }).click();

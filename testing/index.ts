@@ -248,8 +248,8 @@ class Services {
   async forFile(info: TestInfo): Promise<FileService> {
     if (this.current?.file === info.file) return this.current.service;
     await this.close();
-    // Starting (and building, when a source is newer) is not the test's own time.
-    info.setTimeout(info.timeout + START_TIMEOUT_MS);
+    // Starting (and building, when a source is newer) is not the test's own time (0: no timeout at all).
+    if (info.timeout > 0) info.setTimeout(info.timeout + START_TIMEOUT_MS);
     if (electronMode) {
       if (!locateElectron().path) throw new Error('E2E_ELECTRON=1 but no Electron binary is installed');
       if (!existsSync(electronSqliteBinding()))
@@ -303,4 +303,20 @@ export const test = base.extend<{ nps: Nps }, { npsServices: Services }>({
   },
 });
 
-export const expect = baseExpect;
+/**
+ * Playwright's expect, with one matcher more: `expect(await nps.run([...])).toSucceed()` passes when
+ * the command exited 0, and otherwise fails showing its exit code and what it printed on stderr.
+ */
+export const expect = baseExpect.extend({
+  toSucceed(received: RunResult) {
+    const pass = received.code === 0;
+    return {
+      pass,
+      name: 'toSucceed',
+      message: () =>
+        pass
+          ? `expected the command to fail, but it exited 0:\n${received.stdout}`
+          : `expected the command to exit 0, but it exited ${received.code}:\n${received.stderr || received.stdout}`,
+    };
+  },
+});
