@@ -1,10 +1,10 @@
-import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LEDGER_FIELDS } from '../src/shared/ledger';
-import { openScreen, shot, useSession } from './support/session';
+import { openScreen, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const W = '5a1e5a1e-0000-4000-8000-000000000001';
 
 /** The previous calendar month (UTC), the period the screen opens on. */
@@ -19,8 +19,8 @@ const row = (f: Partial<Record<(typeof LEDGER_FIELDS)[number], string>>) => LEDG
 const usdt = { wallet_id: W, chain_id: 'TRON', token_id: 'TRON_USDT' };
 const id = (n: number) => `5a1e5a1e-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-test('balances of the previous month, a statement, and a check against the custodian', async () => {
-  const { page, dataDir } = session();
+test('balances of the previous month, a statement, and a check against the custodian', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   // Opening 500 (before the month); in the month: +1200.5, -(300 + fee 1), a failed on-chain withdrawal's fee 1,
   // a Pending deposit that moves nothing. Closing: 500 + 1200.5 - 300 - 2 = 1398.5
   const file = join(dataDir, 'balances-ledger.csv');

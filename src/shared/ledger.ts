@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addition, isExactNumber, pageOf, queryInt, Uuid } from './primitives';
 import { ReportFile, ReportFormat } from './files';
 
-/* The service's own records (SPEC.md, "The service's own records (the ledger)") and their import. */
+/* The service's own records (docs/ledger.md) and their import. */
 
 export const LEDGER_TYPES = ['Deposit', 'Withdrawal'] as const;
 export const LEDGER_STATUSES = ['Pending', 'Confirming', 'Completed', 'Failed', 'Rejected'] as const;
@@ -14,8 +14,8 @@ export type LedgerStatus = z.infer<typeof LedgerStatus>;
 const msOrNull = z.number().int().nullable();
 
 /**
- * The transaction record: the source description's sixteen fields in its order (shared/source/
- * service-description.md, "Transaction record"), then the additions transaction_id and request_id.
+ * The transaction record: the source description's sixteen fields in its order (docs/api.md,
+ * "Resources", Transaction record), then the additions transaction_id and request_id.
  * This object is the one list of the record's fields: the ledger table's columns (db/schema.ts),
  * the statement that reads a record (main's db/record-sql.ts), both wire shapes of the verify answer
  * (reconcile.ts), openapi.json and the Ledger screen's columns are all made from it.

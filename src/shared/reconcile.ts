@@ -3,7 +3,7 @@ import { ReconcileReport, ReportFile, ReportFormat } from './reports';
 import { LEDGER_STATUSES, LEDGER_TYPES, LedgerRecord, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
 import { addition, Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
-/** The fields a claim is compared on, in the order `abnormals` lists them (docs/api.md, Tickets). */
+/** The fields a claim is compared on, in the order `abnormals` lists them (docs/api.md, "Tickets"). */
 export const FLAG_FIELDS = ['chain_id', 'token_id', 'to', 'status', 'type', 'amount', 'fee', 'amount_actual', 'time'] as const;
 export const FlagField = z.enum(FLAG_FIELDS);
 export type FlagField = z.infer<typeof FlagField>;
@@ -25,7 +25,7 @@ export const MAX_BATCH = 1000;
 /** 9999-12-31T23:59:59Z: later moments have no ISO 8601 form. */
 const MAX_UNIX_SECONDS = 253402300799;
 
-/** null and "" both mean "not given" (docs/api.md: empty strings count as absent). */
+/** null and "" both mean "not given" (docs/api.md, "A claim"). */
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(absentToUndefined, schema.optional());
 
@@ -167,7 +167,7 @@ function readInteger(v: unknown, min: number, max: number): number | undefined {
 }
 
 /**
- * Read one claim by the contract's item rules (docs/api.md), the first problem answering: each field of ITEM_FIELDS
+ * Read one claim by the claim rules of docs/api.md, the first problem answering: each field of ITEM_FIELDS
  * in order, then at least one identifier, a Deposit's identifiers, at least one field to compare.
  * null and "" count as absent for every field. Unknown fields are ignored. A loop over the table,
  * not a schema, because a request holds a thousand of these and the check must cost microseconds.

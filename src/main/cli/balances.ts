@@ -5,6 +5,7 @@ import { UsageError } from './errors';
 import type { Invoker } from './running';
 import { balancesUsage } from './usage';
 import { walletId } from './wallets';
+import { requireSubcommand } from './suggest';
 
 const cli = { actor: 'cli' as const };
 const out = (s: string) => process.stdout.write(s + '\n');
@@ -91,6 +92,7 @@ export async function balancesCommand(args: string[]): Promise<void> {
     json: { type: 'boolean' },
   });
   const [sub, ...rest] = positionals;
+  if (sub !== undefined) requireSubcommand('balances', sub, ['check', 'statement']);
   if (rest.length > 0 || (sub !== undefined && sub !== 'check' && sub !== 'statement')) throw new UsageError(balancesUsage);
   const zone = values['time-zone'] !== undefined ? { time_zone: values['time-zone'] } : {};
   const need = (flag: string, v: string | undefined): string => {

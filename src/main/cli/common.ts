@@ -4,16 +4,42 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 import { storeFailure } from '../service/errors';
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
+import { UsageError } from './errors';
 import { remoteInvoker, runningService, type Invoker } from './running';
+import { unknownName } from './suggest';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
 
-/** Parse a command's flags strictly: an unknown flag is an error naming it. */
+/**
+ * Parse a command's flags strictly. A flag the command lacks is named with the closest one it has
+ * (exit 2), and a flag without its value says how to give one: one line each, in the CLI's words
+ * rather than the parser's.
+ */
 export function parseFlags<T extends Options>(
   args: string[],
   options: T,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
-  return parseArgs({ args, options, allowPositionals: true, strict: true });
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const message = (err as Error).message;
+    const flag = /^(?:Unknown option|Option) '(-[^' ]+)/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+      // `-abc` is read as -a, -b, -c: name what was typed, not the parser's first letter.
+      const typed = args.find((a) => a === flag || a.startsWith(`${flag}=`) || (!a.startsWith('--') && a.startsWith(flag))) ?? flag;
+      const given = typed.split('=')[0]!;
+      const known = Object.keys(options).map((o) => `--${o}`);
+      throw unknownName('option', given, known, ' (add --help to see the options)');
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
+      if (message.includes('does not take an argument')) throw new UsageError(`${flag}: takes no value (give ${flag} alone)`);
+      if (message.includes('ambiguous'))
+        throw new UsageError(`${flag}: needs a value; for a value that starts with "-", write ${flag}=VALUE (e.g. ${flag}=-5)`);
+      throw new UsageError(`${flag}: needs a value (${flag} VALUE)`);
+    }
+    throw err;
+  }
 }
 
 /** Said on stderr before a store made by an earlier version is brought up to date (once; seconds for a large ledger). */

@@ -5,6 +5,7 @@
 
 import { ChainUpdate, TokenUpdate } from '../../shared/catalogue';
 import { DEFAULT_RETENTION, RETENTION_LIMITS } from '../../shared/retention';
+import { EXCEPTION_KINDS, TICKET_SORTS } from '../../shared/tickets';
 import { DEFAULT_RATE_LIMITS } from '../service/http/limit-defaults';
 
 /** The catalogue fields `chains set` and `tokens set` take: the contract's, by their wire names. */
@@ -108,7 +109,8 @@ npm run nps -- keys list [--json] [--data-dir D]
 npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
   Relabel a key or change the wallets it may act on.
 npm run nps -- keys revoke KEY [--data-dir D]
-  --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
+  --wallets limits the key to these wallets, each by its name or ID (an unknown one is refused);
+  without it (or with "all") the key may act on every wallet.`;
 
 export const retentionUsage = `npm run nps -- retention [show] [--json] [--data-dir D]
 npm run nps -- retention set [--days N] [--runs M] [--json] [--data-dir D]
@@ -147,3 +149,20 @@ export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--
 export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
   Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and
   serve the same screens in browser mode instead, printing the URL. --browser skips Electron.`;
+
+const TICKET_FILTERS = `[--kind K] [--status S] [--wallet WALLET] [--chain C] [--token T] [--run RUN_ID] [--search WORDS]`;
+
+export const ticketsUsage = `npm run nps -- tickets list ${TICKET_FILTERS} [--sort F] [--order asc|desc] [--limit N] [--json] [--data-dir D]
+npm run nps -- tickets show TICKET_ID [--json] [--data-dir D]
+npm run nps -- tickets resolve|dismiss TICKET_ID... --reason TEXT [--json] [--data-dir D]
+npm run nps -- tickets resolve|dismiss ${TICKET_FILTERS} --reason TEXT [--yes] [--json] [--data-dir D]
+npm run nps -- tickets reopen TICKET_ID... [--reason TEXT] [--json] [--data-dir D]
+npm run nps -- tickets reopen ${TICKET_FILTERS} [--reason TEXT] [--yes] [--json] [--data-dir D]
+  The exceptions queue, as the Tickets screen works it. K is ${EXCEPTION_KINDS.join(', ')};
+  S is Pending, Resolved or Dismissed; WALLET is a wallet's name or ID; RUN_ID is a reconciliation
+  run's (nps reconcile prints it); --search finds words in the description, the ids, the claim and
+  the record's hash. list: newest change first (--sort ${TICKET_SORTS.join('|')}), at most N (default 100).
+  resolve and dismiss need a reason, which every ticket's history keeps with your name (nps user NAME).
+  Given ticket IDs, every one changes or none does. Given filters instead, every Pending ticket they
+  select is resolved or dismissed (every Resolved or Dismissed one is reopened): the CLI says how many
+  and asks y/N on a terminal; without a terminal it changes them only with --yes.`;

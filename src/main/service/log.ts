@@ -75,8 +75,8 @@ interface FileStream extends Pick<EventEmitter, 'on' | 'once' | 'off'> {
  * when 64 KiB wait, or at once for an error. A line per request is then an array push, and the
  * file gets one write for hundreds of lines. Hand-written rather than SonicBoom's own minLength
  * batching: in text mode SonicBoom measures the byte length of its whole pending buffer on every
- * write, so each line cost a copy of up to 16 KiB (2.4 µs a line against 1.1 µs this way, file
- * writes included; bench/log-lines.ts measures both). Lines keep their order: pino's own lines
+ * write, so each line cost a copy of up to 16 KiB, which made it the dearest part of a cheap
+ * request (bench/log-lines.ts measures both ways; docs/benchmarks.md has the figure). Lines keep their order: pino's own lines
  * come through here too. What waits is written by flushLog (serve and the app call it when they
  * stop); a process killed outright loses at most the last 200 ms.
  */

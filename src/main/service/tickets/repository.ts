@@ -157,6 +157,7 @@ export function listTickets(db: Db, q: TicketListInput, now: number): Page<Ticke
   if (q.wallet_id !== undefined) add('wallet_id = ?', q.wallet_id.toLowerCase());
   if (q.chain_id !== undefined && q.chain_id !== '') add('chain_id = ?', q.chain_id);
   if (q.token_id !== undefined && q.token_id !== '') add('token_id = ?', q.token_id);
+  if (q.run_id !== undefined && q.run_id !== '') add('run_id = ?', q.run_id);
   if (q.field !== undefined) add("instr(',' || abnormals || ',', ?) > 0", `,${q.field},`);
   if (q.amount_min !== undefined) add("amount <> '' AND decimal_key(amount) >= decimal_key(?)", q.amount_min);
   if (q.amount_max !== undefined) add("amount <> '' AND decimal_key(amount) <= decimal_key(?)", q.amount_max);
