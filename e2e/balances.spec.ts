@@ -113,4 +113,23 @@ test('balances of the previous month, a statement, and a check against the custo
   await result.getByRole('link').click();
   await expect(page).toHaveURL(/#\/tickets\/ticket\//);
   await expect(page.getByText('statement 1398.75 USDT, ledger 1398.5, difference 0.25').first()).toBeVisible();
+  // Its figures say when in words: the end of the statement's day, never Unix milliseconds.
+  const figures = page.getByRole('table', { name: 'Balance figures' });
+  await expect(figures.getByRole('row').filter({ hasText: 'Balance at (UTC)' })).toContainText(`${day(last)} 23:59:59 UTC`);
+  await expect(figures).not.toContainText(String(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), last.getUTCDate()) + 86_399_999));
+  await shot(page, 'balances-exception');
+
+  // The statement as the custodian writes it, 1398.50, agrees at its two places and settles the exception.
+  await openScreen(page, 'Balances');
+  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).click();
+  await check.getByLabel('Closing balance on the statement').fill('1398.50');
+  await check.getByRole('button', { name: 'Check' }).click();
+  await expect(result).toContainText('The statement agrees with the ledger at its 2 decimal places');
+  await expect(check.getByTestId('check-rule')).toHaveText(
+    "The rule: compared at the statement's 2 decimal places; the ledger's 1398.5 needs no rounding.",
+  );
+  await expect(result).toContainText('is now resolved');
+  await result.getByRole('link').click();
+  await expect(page.getByTestId('ticket-detail')).toContainText('Resolved');
+  await expect(page.getByRole('region', { name: 'History' })).toContainText('Pending → Resolved');
 });

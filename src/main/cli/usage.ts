@@ -89,7 +89,7 @@ npm run nps -- wallets address remove WALLET CHAIN_ID ADDRESS [--data-dir D]
 export const balancesUsage = `npm run nps -- balances [--wallet WALLET] [--at DATE] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances --from DATE --to DATE [--wallet WALLET] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances statement --wallet WALLET --token TOKEN_ID --from DATE --to DATE [--time-zone Z] [--json] [--data-dir D]
-npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--time-zone Z] [--json] [--data-dir D]
+npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--places N] [--time-zone Z] [--json] [--data-dir D]
   Balances from the ledger, exact: per wallet and token at a moment (default: the end of today), or a
   period's opening, in, out, fees and closing. Completed deposits count in, completed withdrawals and
   fees out, a failed withdrawal that went on chain its fee; a record counts at completed_at, else
@@ -97,8 +97,9 @@ npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balan
   --at and --to its end, --from its start) or an ISO 8601 moment; days are read in --time-zone (an
   IANA name, default UTC). WALLET is a wallet's ID or its name.
   statement: the records between with the balance after each. check: compares the custodian's
-  closing balance X with the ledger's at DATE; a difference opens an exception of kind balance
-  (the same check again updates it).`;
+  closing balance X with the ledger's at DATE, at X's decimal places (or --places N): the ledger's
+  balance rounded half to even to them. A difference opens an exception of kind balance (the same
+  check again updates it); a figure that agrees resolves it.`;
 
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
   Make an Ed25519 API key; prints the secret once (it is never stored) and the key.

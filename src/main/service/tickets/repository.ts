@@ -290,6 +290,30 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
   });
 }
 
+/**
+ * Resolve the Pending exception of this kind and subject, with the reason (a `status` event): a
+ * later finding that settles it, such as a statement checked again with a figure that agrees.
+ * Answers its ticket_id, or null when none is Pending.
+ */
+export function resolvePendingException(
+  db: Db,
+  kind: NewException['kind'],
+  subject: string,
+  note: string,
+  actor: string,
+  at: number,
+): string | null {
+  const id = stmt<[string, string], string>(
+    db,
+    "SELECT ticket_id FROM tickets WHERE kind = ? AND subject = ? AND status = 'Pending' ORDER BY created_at LIMIT 1",
+  )
+    .pluck()
+    .get(kind, subject);
+  if (id === undefined) return null;
+  setTicketsStatus(db, [{ ticket_id: id, from: 'Pending' }], 'Resolved', note, actor, at);
+  return id;
+}
+
 /** Exceptions a run opened or last updated that are still Pending. */
 export function pendingTicketsOfRun(db: Db, runId: string): number {
   return stmt<[string], number>(db, "SELECT count(*) FROM tickets WHERE run_id = ? AND status = 'Pending'").pluck().get(runId)!;
