@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LEDGER_FIELDS } from '../src/shared/ledger';
+import { FAILED_FEE_RULE, LEDGER_FIELDS } from '../src/shared/ledger';
 import { openScreen, shot, useSession } from './support/session';
 
 const session = useSession();
@@ -59,6 +59,13 @@ test('balances of the previous month, a statement, and a check against the custo
   await page.getByRole('button', { name: 'Preview the import' }).click();
   await page.getByRole('button', { name: 'Import 5 rows' }).click();
   await expect(page.getByTestId('import-result')).toContainText('5 added');
+  // Ledger totals count the failed withdrawal's fee as Balances do, and say so.
+  await page.getByRole('button', { name: 'Show the transactions' }).click();
+  const withdrawals = page.locator('.tx-totals').getByTestId('total-TRON_USDT-Withdrawal');
+  await expect(withdrawals.getByRole('cell').nth(2)).toHaveText('1 + 1 failed, fee only');
+  await expect(withdrawals.getByRole('cell').nth(4)).toHaveText('2');
+  await expect(page.getByTestId('totals-caption')).toContainText(FAILED_FEE_RULE.slice(1));
+  await shot(page, 'ledger-totals-failed-fee');
   await openScreen(page, 'Wallets');
   await page.getByRole('button', { name: 'Name it' }).click();
   await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Custody (Tron)');
@@ -76,6 +83,7 @@ test('balances of the previous month, a statement, and a check against the custo
   await expect(line.getByRole('cell').nth(3)).toHaveText('1,200.5');
   await expect(line.getByRole('cell').nth(4)).toHaveText('300');
   await expect(line.getByRole('cell').nth(5)).toHaveText('2');
+  await expect(page.getByText(FAILED_FEE_RULE, { exact: false })).toBeVisible();
   await expect(line.getByRole('cell').nth(6)).toHaveText('1,398.5');
   await expect(line.getByRole('cell').nth(7)).toHaveText('3');
 

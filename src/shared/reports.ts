@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LedgerRecord } from './ledger';
+import { PeriodBalance } from './balances';
 
 /*
  * An auditor's report of one two-way reconciliation: what the service knows, gathered once
@@ -33,17 +34,8 @@ export const ReportItem = z.object({
 });
 export type ReportItem = z.infer<typeof ReportItem>;
 
-/** Opening and closing balance of a wallet's token over the period, as exact decimal strings. */
-export const ReportBalance = z.object({
-  wallet_id: z.string(),
-  wallet_name: z.string(),
-  chain_id: z.string(),
-  token_id: z.string(),
-  opening: z.string(),
-  inflow: z.string(),
-  outflow: z.string(),
-  closing: z.string(),
-});
+/** A wallet's token over the period as the Balances screen shows it (closing = opening + inflow - outflow - fees), with the wallet's name. */
+export const ReportBalance = PeriodBalance.extend({ wallet_name: z.string() });
 export type ReportBalance = z.infer<typeof ReportBalance>;
 
 export const ReconcileReport = z.object({

@@ -248,7 +248,7 @@ describe('balances from the ledger', () => {
     expect(all.list.map((m) => m.balance)).toEqual(['1250', '950', '948', '937.9', '917.9', '917.900001']);
   });
 
-  it('periodBalances gives the report its rows, with the wallet name and every fee in outflow', async () => {
+  it('periodBalances gives the report its rows, with the wallet name, and the fees apart as Balances show them', async () => {
     await load();
     const rows = periodBalances(svc.ctx.db, [W.toUpperCase()], ms('2026-01-13T00:00:00Z'), ms('2026-01-31T23:59:59.999Z'));
     expect(rows.find((r) => r.token_id === 'ETH_USDT')).toEqual({
@@ -258,8 +258,10 @@ describe('balances from the ledger', () => {
       token_id: 'ETH_USDT',
       opening: '1000',
       inflow: '250.5',
-      outflow: '312.6', // 308.75 + 3.85
+      outflow: '308.75',
+      fees: '3.85',
       closing: '937.9',
+      movements: 4,
     });
     // Open ends: from the beginning, to the end of the ledger.
     expect(periodBalances(svc.ctx.db, null, null, null).find((r) => r.token_id === 'ETH_USDT')).toMatchObject({

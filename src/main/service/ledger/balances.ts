@@ -129,22 +129,13 @@ function balanceOf(db: Db, walletId: string, tokenId: string, at: number): Big {
 }
 
 /**
- * The period's balances of the report (shared/reports.ts): opening, inflow, outflow (withdrawals and
- * every fee, so opening + inflow - outflow = closing) and closing, per wallet (with its name) and token.
+ * The period's balances of the report (shared/reports.ts): the Balances screen's rows (opening,
+ * inflow, outflow, fees, closing, by the same rule), per wallet, with its name, and token.
  */
 export function periodBalances(db: Db, walletIds: string[] | null, from: number | null, to: number | null): ReportBalance[] {
   const names = walletNames(db);
   const ids = walletIds === null || walletIds.length === 0 ? null : walletIds.map((w) => w.toLowerCase());
-  return sumPeriod(db, ids, from, to).rows.map((g) => ({
-    wallet_id: g.wallet_id,
-    wallet_name: names.get(g.wallet_id) ?? '',
-    chain_id: g.chain_id,
-    token_id: g.token_id,
-    opening: plain(g.opening),
-    inflow: plain(g.inflow),
-    outflow: plain(g.outflow.plus(g.fees)),
-    closing: plain(closingOf(g)),
-  }));
+  return sumPeriod(db, ids, from, to).rows.map((g) => ({ ...periodRow(g), wallet_name: names.get(g.wallet_id) ?? '' }));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type ExcelJS from 'exceljs';
+import { FAILED_FEE_RULE } from '../../../shared/ledger';
 import { REPORT_GROUP_LABELS, REPORT_GROUPS, type ReconcileReport, type ReportGroup } from '../../../shared/reports';
 import { guardText, isoUtc } from './cells';
 import { GROUP_COLUMNS } from './group-columns';
@@ -78,6 +79,13 @@ class SummaryWriter {
     });
   }
 
+  /** A line of explanation under a table. */
+  note(text: string): void {
+    const cell = this.ws.getCell(this.row++, 1);
+    cell.value = text;
+    cell.font = { italic: true };
+  }
+
   /** A label and an empty cell with a line under it to sign or date on. */
   signLine(label: string): void {
     const r = this.ws.getRow(this.row);
@@ -95,7 +103,17 @@ class SummaryWriter {
 }
 
 function writeSummary(ws: ExcelJS.Worksheet, report: ReconcileReport): void {
-  ws.columns = [{ width: 30 }, { width: 40 }, { width: 16 }, { width: 16 }, { width: 30 }, { width: 30 }, { width: 30 }, { width: 30 }];
+  ws.columns = [
+    { width: 30 },
+    { width: 40 },
+    { width: 16 },
+    { width: 16 },
+    { width: 30 },
+    { width: 30 },
+    { width: 30 },
+    { width: 30 },
+    { width: 30 },
+  ];
   const s = new SummaryWriter(ws);
   s.title(report.title);
   s.line('Books file', report.books);
@@ -118,9 +136,10 @@ function writeSummary(ws: ExcelJS.Worksheet, report: ReconcileReport): void {
   s.section('Balances');
   if (report.balances.length === 0) s.line('No balances in this report');
   else {
-    s.header('Wallet', 'wallet_id', 'chain_id', 'token_id', 'Opening', 'In', 'Out', 'Closing');
+    s.header('Wallet', 'wallet_id', 'chain_id', 'token_id', 'Opening', 'In', 'Out', 'Fees', 'Closing');
     for (const b of report.balances)
-      s.tableRow([b.wallet_name, b.wallet_id, b.chain_id, b.token_id, b.opening, b.inflow, b.outflow, b.closing], 4);
+      s.tableRow([b.wallet_name, b.wallet_id, b.chain_id, b.token_id, b.opening, b.inflow, b.outflow, b.fees, b.closing], 4);
+    s.note(`Closing = opening + in - out - fees, as the Balances screen counts: ${FAILED_FEE_RULE}.`);
   }
   s.skip();
 

@@ -74,7 +74,9 @@ function sampleReport(): ReconcileReport {
         opening: '10',
         inflow: BIG,
         outflow: '0.000000000000000001',
+        fees: '0',
         closing: '123456799.123456789012345677',
+        movements: 2,
       },
     ],
     open_exceptions: 4,
@@ -175,6 +177,7 @@ describe('writeReportXlsx', () => {
       '10',
       BIG,
       '0.000000000000000001',
+      '0',
       '123456799.123456789012345677',
     ]);
 

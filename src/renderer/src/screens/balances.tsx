@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { BalanceCheck, Movement, PeriodBalance } from '../../../shared/balances';
+import { FAILED_FEE_RULE } from '../../../shared/ledger';
 import { call, errorText } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { Amount, Badge, Empty, ErrorBox, Field, Loading, PageHeader, Pager } from '../components/ui';
@@ -275,7 +276,7 @@ export function BalancesScreen() {
     <div className="screen">
       <PageHeader
         title="Balances"
-        subtitle="Opening and closing balance per wallet and token from the ledger: completed deposits in, completed withdrawals and fees out, a failed withdrawal that reached the chain its fee. A record counts when it completed (else confirmed, else created)."
+        subtitle={`Opening and closing balance per wallet and token from the ledger: completed deposits in, completed withdrawals and their fees out; ${FAILED_FEE_RULE}, as in the Ledger totals and the reconciliation report. A record counts when it completed (else confirmed, else created).`}
       />
       <section className="card">
         <form
