@@ -71,8 +71,9 @@ export const reconcileUsage = `npm run nps -- reconcile BOOKS [--wallet NAME | -
   native header is the claim's fields (request_id, transaction_id, hash, chain_id, token_id, to, type,
   amount, fee, amount_actual, status, time); other layouts need --map (a books mapping, JSON).
   --json prints the report: summary {matched, mismatched, not_in_ledger, not_in_books, duplicates}
-  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the period,
-  wallets, counts, balances, who ran it and a sign-off, then a sheet per group) or CSV (one table).
+  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the books
+  file and its SHA-256, the period, tolerances, counts, exceptions, balances, who ran it and a sign-off;
+  a sheet per group with each exception's state; the rejected books rows) or CSV (the same columns).
   Exit status 1 when there is anything to work.`;
 
 export const walletsUsage = `npm run nps -- wallets list [--json] [--data-dir D]

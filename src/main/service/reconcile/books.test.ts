@@ -96,6 +96,8 @@ describe('books rows to claims (pure)', () => {
       fee: 'Fee',
       amount_actual: 'Net Amount',
       time: 'Date (UTC)',
+      // Kept beside each claim, never compared.
+      description: 'Memo',
     });
   });
 });
@@ -130,7 +132,7 @@ describe('books runs through the service', () => {
     expect(d.sample).toHaveLength(20);
     expect(d.sample[0]).toEqual({ Date: '2026-01-02T03:04:05.000Z', 'Tx Hash': hash(0), Amount: '0.5', Note: 'note, with comma' });
     expect(d.rows_estimate).toBe(2500);
-    expect(d.suggested.columns).toEqual({ hash: 'Tx Hash', amount: 'Amount', time: 'Date' });
+    expect(d.suggested.columns).toEqual({ hash: 'Tx Hash', amount: 'Amount', time: 'Date', description: 'Note' });
   });
 
   test('run: a file of any length in chunks of 1000 with progress, one stored run, tickets for mismatches', async () => {

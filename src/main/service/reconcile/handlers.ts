@@ -19,6 +19,7 @@ import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
 import { compileBooksRow } from './books-map';
 import { booksRows, detectBooks, estimateRows, previewBooks, sourceName } from './books';
+import { booksFileOf } from './books-file';
 import {
   flagsOf,
   getRun,
@@ -126,6 +127,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const readRow = compileBooksRow(detectBooks(input.source).headers, input);
   const period = readPeriod(input);
   const total = estimateRows(input.source);
+  // Which file this is, for the report: its name and SHA-256, kept with the run's options.
+  const booksFile = await booksFileOf(input.source);
   const runId = newRunId();
   const seen: SeenClaims = new Map();
   const runScope: RunScope = {
@@ -142,6 +145,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     mapping: input.mapping,
     ...(input.two_way ? { from: input.from, to: input.to, time_zone: input.time_zone } : {}),
     run_by: runScope.actor,
+    books_file: booksFile,
   };
   insertRun(ctx.db, {
     run_id: runId,

@@ -248,6 +248,11 @@ export function Detail({ ticketId, version, onChanged }: { ticketId: string; ver
         />
       </header>
       <p className="ticket-desc">{d.desc}</p>
+      {typeof d.claimed.description === 'string' && d.claimed.description !== '' && (
+        <p className="muted small" data-testid="books-description">
+          The books describe it as “{d.claimed.description}”.
+        </p>
+      )}
       {d.kind === 'balance' ? <Figures claimed={d.claimed} /> : <Comparison d={d} />}
       <History events={d.events} />
     </article>
