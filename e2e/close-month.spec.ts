@@ -154,6 +154,7 @@ test('hand the auditor one XLSX file: the summary, every group, nothing left ope
     'Claimed, not in ledger',
     'In ledger, not in books',
     'Duplicate claims',
+    'Rejected books rows',
   ]);
   const summary = new Map<unknown, unknown>();
   wb.getWorksheet('Summary')!.eachRow((row) => summary.set(row.getCell(1).value, row.getCell(2).value));
@@ -162,4 +163,16 @@ test('hand the auditor one XLSX file: the summary, every group, nothing left ope
   expect(summary.get('Open exceptions')).toBe(0);
   expect(summary.get('Run by')).toBe(ME);
   expect(wb.getWorksheet('In ledger, not in books')!.actualRowCount).toBe(15);
+  // The work done is in the file: each exception's status, who settled it and why, beside the books' description.
+  const unbooked = wb.getWorksheet('In ledger, not in books')!;
+  const head = unbooked.getRow(1).values as unknown[];
+  const cell = (ws: ExcelJS.Worksheet, row: number, header: string) => ws.getRow(row).getCell(head.indexOf(header)).value;
+  expect(cell(unbooked, 2, 'Exception status')).toBe('Dismissed');
+  expect(cell(unbooked, 2, 'Settled by')).toBe(ME);
+  expect(cell(unbooked, 2, 'Reason')).toBe('Booked in the February books (cut-off)');
+  expect(typeof cell(unbooked, 2, 'Amount (ledger)')).toBe('number');
+  const matched = wb.getWorksheet('Matched')!;
+  expect(cell(matched, 2, 'Description (books)')).toBe('Customer deposit, January batch');
+  expect(summary.get('Books file')).toBe('books-2026-01.csv');
+  expect(summary.get('Books file SHA-256')).toMatch(/^[0-9a-f]{64}$/);
 });

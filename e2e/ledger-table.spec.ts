@@ -113,12 +113,14 @@ test('export what is shown as CSV and XLSX', async ({ nps }) => {
   const amountCol = (ledger.getRow(1).values as unknown[]).indexOf('amount');
   expect([2, 3, 4].map((r) => ledger.getRow(r).getCell(amountCol).value)).toEqual(['0.1', '0.100000000000000001', '0.100000000000000002']);
   const totals = wb.getWorksheet('Totals')!;
-  expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, '0.300000000000000003', '0.000000000000000003']);
+  expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, 0, '0.300000000000000003', '0.000000000000000003']);
 });
 
-test('totals leave Failed and Rejected records out and say so; filtered on Failed, they total those', async ({ nps }) => {
+test('totals leave Failed and Rejected records out but for the fee a failed withdrawal paid on chain, and say so; filtered on Failed, they total those', async ({
+  nps,
+}) => {
   const { page } = await session(nps);
-  // A withdrawal of 63.5 ETH that failed on chain and a deposit the custodian rejected: neither moved any ETH.
+  // A withdrawal of 63.5 ETH that failed on chain (it paid its fee) and a deposit the custodian rejected: neither moved any ETH.
   const failed = join(dir, 'may-failed.csv');
   const status = (line: string, s: string) => line.replace(',Completed,', `,${s},`);
   writeFileSync(
@@ -132,17 +134,18 @@ test('totals leave Failed and Rejected records out and say so; filtered on Faile
   const totals = page.locator('.tx-totals');
   const caption = page.getByTestId('totals-caption');
   await expect(caption).toHaveText(
-    'Totals per token for these filters, without 1 Failed and 1 Rejected records: they moved no amount, as Balances count them (filter Status to total them)',
+    'Totals per token for these filters, without 1 Rejected record. A failed withdrawal that reached the chain (it has a hash) moved no amount but paid its fee, which counts; other failed and rejected records count nothing, as Balances and the reconciliation report count them (filter Status to total failed records as recorded).',
   );
   const withdrawals = totals.getByTestId('total-ETH-Withdrawal');
-  await expect(withdrawals.getByRole('cell').nth(2)).toHaveText('1');
+  await expect(withdrawals.getByRole('cell').nth(2)).toHaveText('1 + 1 failed, fee only');
   await expect(withdrawals.getByRole('cell').nth(3)).toHaveText('2.5');
+  await expect(withdrawals.getByRole('cell').nth(4)).toHaveText('0.000000000000000002');
   await expect(totals.getByTestId('total-ETH_USDT-Deposit').getByRole('cell').nth(3)).toHaveText('1,500.25');
   await shot(page, 'ledger-table-totals-left-out');
 
   await page.getByLabel('Status').selectOption('Failed');
   await expect(page.getByTestId('tx-count')).toHaveText('1 transaction');
-  await expect(caption).toContainText('Totals per token of the Failed records these filters select (the Status filter asks for them');
+  await expect(caption).toContainText('Totals per token of the Failed records these filters select, amounts and fees as recorded');
   await expect(withdrawals.getByRole('cell').nth(3)).toHaveText('63.5');
   await page.getByLabel('Status').selectOption('Completed');
   await expect(caption).toHaveText('Totals per token for these filters');

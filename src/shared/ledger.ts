@@ -550,8 +550,10 @@ export const TokenTotal = z.object({
   chain_id: z.string(),
   token_id: z.string(),
   type: LedgerType,
-  /** Records summed. */
+  /** Records whose amount and fee are summed. */
   count: z.number().int(),
+  /** Failed withdrawals that reached the chain: their fee is in `fee`, their amount (which moved nothing) is not in `amount`. */
+  fee_only: z.number().int(),
   amount: z.string(),
   fee: z.string(),
 });
@@ -559,15 +561,23 @@ export type TokenTotal = z.infer<typeof TokenTotal>;
 /** Statuses whose records moved no amount (docs/ledger.md, "Balances"): the totals leave them out unless the status filter names one. */
 export const UNSUMMED_STATUSES = ['Failed', 'Rejected'] as const satisfies readonly LedgerStatus[];
 
+/**
+ * How failed records count, in words, the same on every screen and file that sums the ledger
+ * (Ledger totals, Balances, the reconciliation report): the rule of docs/ledger.md, "Balances".
+ */
+export const FAILED_FEE_RULE =
+  'a failed withdrawal that reached the chain (it has a hash) moved no amount but paid its fee, which counts; other failed and rejected records count nothing';
+
 export const LedgerTotals = z.object({
   /** Every record the filters select (those left out of the sums too). */
   total: z.number().int(),
   /** Sums per chain_id, token_id and type of the records selected, less those left out. */
   totals: z.array(TokenTotal),
   /**
-   * Records selected but not summed, per status (UNSUMMED_STATUSES; only those with records): a
-   * Failed or Rejected record moved no amount, as balances count it. Empty when the status filter
-   * asks for such records, which are then summed.
+   * Records selected but not summed at all, per status (UNSUMMED_STATUSES; only those with
+   * records): a Failed or Rejected record moved no amount, as balances count it (a failed withdrawal
+   * that reached the chain is summed for its fee: `fee_only`). Empty when the status filter asks for
+   * such records, which are then summed.
    */
   left_out: z.array(z.object({ status: LedgerStatus, count: z.number().int() })),
 });

@@ -394,8 +394,13 @@ export type VerifyField = z.infer<typeof VerifyField>;
 
 /** Columns of a pair: the amount received (Deposit) and the amount sent (Withdrawal); debit and credit are such a pair. */
 export const BOOKS_PAIR_FIELDS = ['amount_in', 'amount_out'] as const;
-/** Where a books column goes: a claim field, or one side of an In/Out pair. */
-export const BooksColumnField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS, ...BOOKS_PAIR_FIELDS]);
+/**
+ * Columns kept with each claim as the books wrote them and never compared: the books' own
+ * description of the line (Description, Memo, Narrative), shown in the results and the report.
+ */
+export const BOOKS_KEPT_FIELDS = ['description'] as const;
+/** Where a books column goes: a claim field, one side of an In/Out pair, or a column kept beside the claim. */
+export const BooksColumnField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS, ...BOOKS_PAIR_FIELDS, ...BOOKS_KEPT_FIELDS]);
 export type BooksColumnField = z.infer<typeof BooksColumnField>;
 /** Fields whose books values may be translated ("Receive" -> Deposit, "Ethereum" -> ETH). */
 export const BOOKS_TRANSLATED_FIELDS = ['type', 'status', 'chain_id', 'token_id'] as const;
@@ -414,6 +419,7 @@ const BOOKS_THOUSANDS_SEPARATORS = ['auto', '', ',', '.', ' ', "'", '_'] as cons
  * is optional and its absence means what the first version did, so a saved mapping keeps working.
  *  - amount_in / amount_out (columns): an In/Out (debit/credit) pair; the non-zero one is the amount
  *    and says the type. amount_sign: the amount column is signed and its sign says the type.
+ *  - description (column): the books' own words for the line, kept with the claim, never compared.
  *  - translations: per field, a books value -> the value the claim takes (case-insensitive, trimmed).
  *  - decimal_separator: absent is '.', 'auto' decides from the file's first rows.
  *  - date_order (dates with the year last, 11/06/2021): absent or 'auto' decides from the file.
@@ -423,7 +429,7 @@ export const BooksMapping = z.object({
   columns: z
     .partialRecord(BooksColumnField, z.string().min(1))
     .default({})
-    .meta({ description: 'verification field (or amount_in / amount_out) -> source column header' }),
+    .meta({ description: 'verification field (or amount_in / amount_out, or description) -> source column header' }),
   constants: z.partialRecord(VerifyField, z.string()).default({}),
   amount_sign: z.enum(BOOKS_AMOUNT_SIGNS).optional().meta({
     description: 'The amount column is signed: positive_deposit (+ Deposit, - Withdrawal) or positive_withdrawal; absent: not signed',

@@ -42,6 +42,7 @@ describe('npm run nps -- reconcile', () => {
       'Claimed, not in ledger',
       'In ledger, not in books',
       'Duplicate claims',
+      'Rejected books rows',
     ]);
     const counts = new Map<unknown, unknown>();
     wb.getWorksheet('Summary')!.eachRow((row) => counts.set(row.getCell(1).value, row.getCell(2).value));

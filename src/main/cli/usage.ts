@@ -72,8 +72,9 @@ export const reconcileUsage = `npm run nps -- reconcile BOOKS [--wallet NAME | -
   native header is the claim's fields (request_id, transaction_id, hash, chain_id, token_id, to, type,
   amount, fee, amount_actual, status, time); other layouts need --map (a books mapping, JSON).
   --json prints the report: summary {matched, mismatched, not_in_ledger, not_in_books, duplicates}
-  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the period,
-  wallets, counts, balances, who ran it and a sign-off, then a sheet per group) or CSV (one table).
+  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the books
+  file and its SHA-256, the period, tolerances, counts, exceptions, balances, who ran it and a sign-off;
+  a sheet per group with each exception's state; the rejected books rows) or CSV (the same columns).
   Exit status 1 when there is anything to work.`;
 
 export const walletsUsage = `npm run nps -- wallets list [--json] [--data-dir D]
@@ -90,7 +91,7 @@ npm run nps -- wallets address remove WALLET CHAIN_ID ADDRESS [--data-dir D]
 export const balancesUsage = `npm run nps -- balances [--wallet WALLET] [--at DATE] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances --from DATE --to DATE [--wallet WALLET] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances statement --wallet WALLET --token TOKEN_ID --from DATE --to DATE [--time-zone Z] [--json] [--data-dir D]
-npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--time-zone Z] [--json] [--data-dir D]
+npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--places N] [--time-zone Z] [--json] [--data-dir D]
   Balances from the ledger, exact: per wallet and token at a moment (default: the end of today), or a
   period's opening, in, out, fees and closing. Completed deposits count in, completed withdrawals and
   fees out, a failed withdrawal that went on chain its fee; a record counts at completed_at, else
@@ -98,8 +99,9 @@ npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balan
   --at and --to its end, --from its start) or an ISO 8601 moment; days are read in --time-zone (an
   IANA name, default UTC). WALLET is a wallet's ID or its name.
   statement: the records between with the balance after each. check: compares the custodian's
-  closing balance X with the ledger's at DATE; a difference opens an exception of kind balance
-  (the same check again updates it).`;
+  closing balance X with the ledger's at DATE, at X's decimal places (or --places N): the ledger's
+  balance rounded half to even to them. A difference opens an exception of kind balance (the same
+  check again updates it); a figure that agrees resolves it.`;
 
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
   Make an Ed25519 API key; prints the secret once (it is never stored) and the key.

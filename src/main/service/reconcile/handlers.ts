@@ -21,6 +21,7 @@ import { pendingSubjects } from '../tickets/repository';
 import { compileBooksRow, compileTokenResolver, DECIDING_ROWS } from './books-map';
 import { detectBooks, previewBooks, sourceName } from './books';
 import { booksRows, openBooks } from './books-head';
+import { booksFileOf } from './books-file';
 import {
   catalogueTokens,
   flagsOf,
@@ -145,6 +146,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const readRow = compileBooksRow(file.headers, { ...input, resolveToken: tokensOf(ctx, walletId, scope) });
   const period = readPeriod(input);
   const total = file.rowEstimate ?? 0;
+  // Which file this is, for the report: its name and SHA-256, kept with the run's options.
+  const booksFile = await booksFileOf(input.source);
   const runId = newRunId();
   const label = input.label ?? sourceName(input.source);
   const seen: SeenClaims = new Map();
@@ -162,6 +165,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     mapping: input.mapping,
     ...(input.two_way ? { from: input.from, to: input.to, time_zone: input.time_zone } : {}),
     run_by: runScope.actor,
+    books_file: booksFile,
   };
   insertRun(ctx.db, {
     run_id: runId,

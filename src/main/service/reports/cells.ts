@@ -30,8 +30,12 @@ export function textOf(v: unknown): string {
   return String(v);
 }
 
-/** What a column holds decides how the XLSX writes it; CSV writes every kind as text. */
-export type CellKind = 'text' | 'amount' | 'time' | 'count' | 'link';
+/**
+ * What a column holds decides how the XLSX writes it; CSV writes every kind as text. `amount` is an
+ * exact decimal kept as text; `decimal` is one written as a number a spreadsheet adds up, in its
+ * `format` (the CSV keeps its exact text).
+ */
+type CellKind = 'text' | 'amount' | 'decimal' | 'time' | 'count' | 'link';
 
 export interface TableColumn<T> {
   key: string;
@@ -41,6 +45,24 @@ export interface TableColumn<T> {
   kind: CellKind;
   /** The cell's text (a count may be a number). */
   value: (row: T) => string | number;
+  /** A `decimal` cell's number format (XLSX), such as "#,##0.000000"; undefined: General. */
+  format?: (row: T) => string | undefined;
+}
+
+/**
+ * Whether a spreadsheet's number holds every digit of a plain decimal: Excel keeps 15 significant
+ * digits, so a decimal with more is shown (and summed) rounded, and its exact text must stand beside it.
+ */
+export function numberHoldsDecimal(plain: string): boolean {
+  const digits = plain.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length <= 15;
+}
+
+/** The number format of an amount in a token of `decimals` places: grouped thousands, every place shown (Excel shows at most 30). */
+export function decimalsFormat(decimals: number | undefined): string | undefined {
+  if (decimals === undefined) return undefined;
+  const places = Math.min(Math.max(0, decimals), 30);
+  return places === 0 ? '#,##0' : `#,##0.${'0'.repeat(places)}`;
 }
 
 /** One row as guarded cell text, in the columns' order (CSV). */

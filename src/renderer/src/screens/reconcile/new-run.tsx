@@ -1,5 +1,6 @@
 import {
   BOOKS_AMOUNT_SIGNS,
+  BOOKS_KEPT_FIELDS,
   BOOKS_TRANSLATED_FIELDS,
   DEFAULT_AMOUNT_DELTA,
   DEFAULT_TIME_DELTA,
@@ -22,9 +23,14 @@ import { useRunWizard } from './store';
 import { PeriodFields } from './period';
 
 /** The claim's fields, with the In/Out pair after amount. */
-const FIELDS: BooksColumnField[] = [...IDENTIFIER_FIELDS, ...FLAG_FIELDS].flatMap((f): BooksColumnField[] =>
-  f === 'amount' ? ['amount', 'amount_in', 'amount_out'] : [f],
-);
+const FIELDS: BooksColumnField[] = [
+  ...[...IDENTIFIER_FIELDS, ...FLAG_FIELDS].flatMap((f): BooksColumnField[] =>
+    f === 'amount' ? ['amount', 'amount_in', 'amount_out'] : [f],
+  ),
+  ...BOOKS_KEPT_FIELDS,
+];
+/** Columns kept beside the claim and never compared: no constant, since a constant would describe every line alike. */
+const KEPT = new Set<BooksColumnField>(BOOKS_KEPT_FIELDS);
 const PAIR = new Set<BooksColumnField>(['amount_in', 'amount_out']);
 
 const HELP: Partial<Record<BooksColumnField, string>> = {
@@ -38,6 +44,8 @@ const HELP: Partial<Record<BooksColumnField, string>> = {
   fee: 'compared within the amount tolerance',
   amount_actual: 'compared within the amount tolerance',
   to: 'case-insensitive on EVM chains',
+  description:
+    'the books’ words for the line (Memo, Narrative): kept with the claim and shown in the results and the report, never compared',
 };
 
 const SIGN_LABELS: Record<(typeof BOOKS_AMOUNT_SIGNS)[number], string> = {
@@ -125,7 +133,10 @@ export function NewRun() {
                   const header = columns[f];
                   const samples = sampleOf(d.sample, header);
                   return (
-                    <tr key={f} className={header || (!PAIR.has(f) && constants[f as keyof typeof constants]) ? 'mapped' : undefined}>
+                    <tr
+                      key={f}
+                      className={header || (!PAIR.has(f) && !KEPT.has(f) && constants[f as keyof typeof constants]) ? 'mapped' : undefined}
+                    >
                       <th scope="row">
                         <span className="mono">{f}</span>
                         {HELP[f] && <div className="muted small">{HELP[f]}</div>}
@@ -135,7 +146,7 @@ export function NewRun() {
                           field={f}
                           headers={d.headers}
                           value={header}
-                          emptyLabel={PAIR.has(f) ? '— no In/Out pair —' : '— not compared —'}
+                          emptyLabel={PAIR.has(f) ? '— no In/Out pair —' : KEPT.has(f) ? '— none —' : '— not compared —'}
                           disabled={running}
                           onChange={(h) => w.setColumn(f, h)}
                         />
@@ -143,6 +154,8 @@ export function NewRun() {
                       <td>
                         {PAIR.has(f) ? (
                           <span className="muted small">{f === 'amount_in' ? 'gives type Deposit' : 'gives type Withdrawal'}</span>
+                        ) : KEPT.has(f) ? (
+                          <span className="muted small">kept, not compared</span>
                         ) : (
                           <ConstantInput
                             field={f}
