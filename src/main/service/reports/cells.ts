@@ -18,7 +18,9 @@ export const guardText = (text: string): string => (FORMULA_START.test(text) ? `
 export const isoUtc = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '' : new Date(ms).toISOString());
 
 /** A claim's time: Unix seconds (a books' time), or milliseconds where the number is that large. */
-export const isoOfClaimTime = (v: unknown): string => {
+export const isoOfClaimTime = (v: unknown, until?: unknown): string => {
+  // A books date without a time claims its whole day: shown as that date (the UTC date of the day's middle is the books' own).
+  if (typeof v === 'number' && typeof until === 'number') return `${isoUtc(((v + until) / 2) * 1000).slice(0, 10)} (all day)`;
   if (typeof v === 'number' && Number.isFinite(v)) return isoUtc(Math.abs(v) < 100_000_000_000 ? v * 1000 : v);
   return textOf(v);
 };
