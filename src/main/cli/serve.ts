@@ -1,5 +1,5 @@
 import { reportRuntime } from '../service/app/handlers';
-import { newUiCode, uiLink } from '../service/http/app-door';
+import { newUiCode, uiLink, type UiOptions } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
 import { defaultDataDir } from '../service/paths';
@@ -8,7 +8,7 @@ import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
 import { otherServiceOn } from './running';
 import { SERVING_BUSY_TIMEOUT_MS } from '../service/db/open';
-import { flushLog, LOG_LEVELS, openLog, silentLog, type LogLevel } from '../service/log';
+import { flushLog, LOG_LEVELS, logPlaceIn, openLog, silentLog, type LogLevel } from '../service/log';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -55,7 +55,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   // Whoever holds the window's session drives the app: only this machine may be offered one.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
-  const ui = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
+  const ui: UiOptions | undefined = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
   // One data folder, one writer: a second service on it would fight the first over the store.
   const other = otherServiceOn(dataDir);
@@ -72,6 +72,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   });
   const service = openService({ dataDir, onUpgrade: sayUpgrade, logger, busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS });
   if (noLog) process.stderr.write(`${noLog}\n`);
+  if (ui) ui.logPlace = noLog ? 'the output of `serve` (it could write no log file)' : logPlaceIn(dataDir);
   let server;
   try {
     server = await startServer(service, {
