@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_HOST, DEFAULT_PORT, DISCOVERY_FILE } from '../service/http/server';
 import { signedHeaders } from '../service/keys/sign';
-import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags } from './common';
+import { dataDirFrom, dataDirOption, parseFlags } from './common';
 import { UsageError } from './errors';
 import { callUsage } from './usage';
 
@@ -54,7 +53,7 @@ export async function callCommand(args: string[]): Promise<void> {
   if (!secret) throw new UsageError('--secret: the API secret (64 hex digits) is required, or set NPS_API_SECRET');
   if (!/^[0-9a-fA-F]{64}$/.test(secret)) throw new UsageError('--secret: must be the 32-byte API secret as 64 hex digits');
 
-  const base = (values.base ?? discoverBase(values['data-dir'] ?? defaultDataDir())).replace(/\/+$/, '');
+  const base = (values.base ?? discoverBase(dataDirFrom(values['data-dir']))).replace(/\/+$/, '');
   const url = new URL(`${base}${path}${query ? `?${query}` : ''}`);
   // What is signed must be what goes on the wire: refuse a path or query that fetch would re-encode.
   if (url.pathname !== path || url.search.replace(/^\?/, '') !== query) {

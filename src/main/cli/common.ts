@@ -1,12 +1,25 @@
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 import { storeFailure } from '../service/errors';
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
+import { UsageError } from './errors';
 import { remoteInvoker, runningService, type Invoker } from './running';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
+
+/**
+ * The data folder a command works on, as an absolute path: --data-dir, else NPS_DATA_DIR, else the
+ * desktop app's own folder; a relative one is taken from the folder the command runs in (under
+ * npm, the checkout). Absolute before anything uses it: api.json, the lock and the log name it,
+ * and `npm start` hands it to Electron, which refuses a relative one.
+ */
+export function dataDirFrom(flag: string | undefined): string {
+  if (flag !== undefined && flag.trim() === '') throw new UsageError('--data-dir: must name a folder, got an empty value');
+  return resolve(flag ?? defaultDataDir());
+}
 
 /** Parse a command's flags strictly: an unknown flag is an error naming it. */
 export function parseFlags<T extends Options>(
@@ -29,7 +42,7 @@ export const sayUpgrade = (pending: string[]): void => {
  * line naming the file (storeFailure), which describeError prints as such.
  */
 export function withService<T>(dataDir: string | undefined, fn: (service: Invoker) => T | Promise<T>): Promise<T> {
-  const dir = dataDir ?? defaultDataDir();
+  const dir = dataDirFrom(dataDir);
   const running = runningService(dir);
   if (running) return Promise.resolve().then(() => fn(remoteInvoker(running)));
   const service: Service = openService({ dataDir: dir, onUpgrade: sayUpgrade });

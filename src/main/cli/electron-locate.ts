@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { binaryArch, bindingDirIn, neededIn, SQLITE_NODE_FILE, type BindingStamp } from '../native-binding';
@@ -40,3 +40,34 @@ export const electronSqliteBinding = (target = electronTarget()): string => join
 
 /** What that binding must have been built for. */
 export const electronSqliteNeeds = (target = electronTarget()): BindingStamp => neededIn(projectRoot, target);
+
+/** The first line of a file, or undefined when it cannot be read. */
+function firstLine(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an Electron at `electronPath` can run with its sandbox on this machine, or why not. On
+ * Linux the sandbox needs unprivileged user namespaces or a setuid-root chrome-sandbox beside the
+ * binary; Ubuntu 23.10 and later refuse the namespaces to binaries AppArmor has no profile for
+ * (kernel.apparmor_restrict_unprivileged_userns = 1), which an installed .deb brings and an
+ * unpacked Electron lacks.
+ */
+export function electronSandbox(electronPath: string, procSys = '/proc/sys/kernel'): { ok: true } | { ok: false; reason: string } {
+  if (process.platform !== 'linux') return { ok: true };
+  const helper = statSync(join(dirname(electronPath), 'chrome-sandbox'), { throwIfNoEntry: false });
+  if (helper && helper.uid === 0 && (helper.mode & 0o4000) !== 0) return { ok: true };
+  if (firstLine(join(procSys, 'apparmor_restrict_unprivileged_userns')) === '1')
+    return {
+      ok: false,
+      reason:
+        'AppArmor refuses user namespaces to an unpacked Electron here (kernel.apparmor_restrict_unprivileged_userns = 1; see docs/desktop.md, "Ubuntu 23.10 and later")',
+    };
+  if (firstLine(join(procSys, 'unprivileged_userns_clone')) === '0')
+    return { ok: false, reason: 'unprivileged user namespaces are off here (kernel.unprivileged_userns_clone = 0)' };
+  return { ok: true };
+}

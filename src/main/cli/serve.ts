@@ -2,8 +2,7 @@ import { reportRuntime } from '../service/app/handlers';
 import { newUiCode, uiLink, type UiOptions } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
-import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags, sayUpgrade } from './common';
+import { dataDirFrom, dataDirOption, parseFlags, sayUpgrade } from './common';
 import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
 import { otherServiceOn } from './running';
@@ -56,7 +55,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   if (values.ui && !LOOPBACK_HOSTS.has(host))
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
   const ui: UiOptions | undefined = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
-  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const dataDir = dataDirFrom(values['data-dir']);
   // One data folder, one writer: a second service on it would fight the first over the store.
   const other = otherServiceOn(dataDir);
   if (other) throw new UsageError(other);
