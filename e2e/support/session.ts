@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { electronSqliteBinding, locateElectron } from '../../src/main/cli/electron-locate';
+import { electronSqliteBinding, locateElectron, sandboxForJourneys } from '../../src/main/cli/electron-locate';
 import { chromiumLaunchOptions } from './chromium';
 
 export const root = resolve(import.meta.dirname, '..', '..');
@@ -91,6 +91,7 @@ async function browserSession(dataDir: string): Promise<Session & { close(): Pro
 async function electronSession(dataDir: string): Promise<Session & { close(): Promise<void> }> {
   const app: ElectronApplication = await _electron.launch({
     executablePath: locateElectron().path!,
+    chromiumSandbox: sandboxForJourneys(locateElectron().path!),
     args: [root],
     cwd: root,
     env: { ...process.env, NPS_DATA_DIR: dataDir, NPS_PORT: '0', NPS_SQLITE_BINDING: electronSqliteBinding() } as Record<string, string>,

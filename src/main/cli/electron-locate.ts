@@ -55,7 +55,8 @@ function firstLine(file: string): string | undefined {
  * Linux the sandbox needs unprivileged user namespaces or a setuid-root chrome-sandbox beside the
  * binary; Ubuntu 23.10 and later refuse the namespaces to binaries AppArmor has no profile for
  * (kernel.apparmor_restrict_unprivileged_userns = 1), which an installed .deb brings and an
- * unpacked Electron lacks.
+ * unpacked Electron lacks. A profile cannot be seen from here: where one is installed, set
+ * E2E_ELECTRON_SANDBOX=1 to say so.
  */
 export function electronSandbox(electronPath: string, procSys = '/proc/sys/kernel'): { ok: true } | { ok: false; reason: string } {
   if (process.platform !== 'linux') return { ok: true };
@@ -70,4 +71,18 @@ export function electronSandbox(electronPath: string, procSys = '/proc/sys/kerne
   if (firstLine(join(procSys, 'unprivileged_userns_clone')) === '0')
     return { ok: false, reason: 'unprivileged user namespaces are off here (kernel.unprivileged_userns_clone = 0)' };
   return { ok: true };
+}
+
+/**
+ * Whether the Electron journeys launch Electron with its sandbox, as users run it: wherever the
+ * platform allows (electronSandbox), unless E2E_ELECTRON_SANDBOX says otherwise (1: an AppArmor
+ * profile lets it here; 0: run without). Playwright's own default on Linux is --no-sandbox, which
+ * would hide the very failure users on Ubuntu 24.04 meet.
+ */
+export function sandboxForJourneys(electronPath: string): boolean {
+  const asked = process.env.E2E_ELECTRON_SANDBOX;
+  if (asked === '1' || asked === '0') return asked === '1';
+  const sandbox = electronSandbox(electronPath);
+  if (!sandbox.ok) process.stderr.write(`Electron runs without its sandbox in these journeys: ${sandbox.reason}\n`);
+  return sandbox.ok;
 }
