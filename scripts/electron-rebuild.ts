@@ -51,6 +51,9 @@ cpSync(sqliteDir, join(tree, 'node_modules', 'better-sqlite3'), {
   filter: (src) => !src.startsWith(join(sqliteDir, 'build')),
 });
 
+// npm's `nodedir` setting (npm_config_nodedir when npm runs this) points node-gyp at Node's own
+// headers whatever the target, which makes a module Electron refuses to load: Electron's headers here.
+for (const name of Object.keys(process.env)) if (name.toLowerCase() === 'npm_config_nodedir') delete process.env[name];
 console.log(
   `building better-sqlite3 ${needed.better_sqlite3} for Electron ${needed.electron} on ${target.platform}-${target.arch} in ${tree}`,
 );

@@ -63,6 +63,7 @@ function sqliteBinding(): { path: string } | { problem: string } {
     better_sqlite3: installedVersion(here, 'better-sqlite3'),
     platform: process.platform,
     arch: process.arch,
+    abi: process.versions.modules,
   });
   if (!problem) return { path: file };
   return {

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  binaryAbi,
   binaryArch,
   binaryKind,
   bindingDirIn,
   bindingProblem,
   installedVersion,
+  neededIn,
   SQLITE_NODE_FILE,
   writeStamp,
   type BindingStamp,
@@ -131,6 +133,22 @@ describe('the stamp beside a binding', () => {
     expect(bindingProblem(copy, { ...needed, platform: elsewhere })).toBe(
       `${copy} is a ${process.platform}-${process.arch} binary although its stamp says ${elsewhere}-${process.arch}`,
     );
+  });
+
+  it('refuses a binary compiled for another Node module version than the runtime loads (Node’s headers, npm’s nodedir)', () => {
+    const file = bindingWith('node-headers', needed);
+    // This Node's own module version: what a build with its headers registers for.
+    expect(bindingProblem(file, { ...needed, abi: process.versions.modules })).toBeUndefined();
+    const electronAbi = String(Number(process.versions.modules) + 23);
+    expect(bindingProblem(file, { ...needed, abi: electronAbi })).toBe(
+      `${file} was compiled for Node module version ${process.versions.modules} although its stamp says Electron ${needed.electron}, ` +
+        `which loads version ${electronAbi} (built with Node's headers, as npm's nodedir setting makes node-gyp do)`,
+    );
+    expect(binaryAbi(file)).toBe(process.versions.modules);
+  });
+
+  it('knows the module version the installed Electron loads, as @electron/rebuild does', () => {
+    expect(neededIn(root, { platform: process.platform, arch: process.arch }).abi).toMatch(/^\d+$/);
   });
 
   it('keeps each target in a folder of its own, named as electron-builder names the platform', () => {

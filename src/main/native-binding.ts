@@ -27,6 +27,11 @@ export interface BindingStamp {
   arch: string;
 }
 
+/** What a runtime needs of a binding: what its stamp must say, and the Node module version (ABI) it loads, when known. */
+export interface BindingNeeds extends BindingStamp {
+  abi?: string;
+}
+
 /** electron-builder's name for a platform, as its `${os}` macro writes it. */
 function builderOs(platform: string): 'linux' | 'mac' | 'win' {
   if (platform === 'linux') return 'linux';
@@ -45,13 +50,28 @@ export function installedVersion(from: string, name: 'electron' | 'better-sqlite
   return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
 }
 
+/** The Node module version (ABI) an Electron loads, as @electron/rebuild's own table (node-abi) has it; undefined for one it does not know. */
+function electronAbi(root: string, electron: string): string | undefined {
+  try {
+    const rebuild = createRequire(createRequire(join(root, 'package.json')).resolve('@electron/rebuild'));
+    return (rebuild('node-abi') as { getAbi(version: string, runtime: string): string }).getAbi(electron, 'electron');
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a binding must have been built for to serve `target` from the checkout at `root` (its installed Electron and better-sqlite3). */
-export const neededIn = (root: string, target: { platform: string; arch: string }): BindingStamp => ({
-  electron: installedVersion(root, 'electron'),
-  better_sqlite3: installedVersion(root, 'better-sqlite3'),
-  platform: target.platform,
-  arch: target.arch,
-});
+export function neededIn(root: string, target: { platform: string; arch: string }): BindingNeeds {
+  const electron = installedVersion(root, 'electron');
+  const abi = electronAbi(root, electron);
+  return {
+    electron,
+    better_sqlite3: installedVersion(root, 'better-sqlite3'),
+    platform: target.platform,
+    arch: target.arch,
+    ...(abi ? { abi } : {}),
+  };
+}
 
 export function writeStamp(bindingFile: string, stamp: BindingStamp): void {
   mkdirSync(dirname(bindingFile), { recursive: true });
@@ -110,15 +130,30 @@ export function binaryKind(file: string): { platform: string; arch: string | und
 /** The architecture binaryKind reads, alone. */
 export const binaryArch = (file: string): string | undefined => binaryKind(file)?.arch;
 
+/**
+ * The Node module version a native module was compiled for, from the symbol it registers with
+ * (node_register_module_v<N>); undefined for a Node-API module (any version loads it) or a file
+ * that is none. A build for Electron made with Node's headers (npm's `nodedir` setting makes
+ * node-gyp use them whatever the target) has Node's number, and Electron refuses it at load.
+ */
+export function binaryAbi(file: string): string | undefined {
+  try {
+    return /node_register_module_v(\d+)/.exec(readFileSync(file).toString('latin1'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
 const describe = (s: BindingStamp): string => `Electron ${s.electron}, better-sqlite3 ${s.better_sqlite3}, ${s.platform}-${s.arch}`;
 
 /**
  * Why the binding at `bindingFile` cannot serve the runtime `needed` describes, in one clause, or
  * undefined when it can: missing, without a stamp, stamped for another Electron, better-sqlite3,
- * platform or architecture, or a file whose header names another platform or architecture than its stamp.
+ * platform or architecture, or a file whose header names another platform or architecture than its
+ * stamp, or that was compiled for another Node module version than the runtime loads.
  * The caller adds what to run, which differs between a checkout and an installed app.
  */
-export function bindingProblem(bindingFile: string, needed: BindingStamp): string | undefined {
+export function bindingProblem(bindingFile: string, needed: BindingNeeds): string | undefined {
   if (!existsSync(bindingFile)) return `there is no better-sqlite3 built for ${describe(needed)} (${bindingFile} is missing)`;
   const stamp = readStamp(bindingFile);
   if (!stamp) return `${bindingFile} has no readable ${STAMP_FILE} beside it, so what it was built for is unknown`;
@@ -127,5 +162,8 @@ export function bindingProblem(bindingFile: string, needed: BindingStamp): strin
   const actual = binaryKind(bindingFile);
   if (actual && (actual.platform !== needed.platform || actual.arch !== needed.arch))
     return `${bindingFile} is a ${actual.platform}-${actual.arch ?? 'unknown'} binary although its stamp says ${needed.platform}-${needed.arch}`;
+  const abi = needed.abi === undefined ? undefined : binaryAbi(bindingFile);
+  if (abi !== undefined && abi !== needed.abi)
+    return `${bindingFile} was compiled for Node module version ${abi} although its stamp says Electron ${needed.electron}, which loads version ${needed.abi} (built with Node's headers, as npm's nodedir setting makes node-gyp do)`;
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { binaryArch, bindingDirIn, neededIn, SQLITE_NODE_FILE, type BindingStamp } from '../native-binding';
+import { binaryArch, bindingDirIn, neededIn, SQLITE_NODE_FILE, type BindingNeeds } from '../native-binding';
 import { projectRoot } from './project';
 
 // Free of the service, so test runners can load it cheaply.
@@ -39,7 +39,7 @@ export function electronTarget(electronPath = locateElectron().path): { platform
 export const electronSqliteBinding = (target = electronTarget()): string => join(bindingDirIn(projectRoot, target), SQLITE_NODE_FILE);
 
 /** What that binding must have been built for. */
-export const electronSqliteNeeds = (target = electronTarget()): BindingStamp => neededIn(projectRoot, target);
+export const electronSqliteNeeds = (target = electronTarget()): BindingNeeds => neededIn(projectRoot, target);
 
 /** The first line of a file, or undefined when it cannot be read. */
 function firstLine(file: string): string | undefined {

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REFUSED_EXIT_CODE, WINDOW_OPEN_LINE } from '../launch';
-import { neededIn, SQLITE_NODE_FILE, writeStamp } from '../native-binding';
-import { electronSandbox, locateElectron, requireHere } from './electron-locate';
+import { neededIn, SQLITE_NODE_FILE, type BindingNeeds } from '../native-binding';
+import { electronBuildStandIn, stampedCopy } from '../native-binding.test-support';
+import { electronSandbox, locateElectron } from './electron-locate';
 import { ensureElectronSqlite, whyElectronStopped } from './start';
 
 const root = join(import.meta.dirname, '../../..');
@@ -119,16 +120,9 @@ describe('serve --ui', () => {
 describe('npm start when Electron ends before its window appears', () => {
   const work = realpathSync(mkdtempSync(join(tmpdir(), 'nps-start-electron-')));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  const sqliteBuild = join(dirname(requireHere.resolve('better-sqlite3/package.json')), 'build', 'Release', SQLITE_NODE_FILE);
-
-  /** A binding stamped for the installed Electron on this machine, as `npm run electron:rebuild` leaves one. */
-  function binding(name: string, stamp: Partial<ReturnType<typeof neededIn>> = {}): string {
-    const file = join(work, name, SQLITE_NODE_FILE);
-    mkdirSync(dirname(file), { recursive: true });
-    copyFileSync(sqliteBuild, file);
-    writeStamp(file, { ...neededIn(root, { platform: process.platform, arch: process.arch }), ...stamp });
-    return file;
-  }
+  /** A binding for the installed Electron on this machine, as `npm run electron:rebuild` leaves one (a stand-in: never loaded). */
+  const binding = (name: string, stamp: Partial<BindingNeeds> = {}): string =>
+    electronBuildStandIn(join(work, name, SQLITE_NODE_FILE), neededIn(root, { platform: process.platform, arch: process.arch }), stamp);
 
   /** A folder with an `electron` that runs `body` (Node) in place of Electron. */
   function fakeElectron(name: string, body: string): string {
@@ -242,21 +236,17 @@ describe('npm start when Electron ends before its window appears', () => {
 describe('better-sqlite3 for npm start', () => {
   const work = mkdtempSync(join(tmpdir(), 'nps-start-binding-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-  const sqliteBuild = join(dirname(requireHere.resolve('better-sqlite3/package.json')), 'build', 'Release', SQLITE_NODE_FILE);
   const needed = neededIn(root, { platform: process.platform, arch: process.arch });
   // A script, not an Electron binary: its architecture is this process's.
   const electron = join(work, 'electron');
   writeFileSync(electron, '#!/bin/sh\n');
 
   it('is built again when its stamp names another Electron, better-sqlite3 or architecture, and only then', () => {
-    const file = join(work, 'checkout', SQLITE_NODE_FILE);
-    mkdirSync(dirname(file), { recursive: true });
-    copyFileSync(sqliteBuild, file);
-    writeStamp(file, { ...needed, electron: '44.0.0' });
+    const file = electronBuildStandIn(join(work, 'checkout', SQLITE_NODE_FILE), needed, { electron: '44.0.0' });
     const built: string[] = [];
     const rebuild = (target: { arch: string }) => {
       built.push(target.arch);
-      writeStamp(file, needed);
+      electronBuildStandIn(file, needed);
       return undefined;
     };
     expect(ensureElectronSqlite(electron, { binding: file, rebuild })).toEqual({ path: file });
@@ -264,6 +254,15 @@ describe('better-sqlite3 for npm start', () => {
     // Now current: no second build.
     expect(ensureElectronSqlite(electron, { binding: file, rebuild })).toEqual({ path: file });
     expect(built).toHaveLength(1);
+  });
+
+  it('is built again when it was compiled with Node’s headers (npm’s nodedir) although stamped for Electron', () => {
+    if (!needed.abi) return;
+    const file = stampedCopy(join(work, 'node-headers', SQLITE_NODE_FILE), needed);
+    const built: string[] = [];
+    const result = ensureElectronSqlite(electron, { binding: file, rebuild: () => (built.push('again'), 'gyp ERR! no network') });
+    expect(built).toEqual(['again']);
+    expect(result).toEqual({ reason: 'better-sqlite3 could not be built for Electron (gyp ERR! no network)' });
   });
 
   it('says why when the build does not give what is needed', () => {
