@@ -95,10 +95,6 @@ export async function serveCommand(args: string[]): Promise<void> {
     version: projectVersion(),
     api: { state: 'running', base_url: `${server.url}/nps`, host, port: server.port, error: null },
   });
-  process.stdout.write(`NPS service listening on ${server.url}/nps (data: ${dataDir})\n`);
-  logger.info({ event: 'start', url: `${server.url}/nps`, data_dir: dataDir, mode: ui ? 'browser' : 'headless' });
-  // The link works once: the page trades its code for this browser's session (http/app-door.ts).
-  if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${uiLink(server.url, ui.code)}\n`);
   const running = server;
   let closing = false;
   const shutdown = (signal: string) => {
@@ -115,6 +111,12 @@ export async function serveCommand(args: string[]): Promise<void> {
         () => process.exit(1),
       );
   };
+  // Before the lines below announce the service: a Ctrl-C (or a script's SIGTERM) sent as soon as
+  // they appear must close it cleanly (api.json removed), not find no handler and kill it.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.stdout.write(`NPS service listening on ${server.url}/nps (data: ${dataDir})\n`);
+  logger.info({ event: 'start', url: `${server.url}/nps`, data_dir: dataDir, mode: ui ? 'browser' : 'headless' });
+  // The link works once: the page trades its code for this browser's session (http/app-door.ts).
+  if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${uiLink(server.url, ui.code)}\n`);
 }
