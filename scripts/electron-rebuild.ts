@@ -70,9 +70,17 @@ try {
   rmSync(outFile, { force: true });
   copyFileSync(join(tree, 'node_modules', 'better-sqlite3', 'build', 'Release', SQLITE_NODE_FILE), outFile);
   writeStamp(outFile, needed);
+} catch (err) {
+  // One line last, for npm start and npm run package to repeat (node-gyp's own output is above it).
+  console.error(
+    `better-sqlite3 could not be built for Electron ${needed.electron} on ${target.platform}-${target.arch}: ${(err as Error).message.split('\n')[0]} ` +
+      `(no prebuilt binary was found, and a compile needs Electron's headers from the network and a C++ toolchain)`,
+  );
+  process.exitCode = 1;
 } finally {
   rmSync(tree, { recursive: true, force: true });
 }
+if (process.exitCode === 1) process.exit(1);
 const problem = bindingProblem(outFile, needed);
 if (problem) {
   rmSync(outDir, { recursive: true, force: true });
