@@ -167,3 +167,18 @@ export function bindingProblem(bindingFile: string, needed: BindingNeeds): strin
     return `${bindingFile} was compiled for Node module version ${abi} although its stamp says Electron ${needed.electron}, which loads version ${needed.abi} (built with Node's headers, as npm's nodedir setting makes node-gyp do)`;
   return undefined;
 }
+
+/**
+ * Why no package can be made for `target` from the checkout at `root` (its binding missing or
+ * stale), with what to run; undefined when its binding is right. electron-builder's beforePack
+ * hook (scripts/before-pack.mjs) refuses with it, so no package ever ships without its binding.
+ */
+export function packageBindingProblem(root: string, target: { platform: string; arch: string }): string | undefined {
+  if (target.arch === 'universal')
+    return 'cannot package a universal macOS app: better-sqlite3 is built per architecture here; package --x64 and --arm64 apart';
+  const problem = bindingProblem(join(bindingDirIn(root, target), SQLITE_NODE_FILE), neededIn(root, target));
+  return (
+    problem &&
+    `cannot package for ${target.platform}-${target.arch}: ${problem}; run npm run electron:rebuild -- --platform ${target.platform} --arch ${target.arch} (npm run package runs it itself)`
+  );
+}
