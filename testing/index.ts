@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureBuilt } from '../scripts/build.mjs';
-import { electronSqliteBinding, locateElectron } from '../src/main/cli/electron-locate';
+import { electronSqliteBinding, locateElectron, sandboxForJourneys } from '../src/main/cli/electron-locate';
 
 /*
  * nps-reconcile/testing: Playwright's `test` and `expect` with one fixture, `nps`, which gives each
@@ -212,6 +212,7 @@ async function browserService(dataDir: string, options: WindowOptions): Promise<
 async function electronService(dataDir: string): Promise<FileService> {
   const app: ElectronApplication = await _electron.launch({
     executablePath: locateElectron().path!,
+    chromiumSandbox: sandboxForJourneys(locateElectron().path!),
     args: [root],
     cwd: root,
     env: { ...process.env, NPS_DATA_DIR: dataDir, NPS_PORT: '0', NPS_SQLITE_BINDING: electronSqliteBinding() } as Record<string, string>,

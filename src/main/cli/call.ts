@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_HOST, DEFAULT_PORT, DISCOVERY_FILE } from '../service/http/server';
 import { signedHeaders } from '../service/keys/sign';
-import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags } from './common';
+import { dataDirFrom, dataDirOption, parseFlags } from './common';
 import { UsageError } from './errors';
 import { callUsage } from './usage';
 
@@ -57,7 +56,7 @@ export async function callCommand(args: string[]): Promise<void> {
   if (!secret) throw new UsageError('--secret: the API secret (64 hex digits) is required, or set NPS_API_SECRET');
   if (!/^[0-9a-fA-F]{64}$/.test(secret)) throw new UsageError('--secret: must be the 32-byte API secret as 64 hex digits');
 
-  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const dataDir = dataDirFrom(values['data-dir']);
   const found = values.base !== undefined ? { base: values.base, from: 'given with --base' } : discoverBase(dataDir);
   const base = found.base.replace(/\/+$/, '');
   const url = new URL(`${base}${path}${query ? `?${query}` : ''}`);

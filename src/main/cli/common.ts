@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -9,6 +10,17 @@ import { remoteInvoker, runningService, type Invoker } from './running';
 import { unknownName } from './suggest';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
+
+/**
+ * The data folder a command works on, as an absolute path: --data-dir, else NPS_DATA_DIR, else the
+ * desktop app's own folder; a relative one is taken from the folder the command runs in (under
+ * npm, the checkout). Absolute before anything uses it: api.json, the lock and the log name it,
+ * and `npm start` hands it to Electron, which refuses a relative one.
+ */
+export function dataDirFrom(flag: string | undefined): string {
+  if (flag !== undefined && flag.trim() === '') throw new UsageError('--data-dir: must name a folder, got an empty value');
+  return resolve(flag ?? defaultDataDir());
+}
 
 /**
  * Parse a command's flags strictly. A flag the command lacks is named with the closest one it has
@@ -55,7 +67,7 @@ export const sayUpgrade = (pending: string[]): void => {
  * line naming the file (storeFailure), which describeError prints as such.
  */
 export function withService<T>(dataDir: string | undefined, fn: (service: Invoker) => T | Promise<T>): Promise<T> {
-  const dir = dataDir ?? defaultDataDir();
+  const dir = dataDirFrom(dataDir);
   const running = runningService(dir);
   if (running) return Promise.resolve().then(() => fn(remoteInvoker(running)));
   const service: Service = openService({ dataDir: dir, onUpgrade: sayUpgrade });

@@ -18,6 +18,9 @@ const ROLL_SIZE = '10m';
 /** Files kept besides the one being written. */
 const KEPT_FILES = 4;
 
+/** Where the data folder's log is, as a message that sends the user there says it: "the log in <folder>". */
+export const logPlaceIn = (dataDir: string): string => `the log in ${join(dataDir, LOG_DIR)}`;
+
 /** A log that writes nothing (tests, and callers that keep no log). */
 export const silentLog: Logger = pino({ level: 'silent' });
 
