@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importLedger } from './support/ledger';
-import { openScreen, root, samples, useSession } from './support/session';
+import { openScreen, root, samples, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 
 const SIZES = [
   { name: '1024', width: 1024, height: 700 },
@@ -96,8 +97,8 @@ async function checkEveryScreen(page: Page, size: (typeof SIZES)[number], theme:
   return findings;
 }
 
-test('some data to look at: the sample ledger imported and the sample books reconciled', async () => {
-  const { page } = session();
+test('some data to look at: the sample ledger imported and the sample books reconciled', async ({ nps }) => {
+  const { page } = await session(nps);
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
   await openScreen(page, 'Reconcile');
   await page.getByTestId('file-input').setInputFiles(join(samples, 'books', 'books-2026-01.csv'));
@@ -107,9 +108,9 @@ test('some data to look at: the sample ledger imported and the sample books reco
 
 for (const size of SIZES) {
   for (const theme of THEMES) {
-    test(`every screen at ${size.width}×${size.height}, ${theme}: no serious or critical axe finding`, async () => {
+    test(`every screen at ${size.width}×${size.height}, ${theme}: no serious or critical axe finding`, async ({ nps }) => {
       test.setTimeout(420_000);
-      const { page } = session();
+      const { page } = await session(nps);
       const findings = await checkEveryScreen(page, size, theme);
       const nodes = findings.reduce((n, f) => n + f.nodes, 0);
       console.log(`axe ${size.name} ${theme}: ${findings.length} serious/critical findings on ${nodes} elements`);
@@ -119,8 +120,8 @@ for (const size of SIZES) {
   }
 }
 
-test('the theme chosen in Settings wins over the system, is kept over a reload, and System follows the system again', async () => {
-  const { page } = session();
+test('the theme chosen in Settings wins over the system, is kept over a reload, and System follows the system again', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
   const html = page.locator('html');

@@ -1,14 +1,15 @@
-import { chromium, expect, test } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from './support/chromium';
-import { electronMode, shot, useSession } from './support/session';
+import { electronMode, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 // The browser-mode door only: Electron's window talks over IPC.
 test.skip(electronMode, 'browser mode only');
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 
-test('another browser gets nothing: neither the page alone nor the link already used opens a session', async () => {
-  const { page, link } = session();
+test('another browser gets nothing: neither the page alone nor the link already used opens a session', async ({ nps }) => {
+  const { page, link } = await session(nps);
   // The first browser traded the code and took it out of the address bar; it works.
   expect(new URL(page.url()).hash).toBe('');
   await expect(page.getByRole('navigation')).toBeVisible();

@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { chooseLedgerFile } from './support/ledger';
-import { openScreen, root, shot, useSession } from './support/session';
+import { openScreen, root, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 /*
  * October 2020 closed as an accountant keeps the books (test/fixtures/books/README.md): the real
@@ -15,7 +16,7 @@ import { openScreen, root, shot, useSession } from './support/session';
  * the queue and the balances, and the closing balances on screen with their decimal points lined up.
  */
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const EXPORTS = join(root, 'test', 'fixtures', 'exports');
 const BOOKS = join(root, 'test', 'fixtures', 'books');
 const ADDRESS = '0x003dc32fe920a4aaeed12dc87e145f030aa753f3';
@@ -79,16 +80,16 @@ async function axeClean(page: Page, view: string): Promise<void> {
   expect(serious, view).toEqual([]);
 }
 
-test("the Treasury's October ledger: its three Etherscan exports, UNI added to the catalogue on the way", async () => {
+test("the Treasury's October ledger: its three Etherscan exports, UNI added to the catalogue on the way", async ({ nps }) => {
   test.setTimeout(180_000);
-  const { page } = session();
+  const { page } = await session(nps);
   await importExport(page, 'txlist', true);
   await importExport(page, 'internal', false);
   await importExport(page, 'erc20', false);
 });
 
-test('October reconciled against the books as kept by hand: exactly the five groups, no line rejected', async () => {
-  const { page } = session();
+test('October reconciled against the books as kept by hand: exactly the five groups, no line rejected', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Reconcile');
   await page.getByRole('tab', { name: 'New run' }).click();
   await page.getByTestId('file-input').setInputFiles(join(BOOKS, 'treasury-2020-10.csv'));
@@ -103,8 +104,8 @@ test('October reconciled against the books as kept by hand: exactly the five gro
   await shot(page, 'close-month-kept-books-results');
 });
 
-test('the European copy of the same books, read with the mapping the first run kept: the same five groups', async () => {
-  const { page } = session();
+test('the European copy of the same books, read with the mapping the first run kept: the same five groups', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('tab', { name: 'New run' }).click();
   await page.getByTestId('file-input').setInputFiles(join(BOOKS, 'treasury-2020-10-eu.csv'));
   await expect(page.getByTestId('saved-mapping-status')).toContainText('Saved as “treasury-2020-10.csv”');
@@ -119,9 +120,11 @@ test('the European copy of the same books, read with the mapping the first run k
 
 for (const size of SIZES) {
   for (const theme of THEMES) {
-    test(`the month's results, queue and balances at ${size.width}×${size.height}, ${theme}: axe finds nothing serious`, async () => {
+    test(`the month's results, queue and balances at ${size.width}×${size.height}, ${theme}: axe finds nothing serious`, async ({
+      nps,
+    }) => {
       test.setTimeout(120_000);
-      const { page } = session();
+      const { page } = await session(nps);
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
       const name = `${size.width}-${theme}`;

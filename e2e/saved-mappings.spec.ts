@@ -1,9 +1,9 @@
-import { expect, test } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importLedger } from './support/ledger';
-import { openScreen, root, samples, shot, useSession } from './support/session';
+import { openScreen, root, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 /*
  * The books mapping is not set up again each month: the run keeps the mapping it used (the
@@ -11,21 +11,21 @@ import { openScreen, root, samples, shot, useSession } from './support/session';
  * columns opens with it, its period the month after. Saved mappings are named, edited and removed.
  */
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const JANUARY = join(root, 'test', 'fixtures', 'books', 'in-out-2026-01.csv');
 const dir = mkdtempSync(join(tmpdir(), 'nps-e2e-books-'));
 /** February's books: the same layout, the header saved again by a spreadsheet in other capitals. */
 const FEBRUARY = join(dir, 'in-out-2026-02.csv');
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('the ledger holds the sample', async () => {
-  const { page } = session();
+test('the ledger holds the sample', async ({ nps }) => {
+  const { page } = await session(nps);
   writeFileSync(FEBRUARY, readFileSync(JANUARY, 'utf8').replace(/^Date,Reference,Tx hash/, 'DATE,Reference,TX HASH'));
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
 });
 
-test("January's books mapped once, and run", async () => {
-  const { page } = session();
+test("January's books mapped once, and run", async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Reconcile');
   await page.getByRole('tab', { name: 'New run' }).click();
   await page.getByTestId('file-input').setInputFiles(JANUARY);
@@ -40,8 +40,8 @@ test("January's books mapped once, and run", async () => {
   await expect(page.getByRole('table', { name: 'Reconciliation results' })).toBeVisible();
 });
 
-test("February's file opens with January's mapping, and the month after", async () => {
-  const { page } = session();
+test("February's file opens with January's mapping, and the month after", async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('tab', { name: 'New run' }).click();
   await page.getByTestId('file-input').setInputFiles(FEBRUARY);
   await expect(page.getByTestId('saved-mapping-status')).toContainText('Saved as “in-out-2026-01.csv” for all wallets, last used');
@@ -77,8 +77,8 @@ test("February's file opens with January's mapping, and the month after", async 
   await expect(page.getByLabel('Column for fee', { exact: true })).toHaveValue('');
 });
 
-test('Saved mappings: edited against the layout, renamed, removed', async () => {
-  const { page } = session();
+test('Saved mappings: edited against the layout, renamed, removed', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('button', { name: 'Saved mappings' }).click();
   await expect(page.getByRole('tab', { name: 'Saved mappings' })).toHaveAttribute('aria-selected', 'true');
   const table = page.getByRole('table', { name: 'Saved mappings' });

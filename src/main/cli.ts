@@ -1,4 +1,5 @@
 import { describeError } from './cli/errors';
+import { UnknownName, unknownName } from './cli/suggest';
 import {
   balancesUsage,
   callUsage,
@@ -11,14 +12,15 @@ import {
   retentionUsage,
   serveUsage,
   startUsage,
+  ticketsUsage,
   tokensUsage,
   userUsage,
   walletsUsage,
 } from './cli/usage';
 
 /*
- * `npm run nps -- COMMAND …`: each command is loaded when it runs, so `--help` (and a typo) answer
- * without loading the service.
+ * `nps COMMAND …` (also `npm run nps -- COMMAND …`): each command is loaded when it runs, so `--help`
+ * (and a typo) answer without loading the service.
  */
 
 interface Command {
@@ -41,6 +43,7 @@ const commands: Record<string, Command> = {
   balances: { usage: balancesUsage, load: async () => (await import('./cli/balances')).balancesCommand },
   user: { usage: userUsage, load: async () => (await import('./cli/user')).userCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
+  tickets: { usage: ticketsUsage, load: async () => (await import('./cli/tickets')).ticketsCommand },
 };
 
 function usage(): string {
@@ -49,17 +52,27 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
-  const command = name ? commands[name] : undefined;
-  if (!command || rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write((command ? command.usage : usage()) + '\n');
-    if (!command && name && name !== '--help' && name !== '-h') process.exitCode = 2;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return;
+  }
+  const command = commands[name];
+  if (!command) throw new UnknownName(`nps: ${unknownName('command', name, Object.keys(commands), ' (nps --help lists them)').message}`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(command.usage + '\n');
     return;
   }
   const run = await command.load();
-  await run(rest);
+  try {
+    await run(rest);
+  } catch (err) {
+    // Which command did not know the name: `nps keys: unknown option "--walets"; did you mean "--wallets"?`
+    if (err instanceof UnknownName) throw new UnknownName(`nps ${name}: ${err.message}`);
+    throw err;
+  }
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(describeError(err) + '\n');
-  process.exit(1);
+  process.exit(err instanceof UnknownName ? err.exitCode : 1);
 });

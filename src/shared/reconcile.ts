@@ -3,7 +3,7 @@ import { ReconcileReport, ReportFile, ReportFormat } from './reports';
 import { LEDGER_STATUSES, LEDGER_TYPES, LedgerRecord, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
 import { addition, Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
-/** The fields a claim is compared on, in the order `abnormals` lists them (docs/api.md, Tickets). */
+/** The fields a claim is compared on, in the order `abnormals` lists them (docs/api.md, "Tickets"). */
 export const FLAG_FIELDS = ['chain_id', 'token_id', 'to', 'status', 'type', 'amount', 'fee', 'amount_actual', 'time'] as const;
 export const FlagField = z.enum(FLAG_FIELDS);
 export type FlagField = z.infer<typeof FlagField>;
@@ -25,7 +25,7 @@ export const MAX_BATCH = 1000;
 /** 9999-12-31T23:59:59Z: later moments have no ISO 8601 form. */
 const MAX_UNIX_SECONDS = 253402300799;
 
-/** null and "" both mean "not given" (docs/api.md: empty strings count as absent). */
+/** null and "" both mean "not given" (docs/api.md, "A claim"). */
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(absentToUndefined, schema.optional());
 
@@ -167,7 +167,7 @@ function readInteger(v: unknown, min: number, max: number): number | undefined {
 }
 
 /**
- * Read one claim by the contract's item rules (docs/api.md), the first problem answering: each field of ITEM_FIELDS
+ * Read one claim by the claim rules of docs/api.md, the first problem answering: each field of ITEM_FIELDS
  * in order, then at least one identifier, a Deposit's identifiers, at least one field to compare.
  * null and "" count as absent for every field. Unknown fields are ignored. A loop over the table,
  * not a schema, because a request holds a thousand of these and the check must cost microseconds.
@@ -394,8 +394,13 @@ export type VerifyField = z.infer<typeof VerifyField>;
 
 /** Columns of a pair: the amount received (Deposit) and the amount sent (Withdrawal); debit and credit are such a pair. */
 export const BOOKS_PAIR_FIELDS = ['amount_in', 'amount_out'] as const;
-/** Where a books column goes: a claim field, or one side of an In/Out pair. */
-export const BooksColumnField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS, ...BOOKS_PAIR_FIELDS]);
+/**
+ * Columns kept with each claim as the books wrote them and never compared: the books' own
+ * description of the line (Description, Memo, Narrative), shown in the results and the report.
+ */
+export const BOOKS_KEPT_FIELDS = ['description'] as const;
+/** Where a books column goes: a claim field, one side of an In/Out pair, or a column kept beside the claim. */
+export const BooksColumnField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS, ...BOOKS_PAIR_FIELDS, ...BOOKS_KEPT_FIELDS]);
 export type BooksColumnField = z.infer<typeof BooksColumnField>;
 /** Fields whose books values may be translated ("Receive" -> Deposit, "Ethereum" -> ETH). */
 export const BOOKS_TRANSLATED_FIELDS = ['type', 'status', 'chain_id', 'token_id'] as const;
@@ -414,6 +419,7 @@ const BOOKS_THOUSANDS_SEPARATORS = ['auto', '', ',', '.', ' ', "'", '_'] as cons
  * is optional and its absence means what the first version did, so a saved mapping keeps working.
  *  - amount_in / amount_out (columns): an In/Out (debit/credit) pair; the non-zero one is the amount
  *    and says the type. amount_sign: the amount column is signed and its sign says the type.
+ *  - description (column): the books' own words for the line, kept with the claim, never compared.
  *  - translations: per field, a books value -> the value the claim takes (case-insensitive, trimmed).
  *  - decimal_separator: absent is '.', 'auto' decides from the file's first rows.
  *  - date_order (dates with the year last, 11/06/2021): absent or 'auto' decides from the file.
@@ -423,7 +429,7 @@ export const BooksMapping = z.object({
   columns: z
     .partialRecord(BooksColumnField, z.string().min(1))
     .default({})
-    .meta({ description: 'verification field (or amount_in / amount_out) -> source column header' }),
+    .meta({ description: 'verification field (or amount_in / amount_out, or description) -> source column header' }),
   constants: z.partialRecord(VerifyField, z.string()).default({}),
   amount_sign: z.enum(BOOKS_AMOUNT_SIGNS).optional().meta({
     description: 'The amount column is signed: positive_deposit (+ Deposit, - Withdrawal) or positive_withdrawal; absent: not signed',

@@ -77,6 +77,8 @@ export const TicketListInput = z.object({
   wallet_id: Uuid.optional(),
   chain_id: z.string().optional(),
   token_id: z.string().optional(),
+  /** The reconciliation run that last opened or updated the exception. */
+  run_id: z.string().optional(),
   /** A false flag the exception must have (mismatches), e.g. amount. */
   field: FlagField.optional(),
   /** Amount bounds, inclusive, compared exactly as decimal numbers (never as floats). */

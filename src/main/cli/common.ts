@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -5,16 +6,53 @@ import { ServiceError, storeFailure } from '../service/errors';
 import { answerFor, sayFor } from '../service/said';
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
+import { UsageError } from './errors';
 import { remoteInvoker, runningService, type Invoker } from './running';
+import { unknownName } from './suggest';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
 
-/** Parse a command's flags strictly: an unknown flag is an error naming it. */
+/**
+ * The data folder a command works on, as an absolute path: --data-dir, else NPS_DATA_DIR, else the
+ * desktop app's own folder; a relative one is taken from the folder the command runs in (under
+ * npm, the checkout). Absolute before anything uses it: api.json, the lock and the log name it,
+ * and `npm start` hands it to Electron, which refuses a relative one.
+ */
+export function dataDirFrom(flag: string | undefined): string {
+  if (flag !== undefined && flag.trim() === '') throw new UsageError('--data-dir: must name a folder, got an empty value');
+  return resolve(flag ?? defaultDataDir());
+}
+
+/**
+ * Parse a command's flags strictly. A flag the command lacks is named with the closest one it has
+ * (exit 2), and a flag without its value says how to give one: one line each, in the CLI's words
+ * rather than the parser's.
+ */
 export function parseFlags<T extends Options>(
   args: string[],
   options: T,
 ): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>> {
-  return parseArgs({ args, options, allowPositionals: true, strict: true });
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const message = (err as Error).message;
+    const flag = /^(?:Unknown option|Option) '(-[^' ]+)/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+      // `-abc` is read as -a, -b, -c: name what was typed, not the parser's first letter.
+      const typed = args.find((a) => a === flag || a.startsWith(`${flag}=`) || (!a.startsWith('--') && a.startsWith(flag))) ?? flag;
+      const given = typed.split('=')[0]!;
+      const known = Object.keys(options).map((o) => `--${o}`);
+      throw unknownName('option', given, known, ' (add --help to see the options)');
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
+      if (message.includes('does not take an argument')) throw new UsageError(`${flag}: takes no value (give ${flag} alone)`);
+      if (message.includes('ambiguous'))
+        throw new UsageError(`${flag}: needs a value; for a value that starts with "-", write ${flag}=VALUE (e.g. ${flag}=-5)`);
+      throw new UsageError(`${flag}: needs a value (${flag} VALUE)`);
+    }
+    throw err;
+  }
 }
 
 /** Said on stderr before a store made by an earlier version is brought up to date (once; seconds for a large ledger). */
@@ -46,7 +84,7 @@ function saidOnCli(service: Invoker): Invoker {
  * line naming the file (storeFailure), which describeError prints as such.
  */
 export function withService<T>(dataDir: string | undefined, fn: (service: Invoker) => T | Promise<T>): Promise<T> {
-  const dir = dataDir ?? defaultDataDir();
+  const dir = dataDirFrom(dataDir);
   const running = runningService(dir);
   if (running) return Promise.resolve().then(() => fn(saidOnCli(remoteInvoker(running))));
   const service: Service = openService({ dataDir: dir, onUpgrade: sayUpgrade });

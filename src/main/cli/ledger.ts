@@ -7,6 +7,7 @@ import { LEDGER_FIELDS, type LedgerExportPage, type TransactionRecord } from '..
 import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
 import { ledgerUsage } from './usage';
+import { requireSubcommand } from './suggest';
 
 /** Records a page: large enough that a million records take 200 calls, small enough to stay a few megabytes. */
 const PAGE = 5000;
@@ -32,6 +33,7 @@ export async function ledgerCommand(args: string[]): Promise<void> {
     json: { type: 'boolean', default: false },
     out: { type: 'string' },
   });
+  requireSubcommand('ledger', positionals[0], ['export']);
   if (positionals[0] !== 'export' || positionals.length !== 1) throw new UsageError(ledgerUsage);
   const out: Writable = values.out === undefined ? process.stdout : createWriteStream(resolve(values.out));
   // A reader that stops early (`| head`) is not an error.

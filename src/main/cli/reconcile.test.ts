@@ -35,7 +35,15 @@ describe('npm run nps -- reconcile', () => {
     expect(written.err).toContain(`Report written to ${xlsx}`);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(xlsx);
-    expect(wb.worksheets.map((ws) => ws.name)).toEqual(['Summary', 'Matched', 'Mismatched', 'Not in ledger', 'Not in books', 'Duplicate']);
+    expect(wb.worksheets.map((ws) => ws.name)).toEqual([
+      'Summary',
+      'Matched',
+      'Mismatched',
+      'Not in ledger',
+      'Not in books',
+      'Duplicate',
+      'Rejected books rows',
+    ]);
     const counts = new Map<unknown, unknown>();
     wb.getWorksheet('Summary')!.eachRow((row) => counts.set(row.getCell(1).value, row.getCell(2).value));
     expect(REPORT_GROUPS.map((g) => counts.get(REPORT_GROUP_LABELS[g]))).toEqual([11, 5, 1, 14, 0]);

@@ -1,14 +1,13 @@
 import { reportRuntime } from '../service/app/handlers';
-import { newUiCode, uiLink } from '../service/http/app-door';
+import { newUiCode, uiLink, type UiOptions } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
-import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags, sayUpgrade } from './common';
+import { dataDirFrom, dataDirOption, parseFlags, sayUpgrade } from './common';
 import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
 import { otherServiceOn } from './running';
 import { SERVING_BUSY_TIMEOUT_MS } from '../service/db/open';
-import { flushLog, LOG_LEVELS, openLog, silentLog, type LogLevel } from '../service/log';
+import { flushLog, LOG_LEVELS, logPlaceIn, openLog, silentLog, type LogLevel } from '../service/log';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -55,8 +54,8 @@ export async function serveCommand(args: string[]): Promise<void> {
   // Whoever holds the window's session drives the app: only this machine may be offered one.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
-  const ui = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
-  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const ui: UiOptions | undefined = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
+  const dataDir = dataDirFrom(values['data-dir']);
   // One data folder, one writer: a second service on it would fight the first over the store.
   const other = otherServiceOn(dataDir);
   if (other) throw new UsageError(other);
@@ -72,6 +71,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   });
   const service = openService({ dataDir, onUpgrade: sayUpgrade, logger, busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS });
   if (noLog) process.stderr.write(`${noLog}\n`);
+  if (ui) ui.logPlace = noLog ? 'the output of `serve` (it could write no log file)' : logPlaceIn(dataDir);
   let server;
   try {
     server = await startServer(service, {
@@ -95,10 +95,6 @@ export async function serveCommand(args: string[]): Promise<void> {
     version: projectVersion(),
     api: { state: 'running', base_url: `${server.url}/nps`, host, port: server.port, error: null },
   });
-  process.stdout.write(`NPS service listening on ${server.url}/nps (data: ${dataDir})\n`);
-  logger.info({ event: 'start', url: `${server.url}/nps`, data_dir: dataDir, mode: ui ? 'browser' : 'headless' });
-  // The link works once: the page trades its code for this browser's session (http/app-door.ts).
-  if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${uiLink(server.url, ui.code)}\n`);
   const running = server;
   let closing = false;
   const shutdown = (signal: string) => {
@@ -115,6 +111,12 @@ export async function serveCommand(args: string[]): Promise<void> {
         () => process.exit(1),
       );
   };
+  // Before the lines below announce the service: a Ctrl-C (or a script's SIGTERM) sent as soon as
+  // they appear must close it cleanly (api.json removed), not find no handler and kill it.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.stdout.write(`NPS service listening on ${server.url}/nps (data: ${dataDir})\n`);
+  logger.info({ event: 'start', url: `${server.url}/nps`, data_dir: dataDir, mode: ui ? 'browser' : 'headless' });
+  // The link works once: the page trades its code for this browser's session (http/app-door.ts).
+  if (ui) process.stdout.write(`NPS Reconcile (browser mode): ${uiLink(server.url, ui.code)}\n`);
 }

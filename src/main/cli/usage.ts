@@ -5,6 +5,7 @@
 
 import { ChainUpdate, TokenUpdate } from '../../shared/catalogue';
 import { DEFAULT_RETENTION, RETENTION_LIMITS } from '../../shared/retention';
+import { EXCEPTION_KINDS, TICKET_SORTS } from '../../shared/tickets';
 import { DEFAULT_RATE_LIMITS } from '../service/http/limit-defaults';
 
 /** The catalogue fields `chains set` and `tokens set` take: the contract's, by their wire names. */
@@ -75,8 +76,9 @@ export const reconcileUsage = `npm run nps -- reconcile BOOKS [--wallet NAME | -
   last used), else a first guess from the header. Each run keeps its mapping for the next file of its
   layout and wallet; --save-map NAME keeps it under NAME (replacing a mapping of that name); see mappings.
   --json prints the report: summary {matched, mismatched, not_in_ledger, not_in_books, duplicates}
-  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the period,
-  wallets, counts, balances, who ran it and a sign-off, then a sheet per group) or CSV (one table).
+  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the books
+  file and its SHA-256, the period, tolerances, counts, exceptions, balances, who ran it and a sign-off;
+  a sheet per group with each exception's state; the rejected books rows) or CSV (the same columns).
   Exit status 1 when there is anything to work.`;
 
 export const mappingsUsage = `npm run nps -- mappings list [--json] [--data-dir D]
@@ -105,7 +107,7 @@ npm run nps -- wallets address remove WALLET CHAIN_ID ADDRESS [--data-dir D]
 export const balancesUsage = `npm run nps -- balances [--wallet WALLET] [--at DATE] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances --from DATE --to DATE [--wallet WALLET] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances statement --wallet WALLET --token TOKEN_ID --from DATE --to DATE [--time-zone Z] [--json] [--data-dir D]
-npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--time-zone Z] [--json] [--data-dir D]
+npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--places N] [--time-zone Z] [--json] [--data-dir D]
   Balances from the ledger, exact: per wallet and token at a moment (default: the end of today), or a
   period's opening, in, out, fees and closing. Completed deposits count in, completed withdrawals and
   fees out, a failed withdrawal that went on chain its fee; a record counts at completed_at, else
@@ -113,8 +115,9 @@ npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balan
   --at and --to its end, --from its start) or an ISO 8601 moment; days are read in --time-zone (an
   IANA name, default UTC). WALLET is a wallet's ID or its name.
   statement: the records between with the balance after each. check: compares the custodian's
-  closing balance X with the ledger's at DATE; a difference opens an exception of kind balance
-  (the same check again updates it).`;
+  closing balance X with the ledger's at DATE, at X's decimal places (or --places N): the ledger's
+  balance rounded half to even to them. A difference opens an exception of kind balance (the same
+  check again updates it); a figure that agrees resolves it.`;
 
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
   Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
@@ -124,7 +127,8 @@ npm run nps -- keys list [--json] [--data-dir D]
 npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
   Relabel a key or change the wallets it may act on.
 npm run nps -- keys revoke KEY [--data-dir D]
-  --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
+  --wallets limits the key to these wallets, each by its name or ID (an unknown one is refused);
+  without it (or with "all") the key may act on every wallet.`;
 
 export const retentionUsage = `npm run nps -- retention [show] [--json] [--data-dir D]
 npm run nps -- retention set [--days N] [--runs M] [--json] [--data-dir D]
@@ -163,3 +167,20 @@ export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--
 export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
   Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and
   serve the same screens in browser mode instead, printing the URL. --browser skips Electron.`;
+
+const TICKET_FILTERS = `[--kind K] [--status S] [--wallet WALLET] [--chain C] [--token T] [--run RUN_ID] [--search WORDS]`;
+
+export const ticketsUsage = `npm run nps -- tickets list ${TICKET_FILTERS} [--sort F] [--order asc|desc] [--limit N] [--json] [--data-dir D]
+npm run nps -- tickets show TICKET_ID [--json] [--data-dir D]
+npm run nps -- tickets resolve|dismiss TICKET_ID... --reason TEXT [--json] [--data-dir D]
+npm run nps -- tickets resolve|dismiss ${TICKET_FILTERS} --reason TEXT [--yes] [--json] [--data-dir D]
+npm run nps -- tickets reopen TICKET_ID... [--reason TEXT] [--json] [--data-dir D]
+npm run nps -- tickets reopen ${TICKET_FILTERS} [--reason TEXT] [--yes] [--json] [--data-dir D]
+  The exceptions queue, as the Tickets screen works it. K is ${EXCEPTION_KINDS.join(', ')};
+  S is Pending, Resolved or Dismissed; WALLET is a wallet's name or ID; RUN_ID is a reconciliation
+  run's (nps reconcile prints it); --search finds words in the description, the ids, the claim and
+  the record's hash. list: newest change first (--sort ${TICKET_SORTS.join('|')}), at most N (default 100).
+  resolve and dismiss need a reason, which every ticket's history keeps with your name (nps user NAME).
+  Given ticket IDs, every one changes or none does. Given filters instead, every Pending ticket they
+  select is resolved or dismissed (every Resolved or Dismissed one is reopened): the CLI says how many
+  and asks y/N on a terminal; without a terminal it changes them only with --yes.`;

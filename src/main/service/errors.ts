@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ErrorCodes, httpStatusOf, type ErrorCode } from '../../shared/errors';
 import { byDoor } from './said';
 
-/** A failure the caller can act on: a code from SPEC.md's table and a sentence naming the field or rule. */
+/** A failure the caller can act on: a code from the error table of docs/api.md and a sentence naming the field or rule. */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string) {
@@ -75,7 +75,7 @@ const storeProblems: [prefix: string, say: (file: string, sqlite: string) => str
 ];
 
 /**
- * A failure of the store itself (SPEC.md's 5001: locked by another writer, read-only, full, damaged,
+ * A failure of the store itself (5001 in docs/api.md: locked by another writer, read-only, full, damaged,
  * not a store), said as such, naming the file when it is known; undefined for anything else (a
  * constraint, a bug: those stay internal errors).
  */

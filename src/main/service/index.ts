@@ -42,8 +42,8 @@ export const DB_FILE = 'nps.sqlite';
 
 /**
  * Open (or create) the data directory's store, bring it up to date, seed the catalogue. A store
- * that cannot be used (not a store, damaged, read-only, full, locked, of a newer version: SPEC.md's
- * 5001) is a ServiceError of one line naming the file, the cause and what to do; such a store is
+ * that cannot be used (not a store, damaged, read-only, full, locked, of a newer version: 5001 in
+ * docs/api.md) is a ServiceError of one line naming the file, the cause and what to do; such a store is
  * never replaced, and one of a newer version is not written to at all.
  */
 export function openService(opts: ServiceOptions): Service {

@@ -18,6 +18,9 @@ const ROLL_SIZE = '10m';
 /** Files kept besides the one being written. */
 const KEPT_FILES = 4;
 
+/** Where the data folder's log is, as a message that sends the user there says it: "the log in <folder>". */
+export const logPlaceIn = (dataDir: string): string => `the log in ${join(dataDir, LOG_DIR)}`;
+
 /** A log that writes nothing (tests, and callers that keep no log). */
 export const silentLog: Logger = pino({ level: 'silent' });
 
@@ -75,8 +78,8 @@ interface FileStream extends Pick<EventEmitter, 'on' | 'once' | 'off'> {
  * when 64 KiB wait, or at once for an error. A line per request is then an array push, and the
  * file gets one write for hundreds of lines. Hand-written rather than SonicBoom's own minLength
  * batching: in text mode SonicBoom measures the byte length of its whole pending buffer on every
- * write, so each line cost a copy of up to 16 KiB (2.4 µs a line against 1.1 µs this way, file
- * writes included; bench/log-lines.ts measures both). Lines keep their order: pino's own lines
+ * write, so each line cost a copy of up to 16 KiB, which made it the dearest part of a cheap
+ * request (bench/log-lines.ts measures both ways; docs/benchmarks.md has the figure). Lines keep their order: pino's own lines
  * come through here too. What waits is written by flushLog (serve and the app call it when they
  * stop); a process killed outright loses at most the last 200 ms.
  */

@@ -15,6 +15,8 @@ let uiDir: string;
 const code = newUiCode();
 const host = '127.0.0.1:8730';
 const origin = `http://${host}`;
+/** What the door logged (internal errors). */
+const logged: string[] = [];
 /** The Cookie header of the session the page traded the run's code for (beforeAll). */
 let session: Record<string, string>;
 
@@ -35,7 +37,10 @@ beforeAll(async () => {
   mkdirSync(join(uiDir, 'assets'));
   writeFileSync(join(uiDir, 'assets', 'app.js'), 'console.log(1)');
   service = tempService();
-  app = buildServer(service, { ui: { dir: uiDir, code } });
+  app = buildServer(service, {
+    ui: { dir: uiDir, code, logPlace: 'the log in /home/grace/NPS Reconcile/logs' },
+    log: (line) => logged.push(line),
+  });
   strictAnswers(app);
   await app.ready();
   const traded = await trade({ code });
@@ -61,6 +66,28 @@ const rpc = async (name: string, body: unknown, headers: Record<string, string> 
 };
 
 describe('the /app/rpc door', () => {
+  it('answers a failure it did not expect with one sentence that names where the log is, and logs the stack', async () => {
+    const handlers = service.handlers as unknown as Record<string, () => unknown>;
+    const real = handlers['app-info']!;
+    handlers['app-info'] = () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'api')");
+    };
+    try {
+      const { http, body } = await rpc('app-info', {});
+      expect(http).toBe(500);
+      expect(body).toEqual({
+        status: 5000,
+        data: null,
+        msg: 'internal error; the details are in the log in /home/grace/NPS Reconcile/logs',
+      });
+      expect(logged.at(-1)).toMatch(
+        /^internal error in app-info: TypeError: Cannot read properties of undefined \(reading 'api'\)\n\s+at /,
+      );
+    } finally {
+      handlers['app-info'] = real;
+    }
+  });
+
   it("trades the one-time code once: a second trade, a wrong code or another page's request gets no session", async () => {
     const again = await trade({ code });
     expect(again.statusCode).toBe(401);

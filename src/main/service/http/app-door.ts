@@ -26,6 +26,8 @@ export interface UiOptions {
   dir: string;
   /** This run's one-time code (newUiCode), printed in the link `serve --ui` gives. */
   code: string;
+  /** Where the service's log is ("the log in <folder>", or the terminal without one): an internal error's sentence names it. */
+  logPlace?: string;
 }
 
 /** Ask for progress lines before the answer: newline-delimited JSON, the envelope last. */
@@ -40,9 +42,10 @@ export function answerCall(
   call: { name: string; input: unknown; actor: CallMeta['actor']; progress: boolean },
   reply: FastifyReply,
   log: (line: string) => void,
+  logPlace?: string,
 ): FastifyReply | Promise<FastifyReply> {
   if (!call.progress) {
-    return callForWindow(service.handlers, call.name, call.input, { actor: call.actor }, log).then((envelope) =>
+    return callForWindow(service.handlers, call.name, call.input, { actor: call.actor }, log, logPlace).then((envelope) =>
       reply
         .code(httpStatusOf[envelope.status as ErrorCode] ?? 500)
         .header('content-type', 'application/json; charset=utf-8')
@@ -51,7 +54,9 @@ export function answerCall(
   }
   const out = new PassThrough();
   const meta: CallMeta = { actor: call.actor, onProgress: throttleProgress((progress) => out.write(JSON.stringify({ progress }) + '\n')) };
-  void callForWindow(service.handlers, call.name, call.input, meta, log).then((envelope) => out.end(JSON.stringify(envelope) + '\n'));
+  void callForWindow(service.handlers, call.name, call.input, meta, log, logPlace).then((envelope) =>
+    out.end(JSON.stringify(envelope) + '\n'),
+  );
   return reply.code(200).header('content-type', `${PROGRESS_MEDIA_TYPE}; charset=utf-8`).header('cache-control', 'no-store').send(out);
 }
 
@@ -227,6 +232,7 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
       { name, input, actor: 'ui', progress: (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE) },
       reply,
       log,
+      ui.logPlace,
     );
   });
 

@@ -21,7 +21,7 @@ const HEADER_LABEL: Record<string, string> = {
 };
 
 /**
- * The check of a signed request (SPEC.md, Authentication), in this order, the first failure
+ * The check of a signed request (docs/api.md, "Signing a request" and "Order of checks"), in this order, the first failure
  * answering:
  *   2001 a credential header is missing or empty (names are case-insensitive: Node lower-cases them);
  *   2002 the key is not a registered, unrevoked Ed25519 public key;

@@ -188,7 +188,13 @@ export async function startServer(service: Service, opts: ServerOptions & { port
   const app = buildServer(service, { ...opts, host, localToken });
   // Before the first request can come: an address check must not wait a second for its libraries.
   warmAddressLibraries();
-  await app.listen({ host, port: opts.port ?? DEFAULT_PORT });
+  try {
+    await app.listen({ host, port: opts.port ?? DEFAULT_PORT });
+  } catch (err) {
+    // A taken port: the caller may try another, so this instance lets go of what it started.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   // Verifications read the ledger on two threads; the second starts now, not with the first call.
   void service.ctx.engine.warm();
   const address = app.server.address();

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context';
 import { consumeNonce, nonceUsed, pruneNonces } from './repository';
 
 /*
- * Accepting a signed request's nonce is a write (SPEC.md: a (key, nonce) pair passes once, and a
+ * Accepting a signed request's nonce is a write (docs/api.md: a (key, nonce) pair passes once, and a
  * restart does not forget it). While an import holds the store's write lock the pair is checked
  * against the store and the pairs accepted meanwhile, and kept as a deferred write
  * (engine/deferred.ts): signed requests never wait for an import.

@@ -229,29 +229,36 @@ export function* eachTransaction(
 
 /**
  * The amounts and fees of the records the filters select, per chain, token and type, summed exactly
- * as they stream by. Failed and Rejected records moved no amount (a balance counts neither), so
- * they are counted apart and left out of the sums, unless the status filter asks for them.
+ * as they stream by, by the rule balances count fees with (FAILED_FEE_RULE): Failed and Rejected
+ * records moved no amount, so they are counted apart and left out, but for a failed withdrawal that
+ * reached the chain (it has a hash), whose fee is summed (`fee_only`). A status filter that asks for
+ * Failed or Rejected records sums exactly those.
  */
 export function sumTransactions(db: Db, query: TransactionFilters): LedgerTotals {
   const { filter, args } = filterSql(query);
   const groups = new Map<
     string,
-    { chain_id: string; token_id: string; type: LedgerType; count: number; amount: ExactSum; fee: ExactSum }
+    { chain_id: string; token_id: string; type: LedgerType; count: number; fee_only: number; amount: ExactSum; fee: ExactSum }
   >();
   let total = 0;
   // By the stored status number: Failed and Rejected, unless the filter selects one of them.
   const unsummed = new Map<number, { status: LedgerStatus; count: number }>(
     query.status === undefined ? UNSUMMED_STATUSES.map((status) => [statusKey(status), { status, count: 0 }]) : [],
   );
+  const failed = statusKey('Failed');
   // Chain and token by their names' numbers (db/ledger-sql.ts), decoded once a group rather than once a record.
   const names = new Map(stmt<[], [number, string]>(db, `SELECT no, name FROM ${NAMES_TABLE}`).raw(true).all());
-  const rows = stmt(db, `SELECT t.chain_no, t.token_no, t.type, t.status_key, t.amount, t.fee FROM transactions t${filter}`)
+  const rows = stmt(
+    db,
+    `SELECT t.chain_no, t.token_no, t.type, t.status_key, t.amount, t.fee, t.hash_key IS NOT NULL FROM transactions t${filter}`,
+  )
     .raw(true)
-    .iterate(...args) as IterableIterator<[number, number, LedgerType, number, string, string | null]>;
-  for (const [chainNo, tokenNo, type, status, amount, fee] of rows) {
+    .iterate(...args) as IterableIterator<[number, number, LedgerType, number, string, string | null, 0 | 1]>;
+  for (const [chainNo, tokenNo, type, status, amount, fee, onChain] of rows) {
     total++;
     const left = unsummed.get(status);
-    if (left) {
+    const feeOnly = left !== undefined && status === failed && type === 'Withdrawal' && onChain === 1;
+    if (left && !feeOnly) {
       left.count++;
       continue;
     }
@@ -259,11 +266,14 @@ export function sumTransactions(db: Db, query: TransactionFilters): LedgerTotals
     let g = groups.get(key);
     if (!g) {
       const [chain_id, token_id] = [names.get(chainNo)!, names.get(tokenNo)!];
-      groups.set(key, (g = { chain_id, token_id, type, count: 0, amount: new ExactSum(), fee: new ExactSum() }));
+      groups.set(key, (g = { chain_id, token_id, type, count: 0, fee_only: 0, amount: new ExactSum(), fee: new ExactSum() }));
     }
-    g.count++;
-    g.amount.add(amount);
     g.fee.add(fee);
+    if (feeOnly) g.fee_only++;
+    else {
+      g.count++;
+      g.amount.add(amount);
+    }
   }
   const totals = [...groups.values()]
     .map((g) => ({ ...g, amount: g.amount.toString(), fee: g.fee.toString() }))

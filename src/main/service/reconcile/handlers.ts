@@ -17,9 +17,11 @@ import { claimedJson, parseClaimed } from '../json/claimed';
 import { getKey } from '../keys/repository';
 import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
+import { pendingSubjects } from '../tickets/repository';
 import { compileBooksRow, compileTokenResolver, DECIDING_ROWS } from './books-map';
 import { detectBooks, previewBooks, sourceName } from './books';
 import { booksRows, openBooks } from './books-head';
+import { booksFileOf } from './books-file';
 import {
   catalogueTokens,
   flagsOf,
@@ -36,7 +38,7 @@ import {
 } from './repository';
 import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
-import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } from './verify';
+import { newRunId, verifyChunk, type Claim, type RunFindings, type RunScope, type SeenClaims } from './verify';
 import { findUnbooked } from './unbooked';
 import { settleEarlierExceptions } from './settle';
 import { buildReport, reportFile } from './report';
@@ -123,6 +125,15 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
   return outcomes.map((o) => result(o.flags, o.result, o.record, o.ticket_id)) as VerifyResultA[] | VerifyResultB[];
 }
 
+/** A two-way run's findings, watching what the queue's Pending exceptions are about. */
+const newFindings = (ctx: ServiceContext): RunFindings => ({
+  watch: { mismatch: pendingSubjects(ctx.db, 'mismatch'), not_in_ledger: pendingSubjects(ctx.db, 'not_in_ledger') },
+  agreed: new Map(),
+  disagreed: new Set(),
+  found: new Map(),
+  repeated: new Set(),
+});
+
 /** How a run reads the books' token cells: catalogue ids, or symbols on the chains of the wallet (or wallets) it checks. */
 const tokensOf = (ctx: ServiceContext, walletId: string | null, wallets: ReadonlySet<string> | null) =>
   compileTokenResolver(catalogueTokens(ctx.db), () => walletChains(ctx.db, { wallet_id: walletId, wallets }));
@@ -136,6 +147,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const readRow = compileBooksRow(file.headers, { ...input, resolveToken: tokensOf(ctx, walletId, scope) });
   const period = readPeriod(input);
   const total = file.rowEstimate ?? 0;
+  // Which file this is, for the report: its name and SHA-256, kept with the run's options.
+  const booksFile = await booksFileOf(input.source);
   const runId = newRunId();
   const label = input.label ?? sourceName(input.source);
   const seen: SeenClaims = new Map();
@@ -144,9 +157,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     wallet_id: walletId,
     wallets: scope,
     actor: actorOf(ctx, meta),
-    ...(input.two_way
-      ? { twoWay: { seen, findings: { agreed: new Map(), disagreed: new Set(), found: new Map(), repeated: new Set() } } }
-      : {}),
+    ...(input.two_way ? { twoWay: { seen, findings: newFindings(ctx) } } : {}),
   };
   const options = {
     amount_delta: input.amount_delta,
@@ -155,6 +166,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     mapping: input.mapping,
     ...(input.two_way ? { from: input.from, to: input.to, time_zone: input.time_zone } : {}),
     run_by: runScope.actor,
+    books_file: booksFile,
   };
   insertRun(ctx.db, {
     run_id: runId,

@@ -104,24 +104,33 @@ export function ProgressBar({ done, total, label }: { done: number; total?: numb
 }
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const copy = async () => {
+    window.clearTimeout(timer.current);
     try {
       await navigator.clipboard.writeText(text);
     } catch {
-      // Clipboard refused (no permission, no focus): select-and-copy still works from the shown text.
+      // Refused (no permission, the window not focused, no clipboard at all): said, never swallowed;
+      // the text stays shown and selectable. It stays said until the next try.
+      setState('failed');
       return;
     }
-    setCopied(true);
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => setCopied(false), 1500);
+    setState('copied');
+    timer.current = window.setTimeout(() => setState('idle'), 1500);
   };
   return (
-    <button type="button" className="btn btn-small" onClick={copy} aria-label={`${label}: ${text.length > 40 ? 'value' : text}`}>
-      <Icon name={copied ? 'check' : 'copy'} size={14} /> {copied ? 'Copied' : label}
-    </button>
+    <>
+      <button type="button" className="btn btn-small" onClick={copy} aria-label={`${label}: ${text.length > 40 ? 'value' : text}`}>
+        <Icon name={state === 'copied' ? 'check' : 'copy'} size={14} /> {state === 'copied' ? 'Copied' : label}
+      </button>
+      {state === 'failed' && (
+        <span className="error-text" role="alert">
+          Not copied: the clipboard refused. Select the text and copy it with Ctrl+C (⌘C on a Mac).
+        </span>
+      )}
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { BalanceCheck, Movement, PeriodBalance } from '../../../shared/balances';
+import { FAILED_FEE_RULE } from '../../../shared/ledger';
 import { call, errorText } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { Amount, Badge, Empty, ErrorBox, Field, Loading, PageHeader, Pager } from '../components/ui';
@@ -111,12 +112,39 @@ function Statement({ row, from, to, onClose }: { row: PeriodBalance; from: strin
   );
 }
 
+/** What a check found, with the rule it compared by and what it did to the balance exception. */
+function CheckResult({ result, walletText }: { result: BalanceCheck; walletText: string }) {
+  const agrees = result.difference === '0';
+  const ticket = result.ticket_id && (
+    <a href={`#/tickets/ticket/${encodeURIComponent(result.ticket_id)}`}>{shorten(result.ticket_id, 8, 4)}</a>
+  );
+  return (
+    <div className={`banner ${agrees ? 'banner-good' : 'banner-warn'}`} role="status" data-testid="check-result">
+      <strong>
+        {agrees
+          ? `The statement agrees with the ledger at its ${result.places} decimal place${result.places === 1 ? '' : 's'}`
+          : `Difference ${result.difference} ${result.token_id}`}
+      </strong>
+      <span>
+        {walletText}, {result.token_id} at {formatTime(result.at)} UTC: statement {result.statement_balance}, ledger {result.ledger_balance}
+        , difference {result.difference}.
+      </span>
+      <span data-testid="check-rule">The rule: {result.rule}.</span>
+      {ticket && result.ticket_status === 'Pending' && <span>Exception {ticket} (kind balance) is Pending in the Tickets queue.</span>}
+      {ticket && result.ticket_status === 'Resolved' && (
+        <span>Exception {ticket} (kind balance), which an earlier check opened, is now resolved, with this check as the reason.</span>
+      )}
+    </div>
+  );
+}
+
 function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; at: string }) {
   const wallets = useReference((s) => s.wallets.data);
   const [walletId, setWalletId] = useState(wallet);
   const [token, setToken] = useState(tokens[0] ?? '');
   const [date, setDate] = useState(at);
   const [balance, setBalance] = useState('');
+  const [places, setPlaces] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [result, setResult] = useState<BalanceCheck>();
@@ -125,7 +153,15 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
     setError(undefined);
     setResult(undefined);
     try {
-      setResult(await call('balance-check', { wallet_id: walletId, token_id: token.trim(), at: date, statement_balance: balance.trim() }));
+      setResult(
+        await call('balance-check', {
+          wallet_id: walletId,
+          token_id: token.trim(),
+          at: date,
+          statement_balance: balance.trim(),
+          ...(places.trim() !== '' ? { places: /^\d+$/.test(places.trim()) ? Number(places.trim()) : places.trim() } : {}),
+        }),
+      );
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -137,8 +173,10 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
       <div>
         <h2 id="check-title">Check against statement</h2>
         <p className="muted small">
-          The closing balance on the custodian&apos;s statement, compared with the ledger&apos;s at the end of that day (UTC). A difference
-          opens an exception of kind balance in the Tickets queue; the same check again updates it.
+          The closing balance on the custodian&apos;s statement, compared with the ledger&apos;s at the end of that day (UTC), at the
+          statement&apos;s own precision: the ledger&apos;s balance rounded half to even to the decimal places the statement is written
+          with. A difference opens an exception of kind balance in the Tickets queue; the same check again updates it, and a figure that
+          agrees resolves it.
         </p>
       </div>
       <form
@@ -176,7 +214,17 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
             inputMode="decimal"
             value={balance}
             onChange={(e) => setBalance(e.target.value)}
-            placeholder="e.g. 10.5"
+            placeholder="e.g. 10.50"
+          />
+        </Field>
+        <Field label="Decimal places" htmlFor="check-places" hint="Blank: as the figure is written">
+          <input
+            id="check-places"
+            className="mono"
+            inputMode="numeric"
+            value={places}
+            onChange={(e) => setPlaces(e.target.value)}
+            placeholder="as written"
           />
         </Field>
         <div className="filters-actions">
@@ -190,23 +238,7 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
           {error}
         </p>
       )}
-      {result && (
-        <div className={`banner ${result.ticket_id ? 'banner-warn' : 'banner-good'}`} role="status" data-testid="check-result">
-          <strong>
-            {result.ticket_id ? `Difference ${result.difference} ${result.token_id}` : `The statement agrees with the ledger`}
-          </strong>
-          <span>
-            {walletLabel(wallets, result.wallet_id)}, {result.token_id} at {formatTime(result.at)} UTC: statement {result.statement_balance}
-            , ledger {result.ledger_balance}, difference {result.difference}.
-          </span>
-          {result.ticket_id && (
-            <span>
-              Exception <a href={`#/tickets/ticket/${encodeURIComponent(result.ticket_id)}`}>{shorten(result.ticket_id, 8, 4)}</a> (kind
-              balance) is Pending in the Tickets queue.
-            </span>
-          )}
-        </div>
-      )}
+      {result && <CheckResult result={result} walletText={walletLabel(wallets, result.wallet_id)} />}
     </section>
   );
 }
@@ -272,7 +304,7 @@ export function BalancesScreen() {
     <div className="screen">
       <PageHeader
         title="Balances"
-        subtitle="Opening and closing balance per wallet and token from the ledger: completed deposits in, completed withdrawals and fees out, a failed withdrawal that reached the chain its fee. A record counts when it completed (else confirmed, else created)."
+        subtitle={`Opening and closing balance per wallet and token from the ledger: completed deposits in, completed withdrawals and their fees out; ${FAILED_FEE_RULE}, as in the Ledger totals and the reconciliation report. A record counts when it completed (else confirmed, else created).`}
       />
       <section className="card">
         <form

@@ -9,6 +9,7 @@ import {
   PARTIAL_SEARCH_MIN,
   RECORD_TIME_FIELDS,
   TRANSACTION_SORTS,
+  FAILED_FEE_RULE,
   UNSUMMED_STATUSES,
   type LedgerRecord,
   type LedgerTotals,
@@ -346,7 +347,15 @@ function Totals({ query, total }: { query: ReturnType<typeof toQuery>; total: nu
               <td>
                 <span className={t.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{t.type}</span>
               </td>
-              <td className="num">{formatCount(t.count)}</td>
+              <td className="num">
+                {formatCount(t.count)}
+                {t.fee_only > 0 && (
+                  <span className="muted small" title="Failed withdrawals that reached the chain: their fee is in the total fee">
+                    {' '}
+                    + {formatCount(t.fee_only)} failed, fee only
+                  </span>
+                )}
+              </td>
               <td className="num">
                 <Amount value={t.amount} />
               </td>
@@ -368,18 +377,22 @@ function Totals({ query, total }: { query: ReturnType<typeof toQuery>; total: nu
 
 const countText = (n: number, status: string) => `${formatCount(n)} ${status}`;
 
+/** The rule, as a sentence. */
+const RULE = FAILED_FEE_RULE.charAt(0).toUpperCase() + FAILED_FEE_RULE.slice(1);
+
 /**
- * What the totals sum, said where they are shown: Failed and Rejected records moved no amount (a
- * balance counts neither), so they are left out unless the Status filter asks for them.
+ * What the totals sum, said where they are shown, by the rule Balances count with: Failed and
+ * Rejected records moved no amount, so they are left out unless the Status filter asks for them,
+ * but a failed withdrawal that reached the chain paid its fee, which is in the total fee.
  */
 function totalsCaption(status: string | undefined, leftOut: LedgerTotals['left_out'] | undefined): string {
   if (status !== undefined && (UNSUMMED_STATUSES as readonly string[]).includes(status))
-    return `Totals per token of the ${status} records these filters select (the Status filter asks for them; they moved no amount, and Balances leave them out)`;
+    return `Totals per token of the ${status} records these filters select, amounts and fees as recorded (the Status filter asks for them; Balances count none of their amounts)`;
   const base = 'Totals per token for these filters';
   if (status !== undefined || leftOut === undefined) return base;
-  if (leftOut.length === 0) return `${base} (Failed and Rejected records, which moved no amount, are left out: none here)`;
   const n = leftOut.reduce((sum, l) => sum + l.count, 0);
-  return `${base}, without ${leftOut.map((l) => countText(l.count, l.status)).join(' and ')} record${n === 1 ? '' : 's'}: they moved no amount, as Balances count them (filter Status to total them)`;
+  const without = n === 0 ? '' : `, without ${leftOut.map((l) => countText(l.count, l.status)).join(' and ')} record${n === 1 ? '' : 's'}`;
+  return `${base}${without}. ${RULE}, as Balances and the reconciliation report count them (filter Status to total failed records as recorded).`;
 }
 
 /** Save the current filters' records, in the current sort, as CSV or XLSX. */

@@ -32,7 +32,12 @@ export function recordedText(record: TransactionRecord | null, f: FlagField, cla
 
 export function claimedDisplay(claimed: Record<string, unknown>, f: FlagField): string {
   const t = claimText(claimed[f]);
-  if (f === 'time' && /^\d+$/.test(t)) return formatSeconds(Number(t));
+  if (f === 'time' && /^\d+$/.test(t)) {
+    // A books date without a time claims its whole day: shown as that day (the UTC date of its middle is the books' own).
+    const until = claimText(claimed.time_until);
+    if (/^\d+$/.test(until)) return `${new Date(((Number(t) + Number(until)) / 2) * 1000).toISOString().slice(0, 10)} (all day)`;
+    return formatSeconds(Number(t));
+  }
   return t;
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   BOOKS_AMOUNT_SIGNS,
+  BOOKS_KEPT_FIELDS,
   BOOKS_TRANSLATED_FIELDS,
   FLAG_FIELDS,
   IDENTIFIER_FIELDS,
@@ -22,10 +23,15 @@ import { Field } from '../../components/ui';
 
 export type MappingIn = z.input<typeof BooksMapping>;
 
-/** The claim's fields, with the In/Out pair after amount. */
-const FIELDS: BooksColumnField[] = [...IDENTIFIER_FIELDS, ...FLAG_FIELDS].flatMap((f): BooksColumnField[] =>
-  f === 'amount' ? ['amount', 'amount_in', 'amount_out'] : [f],
-);
+/** The claim's fields, with the In/Out pair after amount, then the columns kept beside it. */
+const FIELDS: BooksColumnField[] = [
+  ...[...IDENTIFIER_FIELDS, ...FLAG_FIELDS].flatMap((f): BooksColumnField[] =>
+    f === 'amount' ? ['amount', 'amount_in', 'amount_out'] : [f],
+  ),
+  ...BOOKS_KEPT_FIELDS,
+];
+/** Columns kept beside the claim and never compared: no constant, since a constant would describe every line alike. */
+const KEPT = new Set<BooksColumnField>(BOOKS_KEPT_FIELDS);
 const PAIR = new Set<BooksColumnField>(['amount_in', 'amount_out']);
 
 const HELP: Partial<Record<BooksColumnField, string>> = {
@@ -39,6 +45,8 @@ const HELP: Partial<Record<BooksColumnField, string>> = {
   fee: 'compared within the amount tolerance',
   amount_actual: 'compared within the amount tolerance',
   to: 'case-insensitive on EVM chains',
+  description:
+    'the books’ words for the line (Memo, Narrative): kept with the claim and shown in the results and the report, never compared',
 };
 
 const SIGN_LABELS: Record<(typeof BOOKS_AMOUNT_SIGNS)[number], string> = {
@@ -102,7 +110,7 @@ export function MappingTable({ headers, sample, mapping, onChange, disabled }: E
         {FIELDS.map((f) => {
           const header = columns[f];
           return (
-            <tr key={f} className={header || (!PAIR.has(f) && constants[f as VerifyField]) ? 'mapped' : undefined}>
+            <tr key={f} className={header || (!PAIR.has(f) && !KEPT.has(f) && constants[f as VerifyField]) ? 'mapped' : undefined}>
               <th scope="row">
                 <span className="mono">{f}</span>
                 {HELP[f] && <div className="muted small">{HELP[f]}</div>}
@@ -112,7 +120,7 @@ export function MappingTable({ headers, sample, mapping, onChange, disabled }: E
                   field={f}
                   headers={headers}
                   value={header}
-                  emptyLabel={PAIR.has(f) ? '— no In/Out pair —' : '— not compared —'}
+                  emptyLabel={PAIR.has(f) ? '— no In/Out pair —' : KEPT.has(f) ? '— none —' : '— not compared —'}
                   disabled={disabled}
                   onChange={(h) => onChange(withColumn(mapping, f, h))}
                 />
@@ -120,6 +128,8 @@ export function MappingTable({ headers, sample, mapping, onChange, disabled }: E
               <td>
                 {PAIR.has(f) ? (
                   <span className="muted small">{f === 'amount_in' ? 'gives type Deposit' : 'gives type Withdrawal'}</span>
+                ) : KEPT.has(f) ? (
+                  <span className="muted small">kept, not compared</span>
                 ) : (
                   <ConstantInput
                     field={f}

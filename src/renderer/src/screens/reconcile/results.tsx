@@ -243,7 +243,7 @@ export function RunResults({ runId }: { runId: string }) {
             className="btn btn-primary"
             onClick={() => void doReport('xlsx')}
             disabled={exporting?.endsWith('…')}
-            title="The auditor's workbook: a summary (period, wallets, counts, balances, who ran it, sign-off), then a sheet per group"
+            title="The auditor's workbook: a summary (the books file and its SHA-256, period, tolerances, counts, exceptions, balances, who ran it, sign-off), a sheet per group with each exception's state, and the rejected books rows"
           >
             <Icon name="download" size={14} /> Report (XLSX)
           </button>
@@ -325,7 +325,7 @@ export function RunResults({ runId }: { runId: string }) {
                 <th scope="col" className="al-right">
                   Row
                 </th>
-                <th scope="col">Outcome · hash or ID</th>
+                <th scope="col">Outcome · hash or ID · the books’ description</th>
                 {fields.map((f) => (
                   <th key={f} scope="col" className={AMOUNTS.has(f) ? 'al-right' : undefined}>
                     <FieldName field={f} />
@@ -376,6 +376,11 @@ export function RunResults({ runId }: { runId: string }) {
                         <span className="mono" title={id.value}>
                           {shorten(id.value, 8, 6)}
                         </span>
+                      )}
+                      {typeof it.claimed.description === 'string' && it.claimed.description !== '' && (
+                        <p className="item-desc" title={it.claimed.description}>
+                          {it.claimed.description}
+                        </p>
                       )}
                       {it.record_changed && (
                         <div
