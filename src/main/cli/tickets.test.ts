@@ -46,7 +46,7 @@ describe('npm run nps -- tickets', () => {
       expect(tron.list.every((t) => t.chain_id === 'TRON' && t.token_id === 'TRON_USDT')).toBe(true);
 
       const human = await nps(['tickets', 'list', '--kind', 'mismatch', '--limit', '2', ...dir]);
-      expect(human.out).toMatch(/^[0-9a-f-]{36} {2}Pending {4}Mismatch {12}/);
+      expect(human.out).toMatch(/^[0-9a-f-]{36} {2}Pending {4}Mismatched {10}/);
       expect(human.out.trimEnd().split('\n')).toHaveLength(3);
       expect(human.out).toMatch(/\n5 tickets; showing 2 \(--limit N for more\)\.\n$/);
 
@@ -91,7 +91,7 @@ describe('npm run nps -- tickets', () => {
       const resolved = await nps(['tickets', 'resolve', mismatches[0]!, mismatches[1]!, '--reason', 'fee corrected in the books', ...dir]);
       expect(resolved.out).toBe('Resolved 2 tickets.\n');
       const text = (await nps(['tickets', 'show', mismatches[0]!, ...dir])).out;
-      expect(text).toMatch(/^Ticket [0-9a-f-]{36}: Mismatch, Resolved\n/);
+      expect(text).toMatch(/^Ticket [0-9a-f-]{36}: Mismatched, Resolved\n/);
       expect(text).toMatch(/Pending -> Resolved by cli: fee corrected in the books\n$/);
 
       // Bulk reopen by filter takes every Resolved or Dismissed ticket the filter selects.
