@@ -35,7 +35,7 @@ function FieldCell({ item, f }: { item: RunItem; f: FlagField }) {
   const recorded = recordedText(item.record, f, item.claimed);
   const state = !found ? 'nf' : !isGiven ? 'skip' : ok ? 'ok' : 'bad';
   const mark = state === 'ok' ? 'check' : state === 'bad' ? 'cross' : 'dash';
-  const label = state === 'ok' ? 'agrees' : state === 'bad' ? 'differs' : state === 'skip' ? 'not given' : 'not found';
+  const label = state === 'ok' ? 'agrees' : state === 'bad' ? 'differs' : state === 'skip' ? 'not given' : 'not in ledger';
   const title = `${matchFlagOf(f)}: ${ok} (${label})${isGiven ? `\nclaimed: ${claimed}` : ''}${found ? `\nrecorded: ${recorded || '—'}` : ''}`;
   return (
     <div className={`fcell fcell-${state}${AMOUNTS.has(f) ? ' fcell-num' : ''}`} title={title}>
