@@ -46,6 +46,9 @@ function usage(): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Everything the service and the commands write (the store, logs, api.json, exports) is this
+  // user's alone: the ledger, its tickets and keys are nobody else's to read.
+  process.umask(0o077);
   const [name, ...rest] = argv;
   const command = name ? commands[name] : undefined;
   if (!command || rest.includes('--help') || rest.includes('-h')) {

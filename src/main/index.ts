@@ -9,7 +9,7 @@ import { callForWindow, throttleProgress } from './service/app/call';
 import { ServiceError } from './service/errors';
 import { CONTENT_SECURITY_POLICY } from './service/http/app-door';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './service/http/server';
-import { otherServiceOn } from './cli/running';
+import { busyMessage, isBusy, takeDataFolder } from './service/data-folder';
 import { openService, type Service } from './service/index';
 import type { Logger } from 'pino';
 import { flushLog, openLog, silentLog, type LogLevel } from './service/log';
@@ -124,6 +124,9 @@ async function startApiServer(service: Service, logger: Logger): Promise<Running
   }
 }
 
+// Everything the service writes (the store, logs, api.json) is this user's alone.
+process.umask(0o077);
+
 // A data folder of its own (tests, a second set of books) is a separate instance with its own lock.
 if (process.env.NPS_DATA_DIR) app.setPath('userData', process.env.NPS_DATA_DIR);
 
@@ -138,9 +141,12 @@ if (!app.requestSingleInstanceLock()) {
   app.whenReady().then(async () => {
     lockDown();
     const dataDir = app.getPath('userData');
-    // One data folder, one writer: a `serve` already on it keeps it; this window would fight it over the store.
-    const other = otherServiceOn(dataDir);
-    if (other) {
+    const paths = configurePaths();
+    // One data folder, one writer: the folder's lock (data-folder.ts), held for the app's life. A
+    // `serve` (or a command) already on it keeps it; this window would fight it over the store.
+    const folder = takeDataFolder(dataDir, paths);
+    if (isBusy(folder)) {
+      const other = await busyMessage(dataDir, folder);
       log(other);
       dialog.showErrorBox('NPS Reconcile cannot start', `${other[0]!.toUpperCase()}${other.slice(1)}.`);
       app.exit(1);
@@ -157,7 +163,9 @@ if (!app.requestSingleInstanceLock()) {
         logger,
         busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS,
         dataDir,
-        ...configurePaths(),
+        own: true,
+        onWarning: log,
+        ...paths,
         onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`),
       });
     } catch (err) {
@@ -191,6 +199,7 @@ if (!app.requestSingleInstanceLock()) {
       void (server?.close() ?? Promise.resolve())
         .finally(() => service.close())
         .finally(() => flushLog(logger))
+        .finally(() => folder.release())
         .finally(() => app.quit());
     });
   });

@@ -3,10 +3,12 @@ import { newUiCode, uiLink } from '../service/http/app-door';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { openService } from '../service/index';
 import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags, sayUpgrade } from './common';
+import { dataDirOption, parseFlags, sayUpgrade, sayWarning } from './common';
 import { UsageError } from './errors';
 import { projectVersion, rendererOutDir } from './project';
-import { otherServiceOn } from './running';
+import { busyMessage, isBusy, takeDataFolder } from '../service/data-folder';
+import { ServiceError } from '../service/errors';
+import { ErrorCodes } from '../../shared/errors';
 import { SERVING_BUSY_TIMEOUT_MS } from '../service/db/open';
 import { flushLog, LOG_LEVELS, openLog, silentLog, type LogLevel } from '../service/log';
 
@@ -57,12 +59,21 @@ export async function serveCommand(args: string[]): Promise<void> {
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
   const ui = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  // One data folder, one writer: a second service on it would fight the first over the store.
-  const other = otherServiceOn(dataDir);
-  if (other) throw new UsageError(other);
   const level = values['log-level'] ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(level))
     throw new UsageError(`--log-level: must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
+  // One data folder, one writer: the folder's lock, taken before anything is written there and
+  // held until the process ends; a second service on it would fight the first over the store.
+  let folder;
+  try {
+    folder = takeDataFolder(dataDir);
+  } catch (err) {
+    throw new ServiceError(
+      ErrorCodes.STORE_UNAVAILABLE,
+      `the data folder ${dataDir} cannot be created (${(err as Error).message}); point --data-dir elsewhere`,
+    );
+  }
+  if (isBusy(folder)) throw new UsageError(await busyMessage(dataDir, folder));
   // Without a log file the service still runs, and says so in one line, once the store has
   // opened (a read-only folder is then the store's own one-line refusal).
   let noLog: string | undefined;
@@ -70,7 +81,14 @@ export async function serveCommand(args: string[]): Promise<void> {
     noLog = `no log file in ${dataDir}: ${err instanceof Error ? err.message : String(err)}; serving without a log`;
     return silentLog;
   });
-  const service = openService({ dataDir, onUpgrade: sayUpgrade, logger, busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS });
+  const service = openService({
+    dataDir,
+    onUpgrade: sayUpgrade,
+    logger,
+    busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS,
+    own: dataDir === defaultDataDir(),
+    onWarning: sayWarning,
+  });
   if (noLog) process.stderr.write(`${noLog}\n`);
   let server;
   try {
@@ -110,6 +128,7 @@ export async function serveCommand(args: string[]): Promise<void> {
       .close()
       .finally(() => service.close())
       .finally(() => flushLog(logger))
+      .finally(() => folder.release())
       .then(
         () => process.exit(0),
         () => process.exit(1),

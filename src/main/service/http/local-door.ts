@@ -5,6 +5,7 @@ import { ServiceError } from '../errors';
 import type { Service } from '../index';
 import { Admission, defaultImportBound, IMPORT_RETRY_AFTER_S } from './admission';
 import { answerCall, PROGRESS_MEDIA_TYPE, tokenMatches } from './app-door';
+import { LOCAL_TOKEN_FILE, LOCAL_TOKEN_HEADER } from '../data-folder';
 import { sendError } from './envelope';
 import { isJsonContentType } from './json-body';
 
@@ -17,8 +18,6 @@ import { isJsonContentType } from './json-body';
  * request carrying an Origin is refused.
  */
 
-export const LOCAL_TOKEN_FILE = 'local.token';
-export const LOCAL_TOKEN_HEADER = 'x-nps-local-token';
 export { PROGRESS_MEDIA_TYPE };
 
 export const newLocalToken = (): string => randomBytes(32).toString('base64url');
@@ -32,7 +31,7 @@ const IMPORT_JOBS = new Set(['ledger-import', 'ledger-preview', 'import-undo']);
 export function registerLocalDoor(
   app: FastifyInstance,
   service: Service,
-  token: string,
+  { token, ui }: { token: string; ui: boolean },
   log: (line: string) => void,
   importBound: number = defaultImportBound(),
 ): void {
@@ -60,6 +59,13 @@ export function registerLocalDoor(
         );
       }
     };
+
+    // Who answers at this address: the service of the folder whose local.token the caller read
+    // (data-folder.ts, findService: a file left by a crash names an address nothing, or something
+    // else, answers at).
+    door.get('/local/hello', { onRequest: requireLocalUser }, async (_req, reply) =>
+      reply.header('cache-control', 'no-store').send({ status: 0, data: { pid: process.pid, data_dir: service.ctx.dataDir, ui }, msg: '' }),
+    );
 
     door.post<{ Params: { name: string } }>('/local/rpc/:name', { onRequest: requireLocalUser }, async (req, reply) => {
       if (!isJsonContentType(req.headers['content-type'])) {

@@ -1,7 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { join } from 'node:path';
 import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
 import { parseInput, ServiceError, storeBusy } from '../errors';
@@ -19,12 +17,12 @@ import { Admission, BUSY_RETRY_AFTER_S, defaultAdmissionBound } from './admissio
 import type { Logger } from 'pino';
 import { failureFields, requestLogger, silentLog } from '../log';
 import { clientOf, createLimiters, registerRateLimit } from './limits';
-import { LOCAL_TOKEN_FILE, newLocalToken, registerLocalDoor } from './local-door';
+import { newLocalToken, registerLocalDoor } from './local-door';
 import { npsRoutes } from './routes';
+import { publishService } from '../data-folder';
 
 export const DEFAULT_PORT = 8730;
 export const DEFAULT_HOST = '127.0.0.1';
-export const DISCOVERY_FILE = 'api.json';
 /** Kept catalogue answers at most (a local tool asks a handful of distinct pages; past this, all are dropped and made again). */
 const MAX_KEPT_PAGES = 256;
 
@@ -136,7 +134,7 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
   void app.register(async (api) => npsRoutesOf(api, service, opts, knownPaths));
 
   if (opts.ui) registerAppDoor(app, service, opts.ui, log);
-  if (opts.localToken) registerLocalDoor(app, service, opts.localToken, log, opts.importBound);
+  if (opts.localToken) registerLocalDoor(app, service, { token: opts.localToken, ui: opts.ui !== undefined }, log, opts.importBound);
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = (req.raw.url ?? '/').split('?')[0]!.replace(/\/+$/, '') || '/';
@@ -179,8 +177,9 @@ export interface RunningServer {
 }
 
 /**
- * Listen, then write api.json into the data directory so local tools can find the port, and the
- * command line's token (local.token, readable by this user only) so it can call in.
+ * Listen, then say where in the data folder (api.json) and give the command line its key to the
+ * service (local.token, readable by this user only): data-folder.ts. Closing removes both, if they
+ * are still the ones written here.
  */
 export async function startServer(service: Service, opts: ServerOptions & { port?: number } = {}): Promise<RunningServer> {
   const host = opts.host ?? DEFAULT_HOST;
@@ -195,22 +194,14 @@ export async function startServer(service: Service, opts: ServerOptions & { port
   const port = typeof address === 'object' && address ? address.port : (opts.port ?? DEFAULT_PORT);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}`;
-  const discovery = join(service.ctx.dataDir, DISCOVERY_FILE);
-  const tokenFile = join(service.ctx.dataDir, LOCAL_TOKEN_FILE);
-  writeFileSync(tokenFile, localToken + '\n', { mode: 0o600 });
-  chmodSync(tokenFile, 0o600);
-  writeFileSync(
-    discovery,
-    JSON.stringify({ base_url: `${url}/nps`, host, port, pid: process.pid, started_at: new Date().toISOString() }, null, 2) + '\n',
-  );
+  const published = publishService(service.ctx.dataDir, { baseUrl: `${url}/nps`, host, port }, localToken);
   return {
     app,
     url,
     port,
     close: async () => {
       await app.close();
-      rmSync(discovery, { force: true });
-      rmSync(tokenFile, { force: true });
+      published.remove();
     },
   };
 }
