@@ -25,6 +25,9 @@ export async function serveCommand(args: string[]): Promise<void> {
     'auth-fail-limit': { type: 'string' },
     'max-verifies': { type: 'string' },
     'max-imports': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'max-connections': { type: 'string' },
+    'session-idle': { type: 'string' },
     'log-level': { type: 'string' },
     ...dataDirOption,
   });
@@ -44,7 +47,10 @@ export async function serveCommand(args: string[]): Promise<void> {
     return n;
   };
   const limits = { signed: perMinute('rate-limit'), reads: perMinute('read-limit'), failedAuth: perMinute('auth-fail-limit') };
-  const atLeastOne = (flag: 'max-verifies' | 'max-imports', what: string): number | undefined => {
+  const atLeastOne = (
+    flag: 'max-verifies' | 'max-imports' | 'request-timeout' | 'max-connections' | 'session-idle',
+    what: string,
+  ): number | undefined => {
     const text = values[flag];
     if (text === undefined) return undefined;
     const n = Number(text);
@@ -53,11 +59,16 @@ export async function serveCommand(args: string[]): Promise<void> {
   };
   const maxVerifies = atLeastOne('max-verifies', 'requests');
   const maxImports = atLeastOne('max-imports', 'import jobs');
+  const requestTimeout = atLeastOne('request-timeout', 'seconds');
+  const maxConnections = atLeastOne('max-connections', 'connections');
+  const sessionIdle = atLeastOne('session-idle', 'minutes');
   const rateLimit = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   // Whoever holds the window's session drives the app: only this machine may be offered one.
   if (values.ui && !LOOPBACK_HOSTS.has(host))
     throw new UsageError(`--host: the screens (--ui) are served on loopback only (127.0.0.1, localhost, ::1), not ${host}`);
-  const ui = values.ui ? { dir: rendererOutDir(), code: newUiCode() } : undefined;
+  const ui = values.ui
+    ? { dir: rendererOutDir(), code: newUiCode(), ...(sessionIdle !== undefined ? { idleMinutes: sessionIdle } : {}) }
+    : undefined;
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const level = values['log-level'] ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(level))
@@ -101,6 +112,8 @@ export async function serveCommand(args: string[]): Promise<void> {
       rateLimit,
       ...(maxVerifies !== undefined ? { admissionBound: maxVerifies } : {}),
       ...(maxImports !== undefined ? { importBound: maxImports } : {}),
+      ...(requestTimeout !== undefined ? { requestTimeoutMs: requestTimeout * 1000 } : {}),
+      ...(maxConnections !== undefined ? { maxConnections } : {}),
     });
   } catch (err) {
     service.close();

@@ -349,22 +349,29 @@ describe('the envelope on every failure', () => {
     const bad = await signedInject(app, secret, { method: 'POST', url: VERIFY, body: '{"txs":[' }, clock);
     expect(bad.body).toMatchObject({ status: 1001, data: null });
     clock += 1;
-    const res = await app.inject({ method: 'POST', url: VERIFY, headers: { 'content-type': 'text/plain' }, payload: 'x' });
-    expect(res.json()).toMatchObject({ status: 1004, data: null });
+    const res = await signedInject(
+      app,
+      secret,
+      { method: 'POST', url: VERIFY, body: 'x', headers: { 'content-type': 'text/plain' } },
+      clock,
+    );
+    expect(res.body).toMatchObject({ status: 1004, data: null });
     const get = await app.inject({ method: 'GET', url: VERIFY });
     expect(get.statusCode).toBe(405);
     expect(get.json()).toMatchObject({ status: 1005, data: null });
   });
 
-  test('a body over 5 MiB: 1003, before any credential is looked at', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: VERIFY,
-      headers: { 'content-type': 'application/json' },
-      payload: `{"txs":["${'x'.repeat(5 * 1024 * 1024)}"]}`,
-    });
-    expect(res.statusCode).toBe(413);
-    expect(res.json()).toMatchObject({ status: 1003, data: null, msg: expect.stringMatching(/5 MiB/) });
+  test('a body over 5 MiB: 1003 and the connection closed; without a registered key, 2001 before the body is read', async () => {
+    const payload = `{"txs":["${'x'.repeat(5 * 1024 * 1024)}"]}`;
+    clock += 1;
+    const res = await signedInject(app, secret, { method: 'POST', url: VERIFY, body: payload }, clock);
+    expect(res.http).toBe(413);
+    expect(res.body).toEqual({ status: 1003, data: null, msg: 'body: larger than the 5 MiB this path takes' });
+    expect(res.headers.connection).toBe('close');
+    const anonymous = await app.inject({ method: 'POST', url: VERIFY, headers: { 'content-type': 'application/json' }, payload });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ status: 2001, data: null });
+    expect(anonymous.headers.connection).toBe('close');
   });
 });
 
