@@ -5,6 +5,7 @@ import {
   chainsUsage,
   importUsage,
   keysUsage,
+  openUsage,
   ledgerUsage,
   reconcileUsage,
   retentionUsage,
@@ -28,6 +29,7 @@ interface Command {
 const commands: Record<string, Command> = {
   serve: { usage: serveUsage, load: async () => (await import('./cli/serve')).serveCommand },
   start: { usage: startUsage, load: async () => (await import('./cli/start')).startCommand },
+  open: { usage: openUsage, load: async () => (await import('./cli/open')).openCommand },
   keys: { usage: keysUsage, load: async () => (await import('./cli/keys')).keysCommand },
   call: { usage: callUsage, load: async () => (await import('./cli/call')).callCommand },
   import: { usage: importUsage, load: async () => (await import('./cli/import')).importCommand },
