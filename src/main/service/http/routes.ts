@@ -40,7 +40,7 @@ export interface NpsRoute {
 }
 
 /** A verification's body: 1,000 claims of every field, with room to spare. */
-export const VERIFY_BODY_LIMIT = 5 * 1024 * 1024;
+const VERIFY_BODY_LIMIT = 5 * 1024 * 1024;
 /** An address check's body: an address and a chain. */
 const ADDRESS_BODY_LIMIT = 16 * 1024;
 

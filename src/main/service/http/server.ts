@@ -53,7 +53,7 @@ export interface ServerOptions {
 }
 
 /** How long a request may take to arrive whole, by default: a 5 MiB body takes milliseconds on loopback. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** An idle kept-alive connection is closed after this long (Node's own default; Fastify's is 72 s). */
 const KEEP_ALIVE_MS = 5_000;
 /** A body on a path that takes none (an unknown one, or a GET): what Fastify reads of it at most. */

@@ -32,7 +32,7 @@ const MAX_CODES = 32;
 /** Used codes remembered, to tell a used link from one of another run. */
 const MAX_USED = 256;
 
-export const FRESH_LINK = 'for a fresh link, run: npm run nps -- open (with --data-dir DIR when the service runs on another folder)';
+const FRESH_LINK = 'for a fresh link, run: npm run nps -- open (with --data-dir DIR when the service runs on another folder)';
 
 const digest = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 const secret = (): string => randomBytes(32).toString('base64url');
