@@ -14,7 +14,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Where the log files are, inside the data folder: nps.1.log, nps.2.log, … (the highest is the newest). */
 const LOG_DIR = 'logs';
 /** A file's size at most: 10 MiB. */
-const LOG_FILE_BYTES = 10 * 1024 * 1024;
+export const LOG_FILE_BYTES = 10 * 1024 * 1024;
 /** Files kept besides the one being written. */
 const KEPT_FILES = 4;
 /** Lines waiting for the disk at most (a slow or full disk): past it they are dropped and counted. */
