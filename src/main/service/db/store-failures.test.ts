@@ -257,6 +257,35 @@ test('a full disk (the store held to its size by max_page_count): the import is 
   }
 });
 
+test.skipIf(process.getuid?.() !== 0)(
+  'a disk that fills during a large import (an 8 MiB tmpfs): refused with 5001, and the write-ahead log is empty again at once, the service still running',
+  async () => {
+    const mount = dataDir();
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mount]).status).toBe(0);
+    const ledger = join(dataDir(), 'ledger.csv');
+    await generateLedger(ledger, 60_000, { seed: 6, wallets: 2 });
+    const svc = tempService({ dataDir: join(mount, 'data') });
+    try {
+      // Writes the service made before (the catalogue's seed), still in the log.
+      expect(statSync(join(svc.dataDir, `${DB_FILE}-wal`)).size).toBeGreaterThan(0);
+      const answer = await callForWindow(svc.handlers, 'ledger-import', { source: { path: ledger } }, { actor: 'ui' }, () => {});
+      expect(answer).toMatchObject({
+        status: 5001,
+        msg: expect.stringMatching(/cannot grow: the disk \(or the store's size limit\) is full/),
+      });
+      // The rolled-back rows do not keep the disk full until the service stops.
+      expect(statSync(join(svc.dataDir, `${DB_FILE}-wal`)).size).toBe(0);
+      expect(svc.ctx.db.$client.prepare('SELECT count(*) FROM transactions').pluck().get()).toBe(0);
+      // And the service goes on writing.
+      expect((await callForWindow(svc.handlers, 'app-user-set', { name: 'Ada' }, { actor: 'ui' }, () => {})).status).toBe(0);
+    } finally {
+      svc.dispose();
+      spawnSync('umount', [mount]);
+    }
+  },
+  60_000,
+);
+
 test('locked by another program: the CLI waits its busy timeout, then says so in one line and changes nothing', async () => {
   const { dir, file } = storeCopy();
   const other = new Database(file);
