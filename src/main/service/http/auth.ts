@@ -72,6 +72,12 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
         `Biz-Api-Nonce: must be the request time in Unix milliseconds, within ${windowMs / 1000} s of the service clock (now ${t})`,
       );
     }
+    if (nonceMs < acceptNonce.recordsFromMs) {
+      throw new ServiceError(
+        ErrorCodes.AUTH_BAD_NONCE,
+        `Biz-Api-Nonce: older than ${acceptNonce.recordsFromMs}, when this service widened the nonce window: an earlier, narrower window may have forgotten it, so it cannot be told from a replay; sign with the current time`,
+      );
+    }
     return { apiKey, key, nonce, nonceMs, t };
   };
 
@@ -95,7 +101,7 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
     }
 
     // Using the nonce is a write; while an import holds the write lock it is deferred (keys/nonces.ts).
-    if (!(await acceptNonce(apiKey, nonce, nonceMs + windowMs, t))) {
+    if (!(await acceptNonce(apiKey, nonceMs, nonce, t))) {
       throw new ServiceError(ErrorCodes.AUTH_REPLAY, 'Biz-Api-Nonce: already used with this key; sign each request with a new nonce');
     }
     return { apiKey, walletScope: key.wallets ?? undefined, keyLabel: key.label };
