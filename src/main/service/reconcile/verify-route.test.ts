@@ -96,7 +96,7 @@ describe('item rules: the whole request refused with 1002 naming the item', () =
       { txs: [{ transaction_id: TX1, time: 1, time_type: 'Updated' }] },
       /^txs\[0\]\.time_type: must be one of Created, Confirmed, Completed/,
     ],
-    [{ txs: [{ transaction_id: TX1, time: 1, time_delta: -1 }] }, /^txs\[0\]\.time_delta: must be an integer >= 0/],
+    [{ txs: [{ transaction_id: TX1, time: 1, time_delta: -1 }] }, /^txs\[0\]\.time_delta: must be an integer from 0 to 9007199254740991$/],
     [{ txs: [{ transaction_id: TX1, type: 'Refund' }] }, /^txs\[0\]\.type: must be one of Deposit, Withdrawal/],
     [{ txs: [{ transaction_id: 42, amount: 1 }] }, /^txs\[0\]\.transaction_id: must be a string/],
     [{ txs: ['nope'] }, /^txs\[0\]: must be an object/],
