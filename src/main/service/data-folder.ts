@@ -17,8 +17,9 @@ import { BUSY, lockHolder, tryLock } from './db/folder-lock';
  *
  * Private files. Whoever can read the store can read the ledger, the tickets and the keys: the
  * folder is 0700 and every file the service writes there 0600 (the processes also run under umask
- * 077). A folder found wider is tightened when it is the app's own (the default folder, or one
- * holding only the service's files), and named in a warning otherwise.
+ * 077). A folder found wider is tightened (others' rights taken away, the owner's left as they are)
+ * when it is the app's own (the default folder, or one holding only the service's files), and named
+ * in a warning otherwise.
  */
 
 const LOCK_FILE = 'nps.lock';
@@ -62,7 +63,8 @@ export function prepareDataFolder(dataDir: string, own = false): string[] {
     const foreign = names.filter((n) => !OWN_FILE.test(n));
     if (own || foreign.length === 0) {
       try {
-        chmodSync(dataDir, 0o700);
+        // Only others' rights are taken away: a folder made read-only for its owner stays so.
+        chmodSync(dataDir, folder.mode & 0o700);
       } catch (err) {
         warnings.push(
           `the data folder ${dataDir} can be read by other users (mode ${mode(folder.mode)}) and could not be made private: ${(err as Error).message}`,
@@ -79,8 +81,7 @@ export function prepareDataFolder(dataDir: string, own = false): string[] {
     const path = join(dataDir, name);
     try {
       const st = statSync(path);
-      const wanted = st.isDirectory() ? 0o700 : 0o600;
-      if ((st.mode & 0o077) !== 0) chmodSync(path, wanted);
+      if ((st.mode & 0o077) !== 0) chmodSync(path, st.mode & 0o700);
     } catch (err) {
       warnings.push(`${path} can be read by other users and could not be made private: ${(err as Error).message}`);
     }

@@ -65,12 +65,15 @@ function storeCopy(): { dir: string; file: string } {
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** What the data directory holds, file by file (an empty -wal or -shm of SQLite's own is not content). */
+/**
+ * What the data directory holds, file by file (an empty -wal or -shm of SQLite's own is not content,
+ * nor is the empty nps.lock the one writer holds: data-folder.ts).
+ */
 function contents(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
-    if (/-(wal|shm)$/.test(name) && statSync(path).size === 0) continue;
+    if ((/-(wal|shm)$/.test(name) || name === 'nps.lock') && statSync(path).size === 0) continue;
     out[name] = sha256(path);
   }
   return out;
