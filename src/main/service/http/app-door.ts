@@ -206,13 +206,12 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessi
     return reply.header('cache-control', 'no-store').send({ status: 0, data: {}, msg: '' });
   });
 
-  // Checked before the body is read: a caller without a session never gets its body read (the
-  // connection closes after the refusal).
+  // Checked before the body is read: a caller without a session never gets its body parsed or kept
+  // (what arrives of it is dropped as it comes).
   const requireSession = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (foreignOrigin(req))
-      return sendError(reply.header('connection', 'close'), ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
+    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
     const refused = sessions.check(tokenOf(req), cookieOf(req));
-    if (refused !== undefined) return sendError(reply.header('connection', 'close'), ErrorCodes.AUTH_MISSING, refused, 401);
+    if (refused !== undefined) return sendError(reply, ErrorCodes.AUTH_MISSING, refused, 401);
   };
 
   app.post<{ Params: { name: string } }>(

@@ -25,6 +25,9 @@ import { ErrorCodes } from '../../../shared/errors';
 /** Open connections at most, by default: far more than the local tools of one machine need. */
 export const DEFAULT_MAX_CONNECTIONS = 1024;
 
+/** A refused request's body is read (and dropped) to its end only when it announces at most this. */
+const DRAIN_BYTES = 1024 * 1024;
+
 /** Seconds a client refused for want of a connection is asked to wait. */
 const RETRY_AFTER_S = 1;
 
@@ -40,6 +43,14 @@ function refusal(status: string, code: number, msg: string): string {
     `Retry-After: ${RETRY_AFTER_S}\r\nConnection: close\r\n\r\n${body}`
   );
 }
+
+/**
+ * Connections whose request was answered before its body had all arrived (refused from its headers,
+ * or too large): what still comes of it is dropped, and if it does not end by the request deadline
+ * the connection is closed without a second answer (server.ts).
+ */
+const answeredEarly = new WeakSet<Socket>();
+export const wasAnsweredEarly = (socket: Socket): boolean => answeredEarly.has(socket);
 
 /** A response has begun on the socket (Node's own marker): nothing more may be written before it. */
 const answering = (socket: Socket): boolean =>
@@ -104,6 +115,7 @@ export function boundConnections(app: FastifyInstance, max: number, onEvict?: (c
 
   // Request headers arrived: the connection is active, its body not yet read.
   app.addHook('onRequest', (req, _reply, done) => {
+    answeredEarly.delete(req.raw.socket);
     touch(req.raw.socket, 'reading');
     done();
   });
@@ -113,6 +125,14 @@ export function boundConnections(app: FastifyInstance, max: number, onEvict?: (c
     done();
   });
   app.addHook('onResponse', (req, _reply, done) => {
+    if (!req.raw.complete) {
+      answeredEarly.add(req.raw.socket);
+      // A body of at most a megabyte announced is read to its end and dropped, so the connection can
+      // take the next request; a larger one, or one of no announced length, is not read any further
+      // (the client has its answer), and the request deadline closes the connection.
+      const declared = Number(req.headers['content-length']);
+      if (!(declared <= DRAIN_BYTES)) req.raw.pause();
+    }
     touch(req.raw.socket, 'idle');
     // Stopping: the answer is sent, the connection is not kept.
     if (closing) req.raw.socket.destroySoon();

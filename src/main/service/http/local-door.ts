@@ -49,12 +49,11 @@ export function registerLocalDoor(
 
     // Checked before the body is read.
     const requireLocalUser = async (req: FastifyRequest, reply: FastifyReply) => {
-      // Refused before the body is read; the connection closes after the answer, so none of it is.
-      if (req.headers.origin !== undefined)
-        return sendError(reply.header('connection', 'close'), ErrorCodes.AUTH_MISSING, 'Origin: browsers may not use this door', 403);
+      // Refused before the body is read: none of it is parsed or kept.
+      if (req.headers.origin !== undefined) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: browsers may not use this door', 403);
       if (!tokenMatches(req.headers[LOCAL_TOKEN_HEADER], token)) {
         return sendError(
-          reply.header('connection', 'close'),
+          reply,
           ErrorCodes.AUTH_MISSING,
           `${LOCAL_TOKEN_HEADER}: missing or wrong; read it from ${LOCAL_TOKEN_FILE} in the data folder`,
           401,

@@ -262,4 +262,25 @@ describe('slow and departing clients', () => {
     expect(lines).toContainEqual(expect.objectContaining({ event: 'client-left', method: 'POST', path: '/nps/address/verify' }));
     expect(JSON.stringify(lines)).not.toContain('stack');
   });
+
+  it('a failure after the request arrived whole is still the service’s own: 500, logged with its stack', async () => {
+    const handlers = svc.handlers as unknown as Record<string, () => never>;
+    const kept = handlers['address-verify']!;
+    handlers['address-verify'] = () => {
+      throw new Error('a bug');
+    };
+    try {
+      const res = await fetch(`${quick.url}/nps/address/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ address: 'x', chain_id: 'ETH' }),
+      });
+      expect(res.status).toBe(500);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: 'internal error', error: 'a bug', stack: expect.stringContaining('a bug') }),
+      );
+    } finally {
+      handlers['address-verify'] = kept;
+    }
+  });
 });

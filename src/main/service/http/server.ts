@@ -10,7 +10,7 @@ import { catalogueVersion } from '../catalogue/handlers';
 import { sendError, sendOk } from './envelope';
 import { envelopeSerializer } from './serialize';
 import { isJsonContentType, registerJsonBody } from './json-body';
-import { boundConnections, DEFAULT_MAX_CONNECTIONS } from './connections';
+import { boundConnections, DEFAULT_MAX_CONNECTIONS, wasAnsweredEarly } from './connections';
 import { registerAppDoor, uiLink, type UiOptions } from './app-door';
 import { buildOpenApi } from './openapi';
 import type { RateLimits } from './limit-defaults';
@@ -83,7 +83,7 @@ const answering = (socket: Socket): boolean =>
  * deadline, still gets the envelope: 431 for headers too large, 408 for too slow, else 400.
  */
 function refuseMalformed(err: NodeJS.ErrnoException & { code?: string }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || !socket.writable || answering(socket)) {
+  if (err.code === 'ECONNRESET' || !socket.writable || answering(socket) || wasAnsweredEarly(socket)) {
     socket.destroy();
     return;
   }
@@ -110,9 +110,13 @@ function limitText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : bytes >= 1024 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
-/** The client closed the connection while its request was being read (Node: "aborted", ECONNRESET). */
+/**
+ * The client closed the connection while its request was being read (Node: "aborted", ECONNRESET):
+ * only while the request is not complete, so that a failure after it had arrived whole is never
+ * taken for one (a request is destroyed once read).
+ */
 function clientLeft(req: FastifyRequest, err: FastifyError): boolean {
-  return req.raw.destroyed || req.raw.socket?.destroyed === true || err.code === 'ECONNRESET' || err.message === 'aborted';
+  return !req.raw.complete && (err.code === 'ECONNRESET' || err.message === 'aborted' || req.raw.socket?.destroyed === true);
 }
 
 /** The /nps service over HTTP: thin routes over the handler map, the envelope on every answer. */
@@ -235,8 +239,10 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        // What is left of the body is not read: the connection closes after the answer.
-        reply.header('connection', 'close');
+        // What is left of the body is dropped as it arrives (Node reads it into nothing), within the
+        // request deadline. Fastify would close the connection at once, and the client, still
+        // sending, could get a reset instead of this answer.
+        reply.removeHeader('connection');
         return sendError(
           reply,
           ErrorCodes.BODY_TOO_LARGE,
@@ -248,7 +254,7 @@ export function buildServer(service: Service, opts: ServerOptions = {}): Fastify
         return sendError(reply, ErrorCodes.INVALID_JSON, 'body: its length does not match Content-Length');
       default:
         if (err.statusCode === 413) {
-          reply.header('connection', 'close');
+          reply.removeHeader('connection');
           return sendError(
             reply,
             ErrorCodes.BODY_TOO_LARGE,
@@ -316,13 +322,12 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
   const authenticate = createAuthenticator(service, opts.auth);
   const admission = new Admission(opts.admissionBound ?? defaultAdmissionBound());
   // Before the body is read: a request without a registered key or with a stale nonce is refused
-  // (charged to the client's failed authentications) and its body never read; the connection is
-  // closed after the answer, so what is left of the body is not read either.
+  // (charged to the client's failed authentications), its body never parsed or kept (what arrives
+  // of it is dropped, within the request deadline).
   const earlyCheck = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     try {
       authenticate.early(req);
     } catch (err) {
-      reply.header('connection', 'close');
       await limit.failedAuth?.(req, reply, clientOf(req.ip));
       throw err;
     }

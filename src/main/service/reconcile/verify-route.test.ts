@@ -361,17 +361,15 @@ describe('the envelope on every failure', () => {
     expect(get.json()).toMatchObject({ status: 1005, data: null });
   });
 
-  test('a body over 5 MiB: 1003 and the connection closed; without a registered key, 2001 before the body is read', async () => {
+  test('a body over 5 MiB: 1003; without a registered key, 2001 before the body is read', async () => {
     const payload = `{"txs":["${'x'.repeat(5 * 1024 * 1024)}"]}`;
     clock += 1;
     const res = await signedInject(app, secret, { method: 'POST', url: VERIFY, body: payload }, clock);
     expect(res.http).toBe(413);
     expect(res.body).toEqual({ status: 1003, data: null, msg: 'body: larger than the 5 MiB this path takes' });
-    expect(res.headers.connection).toBe('close');
     const anonymous = await app.inject({ method: 'POST', url: VERIFY, headers: { 'content-type': 'application/json' }, payload });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({ status: 2001, data: null });
-    expect(anonymous.headers.connection).toBe('close');
   });
 });
 
