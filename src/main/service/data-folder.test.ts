@@ -19,7 +19,11 @@ const root = mkdtempSync(join(tmpdir(), 'nps-private-'));
 chmodSync(root, 0o755);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const asNobody = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
+/** Root, with setpriv able to become nobody (not every container allows it). */
+const asNobody =
+  process.getuid?.() === 0 &&
+  existsSync('/usr/bin/setpriv') &&
+  spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0;
 /** Run a command as the user nobody: whether it succeeded. */
 const nobodyCan = (...cmd: string[]): boolean =>
   spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...cmd], { stdio: 'ignore' }).status === 0;
