@@ -17,8 +17,12 @@ const LOG_DIR = 'logs';
 export const LOG_FILE_BYTES = 10 * 1024 * 1024;
 /** Files kept besides the one being written. */
 const KEPT_FILES = 4;
-/** Lines waiting for the disk at most (a slow or full disk): past it they are dropped and counted. */
-const PENDING_BYTES = 4 * 1024 * 1024;
+/**
+ * Lines waiting for the disk at most: past it they are dropped and counted. Room for a burst while
+ * the system holds writes back (it throttles a process writing while much is waiting to reach the
+ * disk), not for a disk that takes nothing: memory stays within this whatever comes.
+ */
+const PENDING_BYTES = 16 * 1024 * 1024;
 
 /** A log that writes nothing (tests, and callers that keep no log). */
 export const silentLog: Logger = pino({ level: 'silent' });
