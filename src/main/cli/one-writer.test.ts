@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nps } from './nps.test-support';
-import { otherServiceOn } from './running';
+import { busyMessage, isBusy, takeDataFolder } from '../service/data-folder';
 import { startServe, type ServingProcess } from './serve.test-support';
 
 /*
@@ -62,9 +62,15 @@ describe('while serve runs on the data folder', () => {
     const second = await nps(['serve', '--port', '0', '--data-dir', dataDir]);
     expect(second.code).toBe(1);
     expect(second.err.trim()).toBe(line);
-    // The desktop app asks the same before it opens the store, and shows this line instead of starting.
-    expect(otherServiceOn(dataDir)).toBe(line);
-    expect(otherServiceOn(mkdtempSync(join(tmpdir(), 'nps-none-')))).toBeUndefined();
+    // The desktop app takes the folder the same way before it opens the store, and shows this line instead of starting.
+    const taken = takeDataFolder(dataDir);
+    expect(isBusy(taken) && { busy: true, pid: taken.pid }).toEqual({ busy: true, pid: child.pid });
+    expect(isBusy(taken) && (await busyMessage(dataDir, taken))).toBe(line);
+    const free = takeDataFolder(mkdtempSync(join(tmpdir(), 'nps-none-')));
+    expect(isBusy(free)).toBe(false);
+    if (!isBusy(free)) free.release();
+    // The refused service removed nothing of the running one's.
+    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['api.json', 'local.token', 'nps.lock']));
   }, 60_000);
 
   it('the log (written on close) has a line per request, the import through the service, and no secret', async () => {

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandlerName, HandlerResult } from '../../shared/contract';
 import { seedFromResources } from './catalogue/handlers';
 import type { CallMeta, ServiceContext } from './context';
 import { ErrorCodes } from '../../shared/errors';
 import { openDb, type Db } from './db/open';
+import { prepareDataFolder } from './data-folder';
 import { rememberStore, ServiceError, storeFailure } from './errors';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
@@ -28,6 +28,10 @@ export interface ServiceOptions {
   logger?: Logger;
   /** See OpenDbOptions.busyTimeoutMs: serving processes pass SERVING_BUSY_TIMEOUT_MS. */
   busyTimeoutMs?: number;
+  /** The folder is the app's own (the default one): made private whatever else it holds (data-folder.ts). */
+  own?: boolean;
+  /** Told what the user should know about the folder (other users can read it); also in the log. */
+  onWarning?: (line: string) => void;
 }
 
 export interface Service {
@@ -47,6 +51,7 @@ export const DB_FILE = 'nps.sqlite';
  */
 export function openService(opts: ServiceOptions): Service {
   const file = join(opts.dataDir, DB_FILE);
+  const warnings = prepareFolder(opts);
   const db = openStore(opts, file);
   const forget = rememberStore(file);
   const ctx: ServiceContext = {
@@ -59,6 +64,10 @@ export function openService(opts: ServiceOptions): Service {
     ),
     log: opts.logger ?? silentLog,
   };
+  for (const line of warnings) {
+    ctx.log.warn({ event: 'data-folder' }, line);
+    opts.onWarning?.(line);
+  }
   try {
     seedFromResources(ctx);
     const handlers = createHandlers(ctx);
@@ -85,9 +94,10 @@ export function openService(opts: ServiceOptions): Service {
   }
 }
 
-function openStore(opts: ServiceOptions, file: string): Db {
+/** The folder made (0700) or its modes tightened (data-folder.ts): the warnings to give. */
+function prepareFolder(opts: ServiceOptions): string[] {
   try {
-    mkdirSync(opts.dataDir, { recursive: true });
+    return prepareDataFolder(opts.dataDir, opts.own);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new ServiceError(
@@ -95,6 +105,9 @@ function openStore(opts: ServiceOptions, file: string): Db {
       `the data folder ${opts.dataDir} cannot be created (${reason}); point --data-dir elsewhere`,
     );
   }
+}
+
+function openStore(opts: ServiceOptions, file: string): Db {
   try {
     return openDb({ file, nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade, busyTimeoutMs: opts.busyTimeoutMs });
   } catch (err) {
