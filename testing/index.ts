@@ -129,7 +129,7 @@ interface WindowOptions {
   contextOptions: Parameters<Browser['newContext']>[0];
 }
 
-/** `nps serve --ui` on the folder, as a user starts it; a used link is replaced by restarting on the same port. */
+/** `nps serve --ui` on the folder, as a user starts it; a used link is replaced by `nps open`'s fresh one. */
 async function browserService(dataDir: string, options: WindowOptions): Promise<FileService> {
   let child: ChildProcess;
   let link = '';
@@ -141,7 +141,6 @@ async function browserService(dataDir: string, options: WindowOptions): Promise<
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     link = (await waitForLine(child, /NPS Reconcile \(browser mode\): (\S+)/, log))[1]!;
-    linkUsed = false;
   };
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -156,14 +155,15 @@ async function browserService(dataDir: string, options: WindowOptions): Promise<
   let own: { browser: Browser; context: BrowserContext; page: Page } | undefined;
 
   /**
-   * The link's code opens one session, once. A later window needs a new code, which the service
-   * gives when it starts: it restarts on the same port and folder (the store is kept), and windows
-   * opened before must be opened again.
+   * The link's code opens one session, once. A later window gets a fresh link from the running
+   * service, as a user gets one (`nps open`); the windows opened before keep theirs.
    */
   const freshLink = async (): Promise<string> => {
     if (linkUsed) {
-      await stop();
-      await start(new URL(origin).port);
+      const opened = await runCli(dataDir, ['open']);
+      const fresh = /NPS Reconcile \(browser mode\): (\S+)/.exec(opened.stdout)?.[1];
+      if (fresh === undefined) throw new Error(`nps open gave no link (exit ${opened.code}): ${opened.stderr}`);
+      link = fresh;
     }
     linkUsed = true;
     return link;

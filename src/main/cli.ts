@@ -6,6 +6,7 @@ import {
   chainsUsage,
   importUsage,
   keysUsage,
+  openUsage,
   ledgerUsage,
   mappingsUsage,
   reconcileUsage,
@@ -31,6 +32,7 @@ interface Command {
 const commands: Record<string, Command> = {
   serve: { usage: serveUsage, load: async () => (await import('./cli/serve')).serveCommand },
   start: { usage: startUsage, load: async () => (await import('./cli/start')).startCommand },
+  open: { usage: openUsage, load: async () => (await import('./cli/open')).openCommand },
   keys: { usage: keysUsage, load: async () => (await import('./cli/keys')).keysCommand },
   call: { usage: callUsage, load: async () => (await import('./cli/call')).callCommand },
   import: { usage: importUsage, load: async () => (await import('./cli/import')).importCommand },
@@ -51,6 +53,9 @@ function usage(): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Everything the service and the commands write (the store, logs, api.json, exports) is this
+  // user's alone: the ledger, its tickets and keys are nobody else's to read.
+  process.umask(0o077);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');

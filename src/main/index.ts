@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { ExplorerTarget } from '../shared/bridge';
 import { ErrorCodes } from '../shared/errors';
-import { otherServiceOn } from './cli/running';
+import { busyMessage, isBusy, takeDataFolder, type FolderLock } from './service/data-folder';
 import { REFUSED_EXIT_CODE, WINDOW_OPEN_LINE, WINDOW_SIGNAL_ENV } from './launch';
 import { bindingDirIn, bindingProblem, ELECTRON_NATIVE_DIR, installedVersion, SQLITE_NODE_FILE } from './native-binding';
 import { reportRuntime } from './service/app/handlers';
@@ -245,6 +245,8 @@ async function startApiServer(service: Service, logger: Logger): Promise<Running
 let logger: Logger | undefined;
 let service: Service | undefined;
 let server: RunningServer | undefined;
+/** The data folder's writer lock (data-folder.ts), held for the app's life. */
+let folder: FolderLock | undefined;
 
 /** Refuse to start, said once: in the log, on stderr and in a dialog; `npm start` knows by the exit code. */
 function refuse(line: string, dialogText = line, fields: Record<string, unknown> = {}): void {
@@ -257,23 +259,32 @@ async function start(): Promise<void> {
   lockDown();
   configurePaths();
   const dataDir = app.getPath('userData');
-  // One data folder, one writer: a `serve` already on it keeps it; this window would fight it over the store.
-  const other = otherServiceOn(dataDir);
-  if (other) return refuse(other, `${other[0]!.toUpperCase()}${other.slice(1)}.`);
+  // The lock is taken with SQLite: Electron's own build of it first.
+  const binding = sqliteBinding();
+  if ('problem' in binding) return refuse(binding.problem);
+  // One data folder, one writer: the folder's lock, held for the app's life. A `serve` (or a
+  // command) already on it keeps it; this window would fight it over the store.
+  const taken = takeDataFolder(dataDir, { nativeBinding: binding.path });
+  if (isBusy(taken)) {
+    const said = await busyMessage(dataDir, taken);
+    const other = sayFor(said, 'window');
+    return refuse(sayFor(said, 'cli'), `${other[0]!.toUpperCase()}${other.slice(1)}.`);
+  }
+  folder = taken;
   // The log lives in the data folder (logs/); without one, the app still runs and says so.
   logger = await openLog(dataDir, (process.env.NPS_LOG_LEVEL as LogLevel | undefined) ?? 'info').catch((err: unknown) => {
     log.error(`no log file in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`, { event: 'no-log' });
     return silentLog;
   });
   if (logger !== silentLog) log.attach(logger, logPlaceIn(dataDir));
-  const binding = sqliteBinding();
-  if ('problem' in binding) return refuse(binding.problem);
   try {
     service = openService({
       logger,
       busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS,
       dataDir,
       nativeBinding: binding.path,
+      own: true,
+      onWarning: (line) => log.warn(line, { event: 'data-folder' }),
       onUpgrade: (pending) => log.info(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`, { event: 'upgrade', pending }),
     });
   } catch (err) {
@@ -297,6 +308,9 @@ async function start(): Promise<void> {
   win = openWindow();
   phase = 'running';
 }
+
+// Everything the service writes (the store, logs, api.json) is this user's alone.
+process.umask(0o077);
 
 // A data folder of its own (tests, a second set of books) is a separate instance with its own
 // lock. Electron wants it absolute; a relative one is taken from the folder the app started in.
@@ -340,6 +354,7 @@ if (!app.requestSingleInstanceLock()) {
       .finally(() => service?.close())
       .catch((err: unknown) => log.error(`closing: ${err instanceof Error ? err.message : String(err)}`, { event: 'close-failed' }))
       .finally(() => (logger ? flushLog(logger) : undefined))
+      .finally(() => folder?.release())
       .finally(() => app.quit());
   });
   app.on('window-all-closed', () => app.quit());

@@ -101,8 +101,8 @@ const ITEM_FIELDS: readonly ItemField[] = [
   { name: 'chain_id', kind: 'text', description: 'Compared exactly, e.g. ETH, TRON' },
   { name: 'token_id', kind: 'text', description: 'Compared exactly, e.g. TRON_USDT' },
   { name: 'to', kind: 'text', description: 'Destination address: case-insensitive on EVM chains, exact elsewhere' },
-  { name: 'type', kind: 'word', words: LEDGER_TYPES, description: 'Case-insensitive' },
-  { name: 'status', kind: 'word', words: LEDGER_STATUSES, description: 'Case-insensitive' },
+  { name: 'type', kind: 'word', words: LEDGER_TYPES, description: 'The transaction’s type' },
+  { name: 'status', kind: 'word', words: LEDGER_STATUSES, description: 'The transaction’s status' },
   { name: 'amount', kind: 'amount', description: 'Compared exactly within amount_delta' },
   { name: 'fee', kind: 'amount', description: 'Compared exactly within amount_delta' },
   { name: 'amount_actual', kind: 'amount', description: 'Compared exactly within amount_delta' },
@@ -144,9 +144,7 @@ function messageOf(f: ItemField): string {
     case 'amount':
       return 'must be a number or a decimal string';
     case 'integer':
-      return f.max === undefined
-        ? `must be an integer >= ${f.min}`
-        : `must be an integer from ${f.min} to ${f.max}${f.unit ? ` (${f.unit})` : ''}`;
+      return `must be an integer from ${f.min} to ${f.max ?? Number.MAX_SAFE_INTEGER}${f.unit ? ` (${f.unit})` : ''}`;
   }
 }
 
@@ -223,25 +221,75 @@ export function readVerifyItem(raw: unknown): VerifyItem | ItemIssue {
 
 export const isItemIssue = (r: VerifyItem | ItemIssue): r is ItemIssue => 'message' in r;
 
+/** A word in any case, as a JSON Schema pattern (ECMA-262 has no case-insensitive flag there): "Deposit" -> [Dd][Ee]… */
+const anyCase = (word: string) =>
+  [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+
+/** A JSON number's text (numberText), with an exponent of at most three digits (toPlainDecimal moves digits at most 1000 places). */
+const NUMBER_TEXT = '-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]{1,3})?';
+
+/** A field given (not null, not ""): what counts as present for the identifier and compared-field rules. */
+function presentSchemaOf(f: ItemField): Record<string, unknown> {
+  switch (f.kind) {
+    case 'text':
+    case 'word':
+      return { type: 'string', minLength: 1 };
+    case 'amount':
+      return { anyOf: [{ type: 'number' }, { type: 'string', minLength: 1 }] };
+    case 'integer':
+      return { type: 'integer' };
+  }
+}
+
+/** What a field accepts: null and "" (absent, for every field), or its value as readVerifyItem reads it. */
 function jsonSchemaOf(f: ItemField): Record<string, unknown> {
+  const absent = [{ type: 'null' }, { const: '' }];
   switch (f.kind) {
     case 'text':
       return { type: ['string', 'null'], description: f.description };
     case 'word':
-      return { type: ['string', 'null'], enum: [...f.words, null], description: f.description };
+      return {
+        anyOf: [{ type: 'null' }, { type: 'string', pattern: `^(|${f.words.map(anyCase).join('|')})$` }],
+        description: `${f.description}: one of ${f.words.join(', ')}, in any case`,
+      };
     case 'amount':
-      return { type: ['number', 'string', 'null'], ...(f.nonNegative ? { minimum: 0 } : {}), description: f.description };
+      return {
+        anyOf: [
+          ...absent,
+          { type: 'number', ...(f.nonNegative ? { minimum: 0 } : {}) },
+          { type: 'string', pattern: f.nonNegative ? `^${NUMBER_TEXT.slice(2)}$` : `^${NUMBER_TEXT}$` },
+        ],
+        description: `${f.description}; a JSON number, or a decimal string such as "12.5" (an exponent of at most three digits)`,
+      };
     case 'integer':
-      return { type: ['integer', 'null'], minimum: f.min, ...(f.max !== undefined ? { maximum: f.max } : {}), description: f.description };
+      return {
+        anyOf: [...absent, { type: 'integer', minimum: f.min, maximum: f.max ?? Number.MAX_SAFE_INTEGER }],
+        description: f.description,
+      };
   }
 }
 
-/** The claim's JSON Schema, for openapi.json, made from the same table readVerifyItem reads by. */
+const fieldByName = new Map(ITEM_FIELDS.map((f) => [f.name, f]));
+const given = (name: ItemField['name']) => ({ required: [name], properties: { [name]: presentSchemaOf(fieldByName.get(name)!) } });
+
+/**
+ * The claim's JSON Schema, for openapi.json, made from the same table readVerifyItem reads by: each
+ * field's values, and the rules across fields (an identifier, a Deposit's, a field to compare), so
+ * that a claim the schema accepts is one the service reads.
+ */
 export const VERIFY_ITEM_JSON_SCHEMA = {
   type: 'object',
   description:
-    'At least one of request_id, transaction_id, hash (a Deposit needs transaction_id or hash) and at least one field to compare. null and "" count as absent.',
+    'At least one of request_id, transaction_id, hash (a Deposit needs transaction_id or hash) and at least one field to compare. null and "" count as absent. Unknown fields are ignored.',
   properties: Object.fromEntries(ITEM_FIELDS.map((f) => [f.name, jsonSchemaOf(f)])),
+  allOf: [
+    { anyOf: IDENTIFIER_FIELDS.map(given) },
+    { anyOf: FLAG_FIELDS.map(given) },
+    {
+      if: { required: ['type'], properties: { type: { type: 'string', pattern: `^${anyCase('Deposit')}$` } } },
+      then: { anyOf: [given('transaction_id'), given('hash')] },
+    },
+  ],
 };
 
 export const Shape = z.enum(['A', 'B'], { error: 'must be A or B' });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_HOST, DEFAULT_PORT, DISCOVERY_FILE } from '../service/http/server';
+import { DISCOVERY_FILE } from '../service/data-folder';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { signedHeaders } from '../service/keys/sign';
 import { dataDirFrom, dataDirOption, parseFlags } from './common';
 import { UsageError } from './errors';

@@ -2,12 +2,14 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+import { ErrorCodes } from '../../shared/errors';
+import { findService, isBusy, takeDataFolder, type FolderBusy, type FolderLock } from '../service/data-folder';
 import { ServiceError, storeFailure } from '../service/errors';
 import { answerFor, sayFor } from '../service/said';
 import { openService, type Service } from '../service/index';
 import { defaultDataDir } from '../service/paths';
 import { UsageError } from './errors';
-import { remoteInvoker, runningService, type Invoker } from './running';
+import { remoteInvoker, type Invoker } from './running';
 import { unknownName } from './suggest';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
@@ -79,19 +81,52 @@ function saidOnCli(service: Invoker): Invoker {
 /**
  * Run fn with the data directory's service. One data folder has one writer: when a service already
  * runs on the folder (the desktop app, or `serve`), fn's calls go to it (running.ts) and the store
- * is not opened a second time; otherwise the store is opened here. A store that cannot be used, at
- * open or during the command (read-only, full, locked, damaged…), comes out as a ServiceError of one
- * line naming the file (storeFailure), which describeError prints as such.
+ * is not opened a second time; otherwise the store is opened here, holding the folder's lock
+ * (data-folder.ts) for the command's length. Another command holding it is waited for, saying so
+ * once. A store that cannot be used, at open or during the command (read-only, full, locked,
+ * damaged…), comes out as a ServiceError of one line naming the file (storeFailure), which
+ * describeError prints as such.
  */
-export function withService<T>(dataDir: string | undefined, fn: (service: Invoker) => T | Promise<T>): Promise<T> {
+export async function withService<T>(dataDir: string | undefined, fn: (service: Invoker) => T | Promise<T>): Promise<T> {
   const dir = dataDirFrom(dataDir);
-  const running = runningService(dir);
-  if (running) return Promise.resolve().then(() => fn(saidOnCli(remoteInvoker(running))));
-  const service: Service = openService({ dataDir: dir, onUpgrade: sayUpgrade });
-  return Promise.resolve()
-    .then(() => fn(service))
-    .catch((err: unknown) => {
-      throw storeFailure(err, service.ctx.db.$client.name) ?? err;
-    })
-    .finally(() => service.close());
+  let waiting = false;
+  for (;;) {
+    let taken: FolderLock | FolderBusy;
+    try {
+      taken = takeDataFolder(dir);
+    } catch (err) {
+      throw new ServiceError(
+        ErrorCodes.STORE_UNAVAILABLE,
+        `the data folder ${dir} cannot be created (${(err as Error).message}); point --data-dir elsewhere`,
+      );
+    }
+    if (!isBusy(taken)) {
+      const lock = taken;
+      try {
+        const service: Service = openService({ dataDir: dir, onUpgrade: sayUpgrade, own: dir === defaultDataDir(), onWarning: sayWarning });
+        return await Promise.resolve()
+          .then(() => fn(service))
+          .catch((err: unknown) => {
+            throw storeFailure(err, service.ctx.db.$client.name) ?? err;
+          })
+          .finally(() => service.close());
+      } finally {
+        lock.release();
+      }
+    }
+    const running = await findService(dir);
+    if (running) return fn(saidOnCli(remoteInvoker(running)));
+    if (!waiting) {
+      waiting = true;
+      process.stderr.write(
+        `waiting: another NPS Reconcile process${taken.pid !== undefined ? ` (process ${taken.pid})` : ''} is using ${dir} (a command still running, or a service starting)…\n`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
+
+/** Said on stderr: a data folder other users can read, that could not be made private. */
+export const sayWarning = (line: string): void => {
+  process.stderr.write(`warning: ${line}\n`);
+};

@@ -7,6 +7,7 @@ import { REFUSED_EXIT_CODE, WINDOW_OPEN_LINE } from '../launch';
 import { neededIn, SQLITE_NODE_FILE, type BindingNeeds } from '../native-binding';
 import { electronBuildStandIn, stampedCopy } from '../native-binding.test-support';
 import { electronSandbox, locateElectron } from './electron-locate';
+import { nps } from './nps.test-support';
 import { ensureElectronSqlite, whyElectronStopped } from './start';
 
 const root = join(import.meta.dirname, '../../..');
@@ -39,14 +40,16 @@ function link(url: string): { origin: string; code: string } {
   return { origin: u.origin, code: /^#code=([\w-]{43})$/.exec(u.hash)?.[1] ?? '' };
 }
 
-/** Trade the code as the page does; the Cookie header of the session, or undefined when refused. */
-async function trade(origin: string, code: string): Promise<string | undefined> {
+/** Trade the code as the page does; the headers of the session (its cookie and token), or undefined when refused. */
+async function trade(origin: string, code: string): Promise<Record<string, string> | undefined> {
   const res = await fetch(`${origin}/app/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
     body: JSON.stringify({ code }),
   });
-  return res.status === 200 ? res.headers.get('set-cookie')!.split(';')[0] : undefined;
+  if (res.status !== 200) return undefined;
+  const { data } = (await res.json()) as { data: { token: string } };
+  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, 'x-nps-session': data.token };
 }
 
 describe('npm start without an Electron binary', () => {
@@ -70,14 +73,14 @@ describe('npm start without an Electron binary', () => {
       const html = await (await fetch(origin)).text();
       expect(html).toContain('<div id="root">');
       expect(html).not.toContain(code);
-      const rpc = (cookie: string) =>
-        fetch(`${origin}/app/rpc/app-info`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{}' });
-      expect((await rpc('')).status).toBe(401);
-      const cookie = await trade(origin, code);
-      expect(cookie).toBeDefined();
+      const rpc = (headers: Record<string, string>) =>
+        fetch(`${origin}/app/rpc/app-info`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+      expect((await rpc({})).status).toBe(401);
+      const session = await trade(origin, code);
+      expect(session).toBeDefined();
       // The link works once: a program that reads it afterwards gets nothing.
       expect(await trade(origin, code)).toBeUndefined();
-      const info = (await (await rpc(cookie!)).json()) as { data: { mode: string; data_dir: string; api: { state: string } } };
+      const info = (await (await rpc(session!)).json()) as { data: { mode: string; data_dir: string; api: { state: string } } };
       expect(info.data).toMatchObject({ mode: 'browser', data_dir: dataDir, api: { state: 'running' } });
       expect(await app.kill()).toBe(0);
     } finally {
@@ -102,6 +105,41 @@ describe('serve --ui', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('npm run nps -- open gives a fresh link to the running window, which works once; without a window to open it says why', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'nps-open-'));
+    try {
+      const none = await nps(['open', '--data-dir', dataDir]);
+      expect(none.code).toBe(1);
+      expect(none.err.trim()).toBe(`no service runs on ${dataDir}: start the app with npm start (it prints the link to open)`);
+
+      const app = await run(['serve', '--ui', '--port', '0', '--data-dir', dataDir], {}, /browser mode\): (\S+)/);
+      const first = link(/browser mode\): (\S+)/.exec(app.out)![1]!);
+      const opened = await nps(['open', '--data-dir', dataDir]);
+      expect(opened.code).toBe(0);
+      const fresh = link(/^NPS Reconcile \(browser mode\): (\S+)\n$/.exec(opened.out)![1]!);
+      expect(fresh.origin).toBe(first.origin);
+      expect(fresh.code).toMatch(/^[\w-]{43}$/);
+      expect(fresh.code).not.toBe(first.code);
+      expect(await trade(fresh.origin, fresh.code)).toBeDefined();
+      expect(await trade(fresh.origin, fresh.code)).toBeUndefined();
+      // The link the service printed at its start still works, once.
+      expect(await trade(first.origin, first.code)).toBeDefined();
+      await app.kill();
+
+      const headless = await run(['serve', '--port', '0', '--data-dir', dataDir], {}, /listening on (\S+)/);
+      const refused = await nps(['open', '--data-dir', dataDir]);
+      expect(refused.code).toBe(1);
+      expect(refused.err.trim()).toMatch(
+        new RegExp(
+          `^the service on ${dataDir} \\(process \\d+\\) serves no screens: it was started without --ui; stop it, then start the app with npm start$`,
+        ),
+      );
+      await headless.kill();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses to serve the screens beyond this machine', async () => {
     const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--ui', '--host', '0.0.0.0'], { cwd: root });

@@ -148,7 +148,8 @@ export const userUsage = `npm run nps -- user [NAME] [--json] [--data-dir D]
 
 export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S]
                           [--rate-limit N] [--read-limit N] [--auth-fail-limit N] [--max-verifies N]
-                          [--max-imports N] [--log-level info|debug|warn|error|fatal|silent]
+                          [--max-imports N] [--request-timeout S] [--max-connections N]
+                          [--session-idle M] [--log-level info|debug|warn|error|fatal|silent]
   Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
   --nonce-window: seconds a signed request's nonce may be off the clock (default 60).
   Limits, in requests a minute (0: no limit); all loopback addresses count as one client:
@@ -156,13 +157,23 @@ export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--
   --read-limit: unsigned requests per client (default ${DEFAULT_RATE_LIMITS.reads}).
   --auth-fail-limit: requests failing authentication per client, counted apart so they never
   use up what good requests need (default ${DEFAULT_RATE_LIMITS.failedAuth}).
-  --max-verifies: verification requests taken at once; beyond, 4003 busy at once with Retry-After
-  (default 2 per core).
+  --max-verifies: verification requests taken at once, once authenticated; beyond, 4003 busy at
+  once with Retry-After (default 2 per core).
   --max-imports: import jobs (imports, previews, undos) the command line may have running or
   waiting at once; beyond, 4003 busy at once with Retry-After (default 1 per core; the window's
   own imports are not counted).
+  --request-timeout: seconds a request's headers and body may take to arrive; past it, 408 and the
+  connection is closed (default 10).
+  --max-connections: connections open at once; past it, the one idle or unfinished the longest is
+  closed to make room, never one whose request is being answered (default 1024).
+  --session-idle: minutes a browser window's session lasts without a call from it (default 30).
   --log-level: what the log (logs/nps.N.log in the data folder) keeps; default info, a line per request.
   --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
+
+export const openUsage = `npm run nps -- open [--data-dir D]
+  Print a fresh link to the browser window of the service running on the data folder (npm start
+  in browser mode, or serve --ui). A link opens one window, once; a window's session ends when it
+  closes or after --session-idle minutes without a call.`;
 
 export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
   Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and

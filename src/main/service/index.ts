@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandlerName, HandlerResult } from '../../shared/contract';
 import { seedFromResources } from './catalogue/handlers';
 import type { CallMeta, ServiceContext } from './context';
 import { ErrorCodes } from '../../shared/errors';
 import { openDb, type Db } from './db/open';
+import { prepareDataFolder } from './data-folder';
 import { rememberStore, ServiceError, storeFailure } from './errors';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
@@ -29,6 +29,10 @@ export interface ServiceOptions {
   logger?: Logger;
   /** See OpenDbOptions.busyTimeoutMs: serving processes pass SERVING_BUSY_TIMEOUT_MS. */
   busyTimeoutMs?: number;
+  /** The folder is the app's own (the default one): made private whatever else it holds (data-folder.ts). */
+  own?: boolean;
+  /** Told what the user should know about the folder (other users can read it); also in the log. */
+  onWarning?: (line: string) => void;
 }
 
 export interface Service {
@@ -48,6 +52,7 @@ export const DB_FILE = 'nps.sqlite';
  */
 export function openService(opts: ServiceOptions): Service {
   const file = join(opts.dataDir, DB_FILE);
+  const warnings = prepareFolder(opts);
   const db = openStore(opts, file);
   const forget = rememberStore(file);
   const ctx: ServiceContext = {
@@ -60,6 +65,10 @@ export function openService(opts: ServiceOptions): Service {
     ),
     log: opts.logger ?? silentLog,
   };
+  for (const line of warnings) {
+    ctx.log.warn({ event: 'data-folder' }, line);
+    opts.onWarning?.(line);
+  }
   try {
     seedFromResources(ctx);
     const handlers = createHandlers(ctx);
@@ -93,9 +102,10 @@ export function openService(opts: ServiceOptions): Service {
   }
 }
 
-function openStore(opts: ServiceOptions, file: string): Db {
+/** The folder made (0700) or its modes tightened (data-folder.ts): the warnings to give. */
+function prepareFolder(opts: ServiceOptions): string[] {
   try {
-    mkdirSync(opts.dataDir, { recursive: true });
+    return prepareDataFolder(opts.dataDir, opts.own);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new ServiceError(
@@ -103,6 +113,9 @@ function openStore(opts: ServiceOptions, file: string): Db {
       `the data folder ${opts.dataDir} cannot be created (${reason}); ${byDoor('point --data-dir elsewhere', 'start the app on another data folder (NPS_DATA_DIR)')}`,
     );
   }
+}
+
+function openStore(opts: ServiceOptions, file: string): Db {
   try {
     return openDb({ file, nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade, busyTimeoutMs: opts.busyTimeoutMs });
   } catch (err) {

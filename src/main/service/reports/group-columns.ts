@@ -100,7 +100,13 @@ export function groupColumns(report: Pick<ReconcileReport, 'token_decimals' | 't
   return [
     { key: 'books_row', header: 'Books row', width: 10, kind: 'count', value: (item) => item.books_row ?? '' },
     { key: 'description', header: 'Description (books)', width: 36, kind: 'text', value: (item) => item.description },
-    { key: 'books.time', header: 'Time (books, UTC)', width: 25, kind: 'time', value: (item) => isoOfClaimTime(item.claimed?.time, item.claimed?.time_until) },
+    {
+      key: 'books.time',
+      header: 'Time (books, UTC)',
+      width: 25,
+      kind: 'time',
+      value: (item) => isoOfClaimTime(item.claimed?.time, item.claimed?.time_until),
+    },
     { key: 'ledger.time', header: 'Time (ledger, UTC)', width: 25, kind: 'time', value: (item) => ledgerTime(item) },
     ...FIELDS.flatMap(([field, words]) => pair(field, words, field === 'token_id' ? 18 : 13)),
     ...AMOUNTS.flatMap(([field, words]) => amounts(field, words)),
