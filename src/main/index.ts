@@ -259,9 +259,22 @@ async function start(): Promise<void> {
   lockDown();
   configurePaths();
   const dataDir = app.getPath('userData');
-  // The lock is taken with SQLite: Electron's own build of it first.
+  // The log lives in the data folder (logs/); without one, the app still runs and says so.
+  const openAppLog = async (): Promise<Logger> => {
+    const opened = await openLog(dataDir, (process.env.NPS_LOG_LEVEL as LogLevel | undefined) ?? 'info').catch((err: unknown) => {
+      log.error(`no log file in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`, { event: 'no-log' });
+      return silentLog;
+    });
+    if (opened !== silentLog) log.attach(opened, logPlaceIn(dataDir));
+    return (logger = opened);
+  };
+  // The lock is taken with SQLite: Electron's own build of it first. Refused without one, the
+  // app still says why in the folder's log (a packaged app has no terminal).
   const binding = sqliteBinding();
-  if ('problem' in binding) return refuse(binding.problem);
+  if ('problem' in binding) {
+    await openAppLog();
+    return refuse(binding.problem);
+  }
   // One data folder, one writer: the folder's lock, held for the app's life. A `serve` (or a
   // command) already on it keeps it; this window would fight it over the store.
   const taken = takeDataFolder(dataDir, { nativeBinding: binding.path });
@@ -271,15 +284,10 @@ async function start(): Promise<void> {
     return refuse(sayFor(said, 'cli'), `${other[0]!.toUpperCase()}${other.slice(1)}.`);
   }
   folder = taken;
-  // The log lives in the data folder (logs/); without one, the app still runs and says so.
-  logger = await openLog(dataDir, (process.env.NPS_LOG_LEVEL as LogLevel | undefined) ?? 'info').catch((err: unknown) => {
-    log.error(`no log file in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`, { event: 'no-log' });
-    return silentLog;
-  });
-  if (logger !== silentLog) log.attach(logger, logPlaceIn(dataDir));
+  const appLog = await openAppLog();
   try {
     service = openService({
-      logger,
+      logger: appLog,
       busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS,
       dataDir,
       nativeBinding: binding.path,
@@ -303,7 +311,7 @@ async function start(): Promise<void> {
   }
   reportRuntime(service.ctx, { mode: 'electron', version: app.getVersion() });
   bridgeIpc(service);
-  server = await startApiServer(service, logger);
+  server = await startApiServer(service, appLog);
   if (phase === 'quitting') return;
   win = openWindow();
   phase = 'running';
