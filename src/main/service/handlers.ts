@@ -13,6 +13,8 @@ import { ledgerHandlers } from './ledger/handlers';
 import { walletsHandlers } from './ledger/wallets';
 import { balancesHandlers, type RaiseBalanceException } from './ledger/balances';
 import { raiseExceptions } from './tickets/repository';
+import { onchainHandlers } from './onchain/handlers';
+import type { CheckOptions } from './onchain/checks';
 
 export type Handlers = HandlersOf<Contract>;
 
@@ -28,7 +30,7 @@ const raiseBalanceException =
     )();
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
-export function createHandlers(ctx: ServiceContext): Handlers {
+export function createHandlers(ctx: ServiceContext, opts: { onchain?: CheckOptions } = {}): Handlers {
   const handlers = mergeUnique(
     catalogueHandlers(ctx),
     addressHandlers(ctx),
@@ -40,6 +42,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ledgerHandlers(ctx, actorOf),
     walletsHandlers(ctx),
     balancesHandlers(ctx, raiseBalanceException(ctx)),
+    onchainHandlers(ctx, opts.onchain),
   );
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);

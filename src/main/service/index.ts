@@ -14,6 +14,8 @@ import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
+import type { SecretBox } from './onchain/nodes';
+import type { CheckOptions } from './onchain/checks';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -28,6 +30,10 @@ export interface ServiceOptions {
   logger?: Logger;
   /** See OpenDbOptions.busyTimeoutMs: serving processes pass SERVING_BUSY_TIMEOUT_MS. */
   busyTimeoutMs?: number;
+  /** Seals node URLs with the system's keychain (the Electron shell's safeStorage, src/main/safe-storage.ts). */
+  secretBox?: SecretBox;
+  /** How checks against the chain page and pace their requests (tests take small pages). */
+  onchain?: CheckOptions;
 }
 
 export interface Service {
@@ -49,6 +55,7 @@ export function openService(opts: ServiceOptions): Service {
   const file = join(opts.dataDir, DB_FILE);
   const db = openStore(opts, file);
   const forget = rememberStore(file);
+  const closing = new AbortController();
   const ctx: ServiceContext = {
     db,
     dataDir: opts.dataDir,
@@ -58,10 +65,12 @@ export function openService(opts: ServiceOptions): Service {
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),
     log: opts.logger ?? silentLog,
+    closing: closing.signal,
+    ...(opts.secretBox ? { secretBox: opts.secretBox } : {}),
   };
   try {
     seedFromResources(ctx);
-    const handlers = createHandlers(ctx);
+    const handlers = createHandlers(ctx, { onchain: opts.onchain });
     applyDeferredNonces(ctx);
     applyDeferredVerify(ctx);
     const recovered = ctx.engine.recover();
@@ -72,12 +81,14 @@ export function openService(opts: ServiceOptions): Service {
       handlers,
       invoke: (name, input, meta) => invokeHandler(handlers, name, input, meta),
       close: () => {
+        closing.abort();
         forget();
         ctx.engine.close();
         db.$client.close();
       },
     };
   } catch (err) {
+    closing.abort();
     forget();
     ctx.engine.close();
     db.$client.close();

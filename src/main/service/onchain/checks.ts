@@ -1,0 +1,287 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { LedgerRecord } from '../../../shared/ledger';
+import { ONCHAIN_FLAG, ONCHAIN_FIELDS, type OnchainCheck } from '../../../shared/onchain';
+import { FLAG_FIELDS } from '../../../shared/reconcile';
+import { getChain } from '../catalogue/repository';
+import type { ServiceContext } from '../context';
+import { raiseExceptions, settleSubjects, type NewException } from '../tickets/repository';
+import { nodeStore, readerFor, tokenView } from './chains';
+import { judge, type Judged } from './compare';
+import { NodeError, type ChainReader } from './reader';
+import {
+  getCheck,
+  insertCheck,
+  latestOfScope,
+  pruneChecks,
+  resumeCheck,
+  scopeCounts,
+  scopeRecords,
+  setCheckState,
+  storeResults,
+  type ResultRow,
+  type Scope,
+} from './repository';
+
+/*
+ * A check of the ledger against the chains' nodes, run in the background: the service answers the
+ * window and the API meanwhile, since all the check does on the service's thread is read a page of
+ * records, compare (pure, microseconds a record) and write the page's findings in one short
+ * transaction; the waiting is on the nodes, asynchronously. Records go in the ledger's order (rowid)
+ * a page at a time, each page's requests at a bounded concurrency (the EVM transport batches them
+ * into JSON-RPC batches); the chain's head is read fresh for each page. A page's findings, its
+ * exceptions and the check's cursor are written together, so a check stopped anywhere (cancelled,
+ * the service closed or killed) resumes after its last page.
+ */
+
+export interface CheckOptions {
+  /** Records a page. */
+  pageSize?: number;
+  /** Records asked about at once. */
+  concurrency?: number;
+  /** Checks kept with their findings (older ones go when a new one starts). */
+  keep?: number;
+}
+
+/** How many of `items` run at once. */
+async function pool<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await run(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+const unchecked = (reason: string): Judged => ({
+  outcome: 'unchecked',
+  fields: [],
+  reason,
+  chain: {},
+  confirmations: null,
+  block_number: null,
+});
+
+/** The exception's one line: what the chain says, field by field. */
+function describe(rec: LedgerRecord, j: Judged): string {
+  return j.outcome === 'not_found' ? `Not on the chain: ${j.reason}` : `The chain differs from the ledger on ${rec.hash}: ${j.reason}`;
+}
+
+export class CheckRunner {
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly opts: CheckOptions = {},
+  ) {}
+
+  /**
+   * A check as the store has it, and as it is: one the store says is running that no runner of this
+   * service runs was left by a service that stopped (closed mid-check, or killed): interrupted.
+   */
+  asIs<C extends OnchainCheck>(c: C): C {
+    return c.state === 'running' && !this.running.has(c.check_id) ? { ...c, state: 'interrupted' } : c;
+  }
+
+  /**
+   * Start a check of the scope; one of the same scope that stopped before its end (cancelled,
+   * interrupted, failed) resumes instead, unless `restart`; one of the scope still running is
+   * answered as it is. Answers at once.
+   */
+  start(scope: Scope, timeZone: string, restart: boolean, actor: string): OnchainCheck & { cursor: number } {
+    const { db } = this.ctx;
+    const now = this.ctx.now();
+    const latest = latestOfScope(db, scope);
+    if (latest && this.running.has(latest.check_id)) return latest;
+    const counts = scopeCounts(db, scope);
+    let checkId: string;
+    if (!restart && latest && this.asIs(latest).state !== 'done') {
+      checkId = latest.check_id;
+      resumeCheck(db, checkId, counts.with_hash, counts.without_hash, now);
+    } else {
+      checkId = uuidv7();
+      insertCheck(db, {
+        check_id: checkId,
+        scope,
+        time_zone: timeZone,
+        total: counts.with_hash,
+        without_hash: counts.without_hash,
+        actor,
+        at: now,
+      });
+      pruneChecks(db, this.opts.keep ?? 20);
+    }
+    const abort = new AbortController();
+    const done = this.run(checkId, scope, actor, abort.signal).finally(() => this.running.delete(checkId));
+    this.running.set(checkId, { abort, done });
+    return getCheck(db, checkId)!;
+  }
+
+  /** Stop a running check after the page it is on (its findings so far are kept; starting it again resumes); resolves once it has stopped. */
+  async cancel(checkId: string): Promise<void> {
+    const run = this.running.get(checkId);
+    if (!run) return;
+    run.abort.abort();
+    await run.done;
+  }
+
+  isRunning(checkId: string): boolean {
+    return this.running.has(checkId);
+  }
+
+  private async run(checkId: string, scope: Scope, actor: string, signal: AbortSignal): Promise<void> {
+    const { ctx } = this;
+    const closed = () => ctx.closing.aborted;
+    const store = nodeStore(ctx);
+    const readers = new Map<string, ChainReader | string>();
+    const readerOf = (chainId: string) => {
+      if (!readers.has(chainId)) readers.set(chainId, readerFor(ctx, chainId, store));
+      return readers.get(chainId)!;
+    };
+    const pageSize = this.opts.pageSize ?? 100;
+    const concurrency = this.opts.concurrency ?? 24;
+    const begun = getCheck(ctx.db, checkId);
+    let cursor = begun?.cursor ?? 0;
+    // Retries counted by earlier runs of a resumed check, then this run's readers' own.
+    const earlierRetries = begun?.retries ?? 0;
+    let retired = 0;
+    try {
+      for (;;) {
+        if (signal.aborted || closed()) break;
+        const page = scopeRecords(ctx.db, scope, cursor, pageSize);
+        if (page.length === 0) break;
+        // Each page's chains' heads, read now: a confirmation count is of the head as it is.
+        const heads = new Map<string, bigint | string>();
+        for (const chainId of new Set(page.map(([, r]) => r.chain_id))) {
+          const reader = readerOf(chainId);
+          if (typeof reader === 'string') continue;
+          try {
+            heads.set(chainId, await reader.head());
+          } catch (err) {
+            if (!(err instanceof NodeError)) throw err;
+            // A node that does not answer even its head after its retries is down: the chain's records are
+            // unchecked for the rest of this run (asking again record by record would take minutes).
+            retired += reader.retries;
+            readers.set(chainId, `${chainId}'s node: ${err.message}`);
+          }
+        }
+        if (closed()) return;
+        const judged = await pool(page, concurrency, ([, rec]) => this.judgeOne(rec, readerOf(rec.chain_id), heads.get(rec.chain_id)));
+        if (closed()) return;
+        cursor = page[page.length - 1]![0];
+        const retries = earlierRetries + retired + [...readers.values()].reduce((n, r) => n + (typeof r === 'string' ? 0 : r.retries), 0);
+        // The writes wait (without holding the thread) while a large import holds the store.
+        await ctx.engine.write(() => {
+          if (!closed()) this.store(checkId, page, judged, cursor, retries, actor);
+        });
+      }
+      if (closed()) return;
+      await ctx.engine.write(() => {
+        if (closed()) return;
+        setCheckState(ctx.db, checkId, signal.aborted ? 'cancelled' : 'done', ctx.now());
+      });
+      const c = getCheck(ctx.db, checkId);
+      if (c) ctx.log.info({ event: 'onchain-check', check_id: checkId, state: c.state, total: c.total, ...c.summary, retries: c.retries });
+    } catch (err) {
+      if (closed()) return;
+      const message = err instanceof NodeError ? err.message : err instanceof Error ? err.message : String(err);
+      ctx.log.error({ event: 'onchain-check-failed', check_id: checkId, err: message });
+      await ctx.engine.write(() => {
+        if (!closed()) setCheckState(ctx.db, checkId, 'failed', ctx.now(), message);
+      });
+    }
+  }
+
+  private async judgeOne(rec: LedgerRecord, reader: ChainReader | string, head: bigint | string | undefined): Promise<Judged> {
+    if (typeof reader === 'string') return unchecked(reader);
+    if (head === undefined || typeof head === 'string') return unchecked(head ?? 'the node gave no head');
+    const chain = getChain(this.ctx.db, rec.chain_id);
+    const token = tokenView(this.ctx.db, rec.token_id);
+    const native = chain && tokenView(this.ctx.db, chain.native_token_id);
+    if (!chain || !token || !native) return unchecked(`${rec.token_id} on ${rec.chain_id} is no longer in the catalogue`);
+    const internal = token.contract === '' && rec.movement >= 1 && rec.movement < 1_000_000;
+    try {
+      const facts = await reader.transaction(rec.hash, { internal });
+      return judge(rec, facts, {
+        family: reader.family,
+        chainId: rec.chain_id,
+        token,
+        native,
+        threshold: chain.confirming_threshold,
+        head,
+        address: reader.address,
+      });
+    } catch (err) {
+      if (err instanceof NodeError) return unchecked(err.message);
+      throw err;
+    }
+  }
+
+  /** A page's findings, exceptions and progress, in one transaction. */
+  private store(checkId: string, page: [number, LedgerRecord][], judged: Judged[], cursor: number, retries: number, actor: string): void {
+    const { db } = this.ctx;
+    const at = this.ctx.now();
+    db.$client.transaction(() => {
+      const raise: NewException[] = [];
+      const raisedFor: number[] = [];
+      const agreed: string[] = [];
+      judged.forEach((j, i) => {
+        const rec = page[i]![1];
+        if (j.outcome === 'agrees') agreed.push(rec.transaction_id);
+        if (j.outcome !== 'differs' && j.outcome !== 'not_found') return;
+        raisedFor.push(i);
+        const flags = new Set(j.fields.map((f) => ONCHAIN_FLAG[f]));
+        raise.push({
+          kind: 'onchain',
+          subject: rec.transaction_id,
+          wallet_id: rec.wallet_id,
+          transaction_id: rec.transaction_id,
+          chain_id: rec.chain_id,
+          token_id: rec.token_id,
+          amount: rec.amount,
+          abnormals: FLAG_FIELDS.filter((f) => flags.has(f)).join(','),
+          desc: describe(rec, j),
+          claimed: JSON.stringify({
+            check_id: checkId,
+            outcome: j.outcome,
+            hash: rec.hash,
+            fields: j.fields,
+            chain: j.chain,
+            ledger: Object.fromEntries(ONCHAIN_FIELDS.map((f) => [f, f === 'token' ? rec.token_id : rec[f]])),
+            confirmations: j.confirmations,
+            block_number: j.block_number,
+          }),
+          run_id: null,
+          actor,
+          at,
+        });
+      });
+      const ids = raiseExceptions(db, raise);
+      const ticketOf = new Map(raisedFor.map((i, k) => [i, ids[k]!]));
+      settleSubjects(db, 'onchain', agreed, `the chain agrees with the record (check ${checkId})`, actor, at);
+      const rows: ResultRow[] = judged.map((j, i) => {
+        const [recordNo, rec] = page[i]!;
+        return {
+          record_no: recordNo,
+          transaction_id: rec.transaction_id,
+          wallet_id: rec.wallet_id,
+          chain_id: rec.chain_id,
+          token_id: rec.token_id,
+          hash: rec.hash,
+          outcome: j.outcome,
+          fields: j.fields,
+          reason: j.reason,
+          chain: j.chain,
+          confirmations: j.confirmations,
+          block_number: j.block_number,
+          ticket_id: ticketOf.get(i) ?? null,
+          checked_at: at,
+        };
+      });
+      storeResults(db, checkId, rows, cursor, retries, at);
+    })();
+  }
+}
