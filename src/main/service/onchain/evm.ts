@@ -261,14 +261,21 @@ export function evmReader(endpoint: Endpoint, opts: EvmOptions = {}): ChainReade
     nativeBalance: (addr, block) => call(() => client.getBalance({ address: addr as Viem.Address, blockNumber: block })),
 
     tokenBalance: (contract, addr, block) =>
-      call(() =>
-        client.readContract({
-          address: contract as Viem.Address,
-          abi: v.erc20Abi,
-          functionName: 'balanceOf',
-          args: [addr as Viem.Address],
-          blockNumber: block,
-        }),
-      ),
+      call(async () => {
+        try {
+          return await client.readContract({
+            address: contract as Viem.Address,
+            abi: v.erc20Abi,
+            functionName: 'balanceOf',
+            args: [addr as Viem.Address],
+            blockNumber: block,
+          });
+        } catch (err) {
+          // A contract not yet made at that block (or never on this chain): nobody held any of it.
+          const code = await client.getCode({ address: contract as Viem.Address, blockNumber: block });
+          if (code === undefined || code === '0x') return 0n;
+          throw err;
+        }
+      }),
   };
 }
