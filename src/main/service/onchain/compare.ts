@@ -111,12 +111,18 @@ export function judge(rec: LedgerRecord, facts: TxFacts | null, x: JudgeContext)
   const block_number = facts.block.toString();
   if (confirmations < x.threshold || (x.family === 'TRON' && !facts.solidified)) {
     const short = confirmations < x.threshold;
+    const unsolid = x.family === 'TRON' && !facts.solidified;
     return {
       ...none,
       outcome: 'pending',
-      reason: short
-        ? `${confirmations} of the ${x.threshold} confirmations ${x.chainId} needs (block ${block_number})`
-        : `in block ${block_number}, not yet final on the solidity node`,
+      reason: [
+        short
+          ? `${confirmations} of the ${x.threshold} confirmations ${x.chainId} needs (block ${block_number})`
+          : `in block ${block_number}`,
+        unsolid ? 'not yet final on the solidity node' : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
       confirmations,
       block_number,
     };
