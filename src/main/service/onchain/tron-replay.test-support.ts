@@ -25,7 +25,7 @@ const hex = (base58: string): string => TronWeb.address.toHex(base58);
 /** An address as a 32-byte log topic. */
 const topic = (base58: string): string => hex(base58).slice(2).padStart(64, '0');
 
-export interface ReplayTx {
+interface ReplayTx {
   id: string;
   /** The block it is in; null: known to the node, in no block yet. */
   block: number | null;
