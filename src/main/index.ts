@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { flushLog, openLog, silentLog, type LogLevel } from './service/log';
 import { SERVING_BUSY_TIMEOUT_MS } from './service/db/open';
 import { ELECTRON_NATIVE_DIR, SQLITE_NODE_FILE } from './native-binding';
+import { safeStorageBox } from './safe-storage';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererIndex = join(here, '../renderer/index.html');
@@ -156,6 +157,8 @@ if (!app.requestSingleInstanceLock()) {
       service = openService({
         logger,
         busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS,
+        // Node URLs (a chain's node, often with its provider's key) sealed with the system's keychain.
+        secretBox: safeStorageBox(),
         dataDir,
         ...configurePaths(),
         onUpgrade: (pending) => log(`bringing the data in ${dataDir} up to date: ${pending.join(', ')}`),
