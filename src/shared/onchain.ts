@@ -155,6 +155,8 @@ const CheckItemsQuery = z
   .object({
     check_id: requiredString('a check_id').min(1, { error: 'must not be empty' }),
     outcome: blankIsAbsent(OnchainOutcome),
+    /** Only the records that do not agree (what needs a look). */
+    notable: z.boolean({ error: 'must be true or false' }).default(false),
     page: queryInt({ min: 1, default: 1, description: '1-based page number' }),
     page_size: queryInt({ min: 1, max: 1000, default: 100, description: 'items per page' }),
   })

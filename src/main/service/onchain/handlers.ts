@@ -104,9 +104,9 @@ export function onchainHandlers(ctx: ServiceContext, opts: CheckOptions = {}): H
       await runner.cancel(check_id);
       return checkOf(check_id);
     },
-    'onchain-check-items': ({ check_id, outcome, page, page_size }) => {
+    'onchain-check-items': ({ check_id, outcome, notable, page, page_size }) => {
       checkOf(check_id);
-      return listItems(ctx.db, check_id, outcome, page, page_size);
+      return listItems(ctx.db, check_id, outcome, notable, page, page_size);
     },
 
     'onchain-token-details': async ({ chain_id, contract_addresses }) => {

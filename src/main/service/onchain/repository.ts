@@ -262,8 +262,15 @@ const itemOf = ({ record_no: _n, ...r }: StoredRow): OnchainItem => ({
 });
 
 /** A check's findings in the order of the records, of one outcome or all. */
-export function listItems(db: Db, checkId: string, outcome: OnchainOutcome | undefined, page: number, pageSize: number): Page<OnchainItem> {
-  const filter = outcome === undefined ? '' : 'AND outcome = ?';
+export function listItems(
+  db: Db,
+  checkId: string,
+  outcome: OnchainOutcome | undefined,
+  notable: boolean,
+  page: number,
+  pageSize: number,
+): Page<OnchainItem> {
+  const filter = (outcome === undefined ? '' : 'AND outcome = ?') + (notable ? " AND outcome <> 'agrees'" : '');
   const args: (string | number)[] = outcome === undefined ? [checkId] : [checkId, outcome];
   const total = stmt<unknown[], number>(db, `SELECT count(*) FROM onchain_results WHERE check_id = ? ${filter}`)
     .pluck()

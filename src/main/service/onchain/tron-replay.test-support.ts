@@ -12,11 +12,11 @@ import { TronWeb } from 'tronweb';
  */
 
 /** TRON mainnet's genesis block id: its last four bytes, 0x2b6653dc, are the chain id 728126428. */
-export const MAINNET_GENESIS = '00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc';
+const MAINNET_GENESIS = '00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc';
 /** Nile testnet's: chain id 0xcd8690dc. */
 export const NILE_GENESIS = '0000000000000000d698d4192c56cb6be724a558448e2684802de4d6cd8690dc';
 
-export const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 export const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 /** A TRON address made of one repeated byte (hex 41 + 20 bytes), in Base58Check. */
