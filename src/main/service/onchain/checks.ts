@@ -6,7 +6,9 @@ import { getChain } from '../catalogue/repository';
 import type { ServiceContext } from '../context';
 import { raiseExceptions, settleSubjects, type NewException } from '../tickets/repository';
 import { nodeStore, readerFor, tokenView } from './chains';
-import { judge, type Judged } from './compare';
+import { judge, type Judged, type TokenView } from './compare';
+import type { Chain } from '../../../shared/catalogue';
+import type { Db } from '../db/open';
 import { NodeError, type ChainReader } from './reader';
 import {
   getCheck,
@@ -68,6 +70,21 @@ const unchecked = (reason: string): Judged => ({
 /** The exception's one line: what the chain says, field by field. */
 function describe(rec: LedgerRecord, j: Judged): string {
   return j.outcome === 'not_found' ? `Not on the chain: ${j.reason}` : `The chain differs from the ledger on ${rec.hash}: ${j.reason}`;
+}
+
+/** Chains and tokens of the catalogue, each read once (a page's records share a few). */
+class PageCatalogue {
+  private readonly chains = new Map<string, Chain | undefined>();
+  private readonly tokens = new Map<string, TokenView | undefined>();
+  constructor(private readonly db: Db) {}
+  chain(id: string): Chain | undefined {
+    if (!this.chains.has(id)) this.chains.set(id, getChain(this.db, id));
+    return this.chains.get(id);
+  }
+  token(id: string): TokenView | undefined {
+    if (!this.tokens.has(id)) this.tokens.set(id, tokenView(this.db, id));
+    return this.tokens.get(id);
+  }
 }
 
 export class CheckRunner {
@@ -142,7 +159,7 @@ export class CheckRunner {
       return readers.get(chainId)!;
     };
     const pageSize = this.opts.pageSize ?? 100;
-    const concurrency = this.opts.concurrency ?? 24;
+    const concurrency = this.opts.concurrency ?? 8;
     const begun = getCheck(ctx.db, checkId);
     let cursor = begun?.cursor ?? 0;
     // Retries counted by earlier runs of a resumed check, then this run's readers' own.
@@ -169,7 +186,11 @@ export class CheckRunner {
           }
         }
         if (closed()) return;
-        const judged = await pool(page, concurrency, ([, rec]) => this.judgeOne(rec, readerOf(rec.chain_id), heads.get(rec.chain_id)));
+        // The catalogue as the page is judged: each chain and token read once a page (a threshold changed meanwhile counts from the next).
+        const catalogue = new PageCatalogue(ctx.db);
+        const judged = await pool(page, concurrency, ([, rec]) =>
+          this.judgeOne(rec, readerOf(rec.chain_id), heads.get(rec.chain_id), catalogue),
+        );
         if (closed()) return;
         cursor = page[page.length - 1]![0];
         const retries = earlierRetries + retired + [...readers.values()].reduce((n, r) => n + (typeof r === 'string' ? 0 : r.retries), 0);
@@ -195,12 +216,17 @@ export class CheckRunner {
     }
   }
 
-  private async judgeOne(rec: LedgerRecord, reader: ChainReader | string, head: bigint | string | undefined): Promise<Judged> {
+  private async judgeOne(
+    rec: LedgerRecord,
+    reader: ChainReader | string,
+    head: bigint | string | undefined,
+    catalogue: PageCatalogue,
+  ): Promise<Judged> {
     if (typeof reader === 'string') return unchecked(reader);
     if (head === undefined || typeof head === 'string') return unchecked(head ?? 'the node gave no head');
-    const chain = getChain(this.ctx.db, rec.chain_id);
-    const token = tokenView(this.ctx.db, rec.token_id);
-    const native = chain && tokenView(this.ctx.db, chain.native_token_id);
+    const chain = catalogue.chain(rec.chain_id);
+    const token = catalogue.token(rec.token_id);
+    const native = chain && catalogue.token(chain.native_token_id);
     if (!chain || !token || !native) return unchecked(`${rec.token_id} on ${rec.chain_id} is no longer in the catalogue`);
     const internal = token.contract === '' && rec.movement >= 1 && rec.movement < 1_000_000;
     try {

@@ -57,7 +57,8 @@ export function evmReader(endpoint: Endpoint, opts: EvmOptions = {}): ChainReade
   const v = viem();
   let retries = 0;
   const transport = v.http(endpoint.url, {
-    batch: { batchSize: opts.batchSize ?? 100, wait: 5 },
+    // Batches of 25: fewer round trips, and each answer small enough to read between the service's other work.
+    batch: { batchSize: opts.batchSize ?? 25, wait: 5 },
     retryCount: opts.retryCount ?? 5,
     retryDelay: opts.retryDelay ?? 200,
     timeout: opts.timeoutMs ?? 20_000,
