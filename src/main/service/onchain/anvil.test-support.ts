@@ -41,6 +41,8 @@ function anvilBinary(): string {
 
 export interface Anvil {
   url: string;
+  /** The node's process. */
+  pid: number;
   port: number;
   chainId: number;
   accounts: Address[];
@@ -51,9 +53,10 @@ export interface Anvil {
 }
 
 /** Start anvil on 127.0.0.1 and a port the system picks; resolves once it listens. */
-export async function startAnvil(opts: { chainId: number; timestamp?: number }): Promise<Anvil> {
+export async function startAnvil(opts: { chainId: number; timestamp?: number; gasLimit?: bigint }): Promise<Anvil> {
   const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(opts.chainId), '--accounts', '10', '--balance', '10000'];
   if (opts.timestamp !== undefined) args.push('--timestamp', String(opts.timestamp));
+  if (opts.gasLimit !== undefined) args.push('--gas-limit', String(opts.gasLimit));
   const child: ChildProcess = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await new Promise<number>((resolve, reject) => {
     let text = '';
@@ -77,6 +80,7 @@ export async function startAnvil(opts: { chainId: number; timestamp?: number }):
   const accounts = await createWalletClient({ transport }).getAddresses();
   return {
     url,
+    pid: child.pid!,
     port,
     chainId: opts.chainId,
     accounts,
