@@ -3,11 +3,10 @@ import type { NodeInfo } from '../../../shared/onchain';
 import { chainNetworkId, getChain, getToken } from '../catalogue/repository';
 import type { ServiceContext } from '../context';
 import type { Db } from '../db/open';
-import { endpointOf, maskUrl } from './endpoint';
-import { evmReader } from './evm';
+import { maskUrl } from './endpoint';
 import { NodeStore } from './nodes';
 import type { ChainReader } from './reader';
-import { tronReader } from './tron';
+import { readerAt } from './readers';
 import type { TokenView } from './compare';
 
 /* A chain's node, from the catalogue's side: which families can be read, and the reader of a chain whose node is set. */
@@ -33,23 +32,25 @@ export function nodeInfo(ctx: ServiceContext, chain: Chain, store = nodeStore(ct
   };
 }
 
-/** A reader of the node at this URL for the chain's family. */
-export function readerAt(family: string, url: string): ChainReader {
-  const endpoint = endpointOf(url, family);
-  return family === 'TRON' ? tronReader(endpoint) : evmReader(endpoint);
+/** The chain's node (its family and URL), or why the chain's records cannot be read (said as an unchecked record's reason). */
+export function nodeFor(ctx: ServiceContext, chainId: string, store: NodeStore): { family: string; url: string } | { reason: string } {
+  const chain = getChain(ctx.db, chainId);
+  if (!chain) return { reason: `${chainId} is not in the catalogue` };
+  if (!READABLE_FAMILIES.has(chain.chain_identifier))
+    return { reason: `${chainId} (${chain.chain_identifier}) is not read: nodes of EVM chains and TRON are` };
+  const kept = store.get(chainId);
+  if (!kept) return { reason: `no node is set for ${chainId} (npm run nps -- chains rpc ${chainId} URL, or the Catalogue screen)` };
+  if (kept.url === null)
+    return {
+      reason: `${chainId}'s node was set in the desktop app and is sealed with its keychain: check from the app (or while it runs), or set the node here again`,
+    };
+  return { family: chain.chain_identifier, url: kept.url };
 }
 
-/** The chain's reader, or why the chain's records cannot be read (said as an unchecked record's reason). */
+/** The chain's reader, or why the chain's records cannot be read. */
 export function readerFor(ctx: ServiceContext, chainId: string, store: NodeStore): ChainReader | string {
-  const chain = getChain(ctx.db, chainId);
-  if (!chain) return `${chainId} is not in the catalogue`;
-  if (!READABLE_FAMILIES.has(chain.chain_identifier))
-    return `${chainId} (${chain.chain_identifier}) is not read: nodes of EVM chains and TRON are`;
-  const kept = store.get(chainId);
-  if (!kept) return `no node is set for ${chainId} (npm run nps -- chains rpc ${chainId} URL, or the Catalogue screen)`;
-  if (kept.url === null)
-    return `${chainId}'s node was set in the desktop app and is sealed with its keychain: check from the app (or while it runs), or set the node here again`;
-  return readerAt(chain.chain_identifier, kept.url);
+  const node = nodeFor(ctx, chainId, store);
+  return 'reason' in node ? node.reason : readerAt(node.family, node.url);
 }
 
 /** A token as the comparison needs it; undefined when the catalogue no longer has it. */

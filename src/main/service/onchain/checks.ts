@@ -5,11 +5,11 @@ import { FLAG_FIELDS } from '../../../shared/reconcile';
 import { getChain } from '../catalogue/repository';
 import type { ServiceContext } from '../context';
 import { raiseExceptions, settleSubjects, type NewException } from '../tickets/repository';
-import { nodeStore, readerFor, tokenView } from './chains';
-import { judge, type Judged, type TokenView } from './compare';
+import { nodeFor, nodeStore, tokenView } from './chains';
+import type { Judged, TokenView } from './compare';
 import type { Chain } from '../../../shared/catalogue';
 import type { Db } from '../db/open';
-import { NodeError, type ChainReader } from './reader';
+import type { PageRequest } from './page';
 import {
   getCheck,
   insertCheck,
@@ -27,12 +27,12 @@ import {
 /*
  * A check of the ledger against the chains' nodes, run in the background: the service answers the
  * window and the API meanwhile, since all the check does on the service's thread is read a page of
- * records, compare (pure, microseconds a record) and write the page's findings in one short
- * transaction; the waiting is on the nodes, asynchronously. Records go in the ledger's order (rowid)
- * a page at a time, each page's requests at a bounded concurrency (the EVM transport batches them
- * into JSON-RPC batches); the chain's head is read fresh for each page. A page's findings, its
- * exceptions and the check's cursor are written together, so a check stopped anywhere (cancelled,
- * the service closed or killed) resumes after its last page.
+ * records and write the page's findings in one short transaction. The nodes are asked, and what they
+ * answer parsed and compared, on a thread of the check's own (onchain/page.ts on the engine's chain
+ * thread): a page's requests at a bounded concurrency (the EVM transport batches them into JSON-RPC
+ * batches), the chain's head read fresh for each page. Records go in the ledger's order (rowid) a
+ * page at a time; a page's findings, its exceptions and the check's cursor are written together, so
+ * a check stopped anywhere (cancelled, the service closed or killed) resumes after its last page.
  */
 
 export interface CheckOptions {
@@ -43,29 +43,6 @@ export interface CheckOptions {
   /** Checks kept with their findings (older ones go when a new one starts). */
   keep?: number;
 }
-
-/** How many of `items` run at once. */
-async function pool<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await run(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
-const unchecked = (reason: string): Judged => ({
-  outcome: 'unchecked',
-  fields: [],
-  reason,
-  chain: {},
-  confirmations: null,
-  block_number: null,
-});
 
 /** The exception's one line: what the chain says, field by field. */
 function describe(rec: LedgerRecord, j: Judged): string {
@@ -153,50 +130,41 @@ export class CheckRunner {
     const { ctx } = this;
     const closed = () => ctx.closing.aborted;
     const store = nodeStore(ctx);
-    const readers = new Map<string, ChainReader | string>();
-    const readerOf = (chainId: string) => {
-      if (!readers.has(chainId)) readers.set(chainId, readerFor(ctx, chainId, store));
-      return readers.get(chainId)!;
-    };
+    // Each chain's node as the check began (a node set meanwhile counts from the next check).
+    const nodes: PageRequest['nodes'] = {};
     const pageSize = this.opts.pageSize ?? 100;
     const concurrency = this.opts.concurrency ?? 8;
     const begun = getCheck(ctx.db, checkId);
     let cursor = begun?.cursor ?? 0;
-    // Retries counted by earlier runs of a resumed check, then this run's readers' own.
+    // Retries counted by earlier runs of a resumed check, then this run's own.
     const earlierRetries = begun?.retries ?? 0;
-    let retired = 0;
+    // The nodes are asked on a thread of the check's own (engine/chain-thread.ts); this thread reads pages and writes findings.
+    const judge = ctx.engine.chainJudge();
     try {
       for (;;) {
         if (signal.aborted || closed()) break;
         const page = scopeRecords(ctx.db, scope, cursor, pageSize);
         if (page.length === 0) break;
-        // Each page's chains' heads, read now: a confirmation count is of the head as it is.
-        const heads = new Map<string, bigint | string>();
-        for (const chainId of new Set(page.map(([, r]) => r.chain_id))) {
-          const reader = readerOf(chainId);
-          if (typeof reader === 'string') continue;
-          try {
-            heads.set(chainId, await reader.head());
-          } catch (err) {
-            if (!(err instanceof NodeError)) throw err;
-            // A node that does not answer even its head after its retries is down: the chain's records are
-            // unchecked for the rest of this run (asking again record by record would take minutes).
-            retired += reader.retries;
-            readers.set(chainId, `${chainId}'s node: ${err.message}`);
-          }
-        }
-        if (closed()) return;
-        // The catalogue as the page is judged: each chain and token read once a page (a threshold changed meanwhile counts from the next).
+        // The catalogue as the page is judged (a threshold changed meanwhile counts from the next page).
         const catalogue = new PageCatalogue(ctx.db);
-        const judged = await pool(page, concurrency, ([, rec]) =>
-          this.judgeOne(rec, readerOf(rec.chain_id), heads.get(rec.chain_id), catalogue),
-        );
+        const request: PageRequest = { records: page.map(([, r]) => r), nodes: {}, chains: {}, tokens: {}, concurrency };
+        for (const rec of request.records) {
+          request.nodes[rec.chain_id] = nodes[rec.chain_id] ??= nodeFor(ctx, rec.chain_id, store);
+          const chain = catalogue.chain(rec.chain_id);
+          if (chain) {
+            request.chains[rec.chain_id] = { threshold: chain.confirming_threshold, native_token_id: chain.native_token_id };
+            const native = catalogue.token(chain.native_token_id);
+            if (native) request.tokens[native.token_id] = native;
+          }
+          const token = catalogue.token(rec.token_id);
+          if (token) request.tokens[token.token_id] = token;
+        }
+        const answer = await judge.judge(request);
         if (closed()) return;
         cursor = page[page.length - 1]![0];
-        const retries = earlierRetries + retired + [...readers.values()].reduce((n, r) => n + (typeof r === 'string' ? 0 : r.retries), 0);
         // The writes wait (without holding the thread) while a large import holds the store.
         await ctx.engine.write(() => {
-          if (!closed()) this.store(checkId, page, judged, cursor, retries, actor);
+          if (!closed()) this.store(checkId, page, answer.judged, cursor, earlierRetries + answer.retries, actor);
         });
       }
       if (closed()) return;
@@ -208,41 +176,13 @@ export class CheckRunner {
       if (c) ctx.log.info({ event: 'onchain-check', check_id: checkId, state: c.state, total: c.total, ...c.summary, retries: c.retries });
     } catch (err) {
       if (closed()) return;
-      const message = err instanceof NodeError ? err.message : err instanceof Error ? err.message : String(err);
+      const message = err instanceof Error ? err.message : String(err);
       ctx.log.error({ event: 'onchain-check-failed', check_id: checkId, err: message });
       await ctx.engine.write(() => {
         if (!closed()) setCheckState(ctx.db, checkId, 'failed', ctx.now(), message);
       });
-    }
-  }
-
-  private async judgeOne(
-    rec: LedgerRecord,
-    reader: ChainReader | string,
-    head: bigint | string | undefined,
-    catalogue: PageCatalogue,
-  ): Promise<Judged> {
-    if (typeof reader === 'string') return unchecked(reader);
-    if (head === undefined || typeof head === 'string') return unchecked(head ?? 'the node gave no head');
-    const chain = catalogue.chain(rec.chain_id);
-    const token = catalogue.token(rec.token_id);
-    const native = chain && catalogue.token(chain.native_token_id);
-    if (!chain || !token || !native) return unchecked(`${rec.token_id} on ${rec.chain_id} is no longer in the catalogue`);
-    const internal = token.contract === '' && rec.movement >= 1 && rec.movement < 1_000_000;
-    try {
-      const facts = await reader.transaction(rec.hash, { internal });
-      return judge(rec, facts, {
-        family: reader.family,
-        chainId: rec.chain_id,
-        token,
-        native,
-        threshold: chain.confirming_threshold,
-        head,
-        address: reader.address,
-      });
-    } catch (err) {
-      if (err instanceof NodeError) return unchecked(err.message);
-      throw err;
+    } finally {
+      judge.close();
     }
   }
 
