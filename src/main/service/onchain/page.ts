@@ -27,7 +27,7 @@ export interface PageAnswer {
   retries: number;
 }
 
-export const unchecked = (reason: string): Judged => ({
+const unchecked = (reason: string): Judged => ({
   outcome: 'unchecked',
   fields: [],
   reason,
