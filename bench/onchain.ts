@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Big from 'big.js';
 import { encodeFunctionData, erc20Abi, parseUnits, type Address, type Hash } from 'viem';
-import { remoteInvoker, runningService } from '../src/main/cli/running';
+import { remoteInvoker } from '../src/main/cli/running';
+import { findService } from '../src/main/service/data-folder';
 import { openService } from '../src/main/service/index';
 import { signedHeaders } from '../src/main/service/keys/sign';
 import { deployToken, startAnvil } from '../src/main/service/onchain/anvil.test-support';
@@ -203,7 +204,9 @@ async function main(): Promise<void> {
       server!.once('exit', (code) => reject(new Error(`serve exited (${code}): ${text}`)));
     });
     server.stdout!.resume();
-    const invoker = remoteInvoker(runningService(dir)!);
+    const running = await findService(dir);
+    if (!running) throw new Error(`serve on ${dir} is not answering on its command-line door`);
+    const invoker = remoteInvoker(running);
 
     // The client: chains, tokens, a verification of 100 claims, one after another.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });

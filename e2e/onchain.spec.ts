@@ -1,10 +1,10 @@
-import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Address, Hash } from 'viem';
 import { deployToken, sendToken, startAnvil, startProxy, type Anvil, type Proxy } from '../src/main/service/onchain/anvil.test-support';
 import { chooseLedgerFile } from './support/ledger';
-import { openScreen, shot, useSession } from './support/session';
+import { openScreen, session, shot } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 /*
  * The chain as the third witness, through the window, against a real node: anvil (from the npm
@@ -15,7 +15,7 @@ import { openScreen, shot, useSession } from './support/session';
  * beside the ledger's.
  */
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const SECRET = 'v3/e2e-secret-key-0123';
 const JAN_15 = Date.UTC(2026, 0, 15, 12) / 1000;
 
@@ -48,8 +48,8 @@ test.afterAll(async () => {
   await anvil?.stop();
 });
 
-test('Catalogue: a node per chain, its chain id checked, kept masked, what goes to it said beside it', async () => {
-  const { page } = session();
+test('Catalogue: a node per chain, its chain id checked, kept masked, what goes to it said beside it', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Catalogue');
   const eth = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Node of ETH' }) });
   await eth.getByRole('button', { name: 'Node of ETH' }).click();
@@ -66,8 +66,8 @@ test('Catalogue: a node per chain, its chain id checked, kept masked, what goes 
   await expect(page.locator('body')).not.toContainText('secret');
 });
 
-test('the import wizard fills an unknown token from its contract, and skips and counts an ignored one', async () => {
-  const { page, dataDir } = session();
+test('the import wizard fills an unknown token from its contract, and skips and counts an ignored one', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   const head =
     '"Txhash","Blockno","UnixTimestamp","DateTime (UTC)","From","To","TokenValue","USDValueDayOfTx","ContractAddress","TokenName","TokenSymbol"';
   const row = (h: Hash, from: Address, to: Address, value: string, contract: Address, name: string, symbol: string) =>
@@ -119,8 +119,8 @@ test('the import wizard fills an unknown token from its contract, and skips and 
   await shot(page, 'ledger-import-ignored-tokens');
 });
 
-test('Ledger: Check against the chain, in the background, with its progress and findings', async () => {
-  const { page } = session();
+test('Ledger: Check against the chain, in the background, with its progress and findings', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('button', { name: 'Show the transactions' }).click();
   await expect(page.getByTestId('tx-count')).toHaveText('2 transactions');
   await page.getByRole('button', { name: 'Check against the chain' }).click();
@@ -135,8 +135,8 @@ test('Ledger: Check against the chain, in the background, with its progress and 
   await expect(dialog).toBeHidden();
 });
 
-test('Balances: the chain’s closing figure beside the ledger’s', async () => {
-  const { page } = session();
+test('Balances: the chain’s closing figure beside the ledger’s', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Balances');
   await page.getByLabel('From (UTC day)').fill('2026-01-01');
   await page.getByLabel('To (UTC day, inclusive)').fill('2026-01-31');

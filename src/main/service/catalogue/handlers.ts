@@ -29,6 +29,7 @@ import {
   updateChain,
   updateToken,
 } from './repository';
+import { byDoor } from '../said';
 
 /** The file's chains carry network_id beside the /nps fields (the id a node of the chain answers). */
 const CatalogueFile = z.object({ chains: z.array(Chain.extend({ network_id: z.string().default('') })), tokens: z.array(Token) });
@@ -176,9 +177,15 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
       requireContractShape(chain, input.contract_address);
       const tokenId = input.token_id ?? `${input.chain_id}_${input.symbol.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
       if (!/^[A-Z][A-Z0-9_]{1,31}$/.test(tokenId))
-        throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${JSON.stringify(tokenId)} is not a valid id; give --token-id`);
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `token_id: ${JSON.stringify(tokenId)} is not a valid id; give ${byDoor('--token-id', 'a Token ID')} of capitals, digits and _`,
+        );
       if (getToken(ctx.db, tokenId))
-        throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${tokenId} is already in the catalogue (give another --token-id)`);
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `token_id: ${tokenId} is already in the catalogue (give another ${byDoor('--token-id', 'Token ID')})`,
+        );
       const same = tokenByContract(ctx.db, input.chain_id, input.contract_address);
       if (same)
         throw new ServiceError(

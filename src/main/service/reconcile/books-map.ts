@@ -454,6 +454,9 @@ export function readBooksRow(
       claimed.type = direction.type;
       label.type = direction.column;
     }
+    // Kept with the claim's stored text as the books wrote it; readVerifyItem reads no such field, so it is never compared.
+    const description = columns.description === undefined ? '' : (row[columns.description] ?? '').trim();
+    if (description !== '') claimed.description = description;
     if (opts.amount_delta !== undefined) claimed.amount_delta = opts.amount_delta;
     if (opts.time_type !== undefined) claimed.time_type = opts.time_type;
     if (opts.time_delta !== undefined) claimed.time_delta = opts.time_delta;
@@ -541,7 +544,7 @@ export function claimOf(item: VerifyItem): Record<string, string | number> {
  */
 function timeOf(item: VerifyItem): string {
   if (item.time_until === undefined) return new Date(item.time! * 1000).toISOString().replace('.000Z', 'Z');
-  return `${new Date(((item.time! + item.time_until) / 2) * 1000).toISOString().slice(0, 10)} (the whole day)`;
+  return `${new Date(((item.time! + item.time_until) / 2) * 1000).toISOString().slice(0, 10)} (all day)`;
 }
 
 /** Common names of books columns, normalised (lower case, letters and digits only). */
@@ -581,6 +584,20 @@ const PAIRS: readonly [string, string][] = [
   ['debitamount', 'creditamount'],
   ['dr', 'cr'],
 ];
+
+/** How books name their own words for a line, normalised as SYNONYMS are. */
+const DESCRIPTIONS = [
+  'description',
+  'memo',
+  'narrative',
+  'note',
+  'notes',
+  'details',
+  'particulars',
+  'comment',
+  'comments',
+  'reference text',
+].map((n) => n.replace(/[^a-z0-9]/g, ''));
 
 /** Amount columns that carry their sign as the direction. */
 const SIGNED = ['amountsigned', 'signedamount', 'netchange', 'change', 'amountchange', 'balancechange'];
@@ -627,6 +644,8 @@ export function suggestBooksMapping(headers: readonly string[], rows: readonly R
       }
     }
   }
+  const description = DESCRIPTIONS.map(find).find((h) => h !== undefined);
+  if (description !== undefined) columns.description = description;
   const translations: NonNullable<BooksMapping['translations']> = {};
   for (const field of ['type', 'status'] as const) {
     const column = columns[field];

@@ -75,6 +75,7 @@ describe('a month of a real Etherscan export against books kept by hand', () => 
       amount_in: 'In',
       amount_out: 'Out',
       fee: 'Fee',
+      description: 'Description',
     });
     const preview = await svc.invoke(
       'reconcile-books-preview',
@@ -95,7 +96,7 @@ describe('a month of a real Etherscan export against books kept by hand', () => 
       amount: '0',
       fee: '0.003186504',
       token_id: 'ETH',
-      time: '2020-10-09 (the whole day)',
+      time: '2020-10-09 (all day)',
     });
   });
 

@@ -17,9 +17,11 @@ import { claimedJson, parseClaimed } from '../json/claimed';
 import { getKey } from '../keys/repository';
 import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
+import { pendingSubjects } from '../tickets/repository';
 import { compileBooksRow, compileTokenResolver, DECIDING_ROWS } from './books-map';
 import { detectBooks, previewBooks, sourceName } from './books';
 import { booksRows, openBooks } from './books-head';
+import { booksFileOf } from './books-file';
 import {
   catalogueTokens,
   flagsOf,
@@ -36,11 +38,12 @@ import {
 } from './repository';
 import { verifyResultA, verifyResultB } from './match';
 import { afterRunStored } from './retention';
-import { newRunId, verifyChunk, type Claim, type RunScope, type SeenClaims } from './verify';
+import { newRunId, verifyChunk, type Claim, type RunFindings, type RunScope, type SeenClaims } from './verify';
 import { findUnbooked } from './unbooked';
 import { settleEarlierExceptions } from './settle';
 import { buildReport, reportFile } from './report';
 import { readPeriod } from '../ledger/period';
+import { getMapping, listSaved, proposeMapping, rememberMapping, removeMapping, saveMapping, updateMapping } from './mappings';
 
 const BOOKS_CHUNK = 1000;
 
@@ -122,6 +125,15 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
   return outcomes.map((o) => result(o.flags, o.result, o.record, o.ticket_id)) as VerifyResultA[] | VerifyResultB[];
 }
 
+/** A two-way run's findings, watching what the queue's Pending exceptions are about. */
+const newFindings = (ctx: ServiceContext): RunFindings => ({
+  watch: { mismatch: pendingSubjects(ctx.db, 'mismatch'), not_in_ledger: pendingSubjects(ctx.db, 'not_in_ledger') },
+  agreed: new Map(),
+  disagreed: new Set(),
+  found: new Map(),
+  repeated: new Set(),
+});
+
 /** How a run reads the books' token cells: catalogue ids, or symbols on the chains of the wallet (or wallets) it checks. */
 const tokensOf = (ctx: ServiceContext, walletId: string | null, wallets: ReadonlySet<string> | null) =>
   compileTokenResolver(catalogueTokens(ctx.db), () => walletChains(ctx.db, { wallet_id: walletId, wallets }));
@@ -135,6 +147,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const readRow = compileBooksRow(file.headers, { ...input, resolveToken: tokensOf(ctx, walletId, scope) });
   const period = readPeriod(input);
   const total = file.rowEstimate ?? 0;
+  // Which file this is, for the report: its name and SHA-256, kept with the run's options.
+  const booksFile = await booksFileOf(input.source);
   const runId = newRunId();
   const label = input.label ?? sourceName(input.source);
   const seen: SeenClaims = new Map();
@@ -143,9 +157,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     wallet_id: walletId,
     wallets: scope,
     actor: actorOf(ctx, meta),
-    ...(input.two_way
-      ? { twoWay: { seen, findings: { agreed: new Map(), disagreed: new Set(), found: new Map(), repeated: new Set() } } }
-      : {}),
+    ...(input.two_way ? { twoWay: { seen, findings: newFindings(ctx) } } : {}),
   };
   const options = {
     amount_delta: input.amount_delta,
@@ -154,6 +166,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     mapping: input.mapping,
     ...(input.two_way ? { from: input.from, to: input.to, time_zone: input.time_zone } : {}),
     run_by: runScope.actor,
+    books_file: booksFile,
   };
   insertRun(ctx.db, {
     run_id: runId,
@@ -201,6 +214,12 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     recordRunRejections(ctx.db, runId, rejectedCount, rejected);
   }
   meta.onProgress?.({ done, total: done });
+  // The next file of this layout is proposed the mapping this run used.
+  let savedMapping = null;
+  if (input.remember_mapping || input.save_mapping_as !== undefined) {
+    await ctx.engine.writable();
+    savedMapping = rememberMapping(ctx, { headers: file.headers, walletId, fileName: sourceName(input.source), input });
+  }
   afterRunStored(ctx);
   const summary = getRun(ctx.db, runId)!;
   ctx.log.info({
@@ -215,7 +234,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     rejected: rejectedCount,
     ...(settled ? { settled } : {}),
   });
-  return { ...summary, rejected, settled };
+  return { ...summary, rejected, settled, saved_mapping: savedMapping };
 }
 
 function requireRun(ctx: ServiceContext, runId: string): RunSummary {
@@ -227,7 +246,15 @@ function requireRun(ctx: ServiceContext, runId: string): RunSummary {
 export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconcileContract> {
   return {
     'reconcile-verify-txs': (input, meta) => verifyTxs(ctx, input, meta),
-    'reconcile-books-detect': ({ source }) => detectBooks(source),
+    'reconcile-books-detect': ({ source, wallet_id }) => {
+      const detected = detectBooks(source);
+      return { ...detected, saved: proposeMapping(ctx, detected.headers, wallet_id) };
+    },
+    'books-mappings-list': ({ headers, wallet_id }) => listSaved(ctx, headers, wallet_id),
+    'books-mapping-get': ({ mapping, headers }) => getMapping(ctx, mapping, headers),
+    'books-mapping-save': (input) => saveMapping(ctx, input),
+    'books-mapping-update': (input) => updateMapping(ctx, input),
+    'books-mapping-remove': ({ mapping }) => removeMapping(ctx, mapping),
     'reconcile-books-preview': (input, meta) => {
       const scope = scopeOf(meta);
       return previewBooks(input, tokensOf(ctx, resolveWallet(ctx, input.wallet_id, scope), scope));

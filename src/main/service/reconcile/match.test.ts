@@ -292,8 +292,11 @@ describe('lookup and identifiers', () => {
     expect(pick('"token_id":"ETH_UNI_V2","type":"Deposit","amount":"10.287331769492714639"')).toMatchObject({ record: lpIn, result: true });
     // "ETH in 1.5": the deposit of the hash, its amount a mismatch; never the gas record, whose token and type also fit less.
     expect(pick('"token_id":"ETH","type":"Deposit","amount":"1.5"')).toMatchObject({ record: internal, result: false });
-    // A hash with only gas: a claim that something moved is not in the ledger, not a mismatch with the gas.
-    expect(matchClaim(claim(`{"hash":"${hash}","token_id":"ETH","amount":"1"}`), [gasRecord], isEvm).record).toBeNull();
+    // A hash with only its gas record: a claim that something moved is compared with it (an amount mismatch).
+    expect(matchClaim(claim(`{"hash":"${hash}","token_id":"ETH","amount":"1"}`), [gasRecord], isEvm)).toMatchObject({
+      record: gasRecord,
+      flags: { amount_match: false },
+    });
   });
 
   test('a gas claim compares the fee of a record that also moved an amount, not its amount', () => {
@@ -364,7 +367,7 @@ describe('source rule 2: request_id does not apply to a Deposit', () => {
 });
 
 describe('abnormals and desc', () => {
-  test('abnormals follow the contract order whatever the claim order', () => {
+  test('abnormals follow the documented order whatever the claim order', () => {
     const out = matchClaim(withId(`"time":${T0 / 1000 + 100},"amount":"1","to":"0x${'9'.repeat(40)}","chain_id":"TRON"`), [record], isEvm);
     expect(abnormalFields(out.flags)).toEqual(['chain_id', 'to', 'amount', 'time']);
   });

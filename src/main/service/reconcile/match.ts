@@ -15,7 +15,7 @@ import {
 } from '../../../shared/reconcile';
 
 /*
- * The matching rules of POST /nps/bill/verify/txs (docs/api.md, "Reconciliation"), as pure functions over
+ * The matching rules of POST /nps/bill/verify/txs (docs/api.md, "A claim" and "Lookup"), as pure functions over
  * a claim and the records its identifiers point at. No store, no clock: the table-driven tests
  * in match.test.ts pin every rule.
  */
@@ -119,7 +119,7 @@ export const isGasClaim = (item: VerifyItem): boolean =>
 const movesAmount = (item: VerifyItem): boolean => item.amount !== undefined && !isZeroAmount(item.amount);
 
 /** A record that pays a fee. */
-export const paysFee = (r: TransactionRecord): boolean => r.fee !== '' && !isZeroAmount(r.fee);
+const paysFee = (r: TransactionRecord): boolean => r.fee !== '' && !isZeroAmount(r.fee);
 
 /** A record of gas alone: nothing moved, a fee paid (a contract call, an approval). */
 const gasOnly = (r: TransactionRecord): boolean => (r.amount === '' || isZeroAmount(r.amount)) && paysFee(r);
@@ -173,7 +173,7 @@ function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvm
 
 const allTrue = (flags: MatchFlags): boolean => MATCH_FLAGS.every((f) => flags[f]);
 
-/** The fields of the false flags, in the contract's order (`abnormals`, docs/api.md). */
+/** The fields of the false flags, in the order docs/api.md gives `abnormals`. */
 export const abnormalFields = (flags: MatchFlags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]);
 
 export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
@@ -189,8 +189,8 @@ export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
  * the wallets in scope) and compare. One hash carries several movements (the transaction's own
  * record with its fee, internal transfers, token transfers): the claim pairs with the one that
  * agrees with it on token_id, then direction (type), then amount, then `to`, in that order of
- * weight. A gas claim pairs only with the record that pays the fee; a claim that moves an amount
- * never with a record of gas alone. In a books run (`taken` given) a record booked already by an
+ * weight. Among them a gas claim pairs only with the record that pays the fee, and a claim that
+ * moves an amount never with a record of gas alone; a record that is the only one is compared (docs/api.md, "Lookup"). In a books run (`taken` given) a record booked already by an
  * earlier claim gives way to an equal one that is not; when the best is taken, the claim is a
  * duplicate of that earlier one. When nothing tells them apart, the first in movement order
  * (native, internal, then token transfers by log index; then the lowest transaction_id).
@@ -201,14 +201,24 @@ export function matchClaim<R extends TransactionRecord>(
   isEvm: IsEvmChain,
   taken?: (record: R) => boolean,
 ): MatchOutcome<R> {
-  const gas = isGasClaim(item);
-  const moves = movesAmount(item);
+  // Most claims point at one record: no list is made for them.
+  let pool: readonly R[] =
+    candidates.length === 1
+      ? identifiersAgree(item, candidates[0]!)
+        ? candidates
+        : []
+      : candidates.filter((r) => identifiersAgree(item, r));
+  // Among several movements: a gas claim takes the one that pays the fee, a claim that moves an
+  // amount never one of gas alone. A record that is the only one stays the claim's, to compare.
+  if (pool.length > 1) {
+    if (isGasClaim(item)) {
+      if (pool.some(paysFee)) pool = pool.filter(paysFee);
+    } else if (movesAmount(item) && pool.some((r) => !gasOnly(r))) pool = pool.filter((r) => !gasOnly(r));
+  }
   let best: MatchOutcome<R> | null = null;
   let bestRank = -1;
   let bestFree = false;
-  for (const record of candidates) {
-    if (!identifiersAgree(item, record)) continue;
-    if (gas ? !paysFee(record) : moves && gasOnly(record)) continue;
+  for (const record of pool) {
     const flags = compareFields(item, record, isEvm);
     const rank = (flags.token_id_match ? 8 : 0) + (flags.type_match ? 4 : 0) + (flags.amount_match ? 2 : 0) + (flags.to_match ? 1 : 0);
     const free = taken === undefined || !taken(record);

@@ -48,12 +48,17 @@ export interface Outcome {
  */
 export type SeenClaims = Map<string, { idx: number; row: number | undefined }>;
 
-/** What a two-way run found, for settling the exceptions earlier runs opened (settle.ts). */
+/**
+ * What a two-way run found, for settling the exceptions earlier runs opened (settle.ts). Only what
+ * a Pending exception is about is kept (`watch`, read when the run starts), so a run of a million
+ * claims keeps no more than the queue holds.
+ */
 export interface RunFindings {
-  /** Records a claim of this run agreed with, and records a claim disagreed with. */
+  watch: { mismatch: ReadonlySet<string>; not_in_ledger: ReadonlySet<string> };
+  /** Watched records a claim of this run agreed with, and those a claim disagreed with. */
   agreed: Map<string, number | undefined>;
   disagreed: Set<string>;
-  /** not_in_ledger subjects of claims this run found in the ledger, with their books row. */
+  /** Watched not_in_ledger subjects of claims this run found in the ledger, with their books row. */
   found: Map<string, number | undefined>;
   /** Facet keys (`tx:`, `fee:`, `id:`) claimed more than once in this run. */
   repeated: Set<string>;
@@ -130,9 +135,13 @@ function pairInRun(
     // A claim that repeats one facet still books the others it names (a line of amount and fee after a line of the fee alone).
     for (const k of keys) if (!seen.has(k)) seen.set(k, { idx: firstIdx + i, row: claim.books_row });
     if (repeats === undefined && m.record !== null) {
-      findings.found.set(subjectOf(scope, notFoundKey(item)), claim.books_row);
-      if (m.result) findings.agreed.set(m.record.transaction_id, claim.books_row);
-      else findings.disagreed.add(m.record.transaction_id);
+      const subject = findings.watch.not_in_ledger.size ? subjectOf(scope, notFoundKey(item)) : '';
+      if (findings.watch.not_in_ledger.has(subject)) findings.found.set(subject, claim.books_row);
+      const tx = m.record.transaction_id;
+      if (findings.watch.mismatch.has(tx)) {
+        if (m.result) findings.agreed.set(tx, claim.books_row);
+        else findings.disagreed.add(tx);
+      }
     }
     return m;
   });

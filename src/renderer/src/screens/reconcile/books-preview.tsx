@@ -82,8 +82,8 @@ function ReadAsNotes({ readAs }: { readAs: BooksReadAs }) {
     <ul className="muted small read-as-notes" aria-label="How the books are read">
       {readAs.dates_only && (
         <li data-testid="books-dates-only">
-          The books give dates without a time: each line claims its whole day (in the time zone under Dates), so any time of that day
-          agrees.
+          The books give dates without a time: each line claims its whole day (in the books' time zone, set beside the dates above), so any
+          time of that day agrees.
         </li>
       )}
       {tokens.length > 0 && (

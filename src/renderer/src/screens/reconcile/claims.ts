@@ -1,4 +1,5 @@
 import type { FlagField, RunItem } from '../../../../shared/reconcile';
+import { REPORT_GROUP_LABELS } from '../../../../shared/reports';
 import type { TransactionRecord } from '../../../../shared/ledger';
 import { formatSeconds, formatTime } from '../../lib/format';
 
@@ -31,12 +32,18 @@ export function recordedText(record: TransactionRecord | null, f: FlagField, cla
 
 export function claimedDisplay(claimed: Record<string, unknown>, f: FlagField): string {
   const t = claimText(claimed[f]);
-  if (f === 'time' && /^\d+$/.test(t)) return formatSeconds(Number(t));
+  if (f === 'time' && /^\d+$/.test(t)) {
+    // A books date without a time claims its whole day: shown as that day (the UTC date of its middle is the books' own).
+    const until = claimText(claimed.time_until);
+    if (/^\d+$/.test(until)) return `${new Date(((Number(t) + Number(until)) / 2) * 1000).toISOString().slice(0, 10)} (all day)`;
+    return formatSeconds(Number(t));
+  }
   return t;
 }
 
-export type ItemOutcome = 'matched' | 'mismatched' | 'not found';
-export const outcomeOf = (item: RunItem): ItemOutcome => (item.result ? 'matched' : item.record ? 'mismatched' : 'not found');
+/** A claim's group by its one name (shared/reports.ts): Matched, Mismatched, Not in ledger, Duplicate. */
+export const outcomeOf = (item: RunItem): string =>
+  REPORT_GROUP_LABELS[item.duplicate_of !== null ? 'duplicates' : item.result ? 'matched' : item.record ? 'mismatched' : 'not_in_ledger'];
 
 export function identifierOf(claimed: Record<string, unknown>): { kind: string; value: string } {
   for (const k of ['hash', 'transaction_id', 'request_id']) {
