@@ -23,6 +23,7 @@ export default defineConfig({
           'import-worker': resolve('src/main/service/engine/import-worker.ts'),
           'lookup-worker': resolve('src/main/service/engine/lookup-worker.ts'),
           'deferred-worker': resolve('src/main/service/engine/deferred-worker.ts'),
+          'chain-worker': resolve('src/main/service/engine/chain-worker.ts'),
         },
         output: { chunkFileNames: '[name]-[hash].js' },
         external: ['better-sqlite3'],

@@ -80,7 +80,7 @@ const noDoor = {
 const TESTS = ['**/*.test.ts', '**/*.test-support.ts'];
 const REPOSITORIES = ['**/repository.ts', '**/*-repository.ts'];
 /** The domain folders, lowest first: a domain imports only those before it (the boundaries rule below). */
-const DOMAINS = ['tables', 'reports', 'catalogue', 'keys', 'addresses', 'ledger', 'tickets', 'reconcile', 'app'];
+const DOMAINS = ['tables', 'reports', 'catalogue', 'keys', 'addresses', 'ledger', 'tickets', 'onchain', 'reconcile', 'app'];
 const DOMAIN_FILES = [`src/main/service/{${DOMAINS.join(',')}}/**/*.ts`, 'src/main/service/json/**/*.ts'];
 
 export default tseslint.config(

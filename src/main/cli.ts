@@ -1,4 +1,5 @@
 import { describeError } from './cli/errors';
+import { onchainUsage } from './cli/onchain-usage';
 import { UnknownName, unknownName } from './cli/suggest';
 import {
   balancesUsage,
@@ -45,6 +46,7 @@ const commands: Record<string, Command> = {
   balances: { usage: balancesUsage, load: async () => (await import('./cli/balances')).balancesCommand },
   user: { usage: userUsage, load: async () => (await import('./cli/user')).userCommand },
   retention: { usage: retentionUsage, load: async () => (await import('./cli/retention')).retentionCommand },
+  onchain: { usage: onchainUsage, load: async () => (await import('./cli/onchain')).onchainCommand },
   tickets: { usage: ticketsUsage, load: async () => (await import('./cli/tickets')).ticketsCommand },
 };
 

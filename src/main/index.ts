@@ -18,6 +18,7 @@ import { openService, type Service } from './service/index';
 import { failureFields, flushLog, logPlaceIn, openLog, silentLog, type LogLevel } from './service/log';
 import { ShellLog } from './shell-log';
 import { goneMessage, isOurMainFrame, permissionGranted, windowPolicy } from './window-rules';
+import { safeStorageBox } from './safe-storage';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererIndex = join(here, '../renderer/index.html');
@@ -289,6 +290,8 @@ async function start(): Promise<void> {
     service = openService({
       logger: appLog,
       busyTimeoutMs: SERVING_BUSY_TIMEOUT_MS,
+      // Node URLs (a chain's node, often with its provider's key) sealed with the system's keychain.
+      secretBox: safeStorageBox(),
       dataDir,
       nativeBinding: binding.path,
       own: true,

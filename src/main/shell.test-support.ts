@@ -206,6 +206,8 @@ export const electronModule = {
     },
   },
   nativeTheme: { shouldUseDarkColors: false },
+  // A Linux without a keyring, as on the test machines: no sealing, node URLs kept in a 0600 file.
+  safeStorage: { isEncryptionAvailable: () => false, getSelectedStorageBackend: () => 'basic_text' },
 };
 
 /** The window the shell opened (the last one). */

@@ -72,6 +72,14 @@ const template = (placeholder: string) =>
     .refine((s) => s.includes(placeholder) && /^https:\/\/[^\s/]+\//.test(s), { error: `must be an https URL containing ${placeholder}` });
 const name = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
 const flag = z.boolean({ error: 'must be true or false' });
+/**
+ * The id a node of the chain answers (EVM eth_chainId in decimal, 1 for Ethereum; TRON's is the last
+ * four bytes of its genesis block's id, 728126428 for mainnet): a node set for the chain must answer
+ * it (shared/onchain.ts). "" when unknown.
+ */
+const networkId = z.string({ error: 'must be a chain id in decimal digits, e.g. 1' }).regex(/^(|[1-9]\d{0,19})$/, {
+  error: 'must be a chain id in decimal digits, e.g. 1 (or empty)',
+});
 
 /** What an accountant may change in a catalogue row; a changed row is never overwritten by seeding. */
 export const ChainUpdate = z.strictObject({
@@ -85,6 +93,7 @@ export const ChainUpdate = z.strictObject({
   explorer_address_url: template('{address}').optional(),
   enabled: flag.optional(),
   name: name.optional(),
+  network_id: networkId.optional(),
 });
 export type ChainUpdate = z.output<typeof ChainUpdate>;
 const tokenDecimal = z
@@ -129,6 +138,7 @@ export const ChainAdd = z.strictObject({
   explorer_tx_url: optionalTemplate('{hash}'),
   explorer_address_url: optionalTemplate('{address}'),
   is_testnet: flag.default(false),
+  network_id: networkId.default(''),
 });
 export type ChainAdd = z.output<typeof ChainAdd>;
 
@@ -153,6 +163,29 @@ export type TokenAdd = z.output<typeof TokenAdd>;
 /** Remove a token no ledger record uses (one added by mistake); a chain's native coin goes only with its chain. */
 const TokenRemove = z.strictObject({ token_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }) });
 
+/**
+ * A contract the user ignores on a chain (a spam token airdropped to the wallet): an import skips
+ * its rows and counts them apart, instead of rejecting them as an unknown token.
+ */
+export const IgnoredToken = z.object({
+  chain_id: z.string(),
+  /** As given (EVM contracts are compared without case). */
+  contract_address: z.string(),
+  /** As the file or the user named it ("" when unknown). */
+  symbol: z.string(),
+  name: z.string(),
+  ignored_at: z.number().int(),
+});
+export type IgnoredToken = z.infer<typeof IgnoredToken>;
+const TokenIgnore = z.strictObject({
+  chain_id: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }),
+  contract_address: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }),
+  symbol: z.string({ error: 'must be a string' }).trim().max(64, { error: 'must be at most 64 characters' }).default(''),
+  name: z.string({ error: 'must be a string' }).trim().max(200, { error: 'must be at most 200 characters' }).default(''),
+});
+const TokenUnignore = TokenIgnore.pick({ chain_id: true, contract_address: true });
+const IgnoredListQuery = z.strictObject({ chain_id: optionalFilter('Exact chain ID, e.g. ETH') });
+
 export const catalogueContract = {
   'catalogue-chains-list': { readOnly: true, input: ChainListQuery, output: ChainPage },
   'catalogue-tokens-list': { readOnly: true, input: TokenListQuery, output: TokenPage },
@@ -162,4 +195,8 @@ export const catalogueContract = {
   'catalogue-token-add': { input: TokenAdd, output: Token },
   /** Answers the token as it was before its removal. */
   'catalogue-token-remove': { input: TokenRemove, output: Token },
+  'catalogue-token-ignore': { input: TokenIgnore, output: IgnoredToken },
+  /** Answers the contract as it was ignored. */
+  'catalogue-token-unignore': { input: TokenUnignore, output: IgnoredToken },
+  'catalogue-ignored-list': { readOnly: true, input: IgnoredListQuery, output: z.array(IgnoredToken) },
 };

@@ -8,6 +8,7 @@ import { reconcileContract } from './reconcile';
 import { retentionContract } from './retention';
 import { ticketsContract } from './tickets';
 import { ledgerContract } from './ledger';
+import { onchainContract } from './onchain';
 import { walletsContract } from './wallets';
 
 export interface HandlerSpec {
@@ -56,6 +57,7 @@ export const contract = mergeUnique(
   ledgerContract,
   walletsContract,
   balancesContract,
+  onchainContract,
 );
 
 export type Contract = typeof contract;

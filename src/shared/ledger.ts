@@ -264,6 +264,16 @@ export const UnknownToken = z.object({
 });
 export type UnknownToken = z.infer<typeof UnknownToken>;
 
+/** Rows of a contract the user ignores (spam, `nps tokens ignore`): skipped, neither imported nor rejected. */
+export const IgnoredRows = z.object({
+  chain_id: z.string(),
+  contract_address: z.string(),
+  /** As the file names it ("" when it does not). */
+  symbol: z.string(),
+  rows: z.number().int(),
+});
+export type IgnoredRows = z.infer<typeof IgnoredRows>;
+
 /**
  * What the user states about a file that does not say it (CLI flags --chain, --token,
  * --decimal-separator, --date-order; the import dialog's choices). Each wins over the preset's or
@@ -340,6 +350,10 @@ export const ImportReport = z.object({
   wallets_created: z.array(z.string()),
   /** Tokens the rows name by contract that the catalogue lacks (their rows are among the rejected). */
   unknown_tokens: z.array(UnknownToken),
+  /** Rows of ignored contracts (spam): skipped, so rows_total = added + updated + unchanged + rejected + ignored. */
+  ignored: z.number().int(),
+  /** The ignored contracts the file has rows of, most rows first. */
+  ignored_tokens: z.array(IgnoredRows),
   /** What was read as the file did not say it: the chain, the decimal separator, the date order, the wallet's address. */
   read_as: ReadAs,
   /** One or two sentences for a person: what happened, and that row numbers exclude the header. */
@@ -405,6 +419,8 @@ export const LedgerDetectResult = z.object({
   parsed: z.array(ParsedRow),
   /** Unknown tokens among the first rows. */
   unknown_tokens: z.array(UnknownToken),
+  /** Ignored contracts among the first rows (their rows will be skipped). */
+  ignored_tokens: z.array(IgnoredRows),
 });
 export type LedgerDetectResult = z.infer<typeof LedgerDetectResult>;
 

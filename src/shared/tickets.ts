@@ -11,9 +11,10 @@ export type TicketStatus = z.infer<typeof TicketStatus>;
 /**
  * What an exception is about. `mismatch` is the API's ticket (a found record that disagrees with a
  * claim); the others come from two-way reconciliation and balance checks and live in the same
- * queue with the same lifecycle. GET /nps/ticket answers mismatches only.
+ * queue with the same lifecycle; `onchain` is a record the chain contradicts or never saw (a check
+ * against the chain's node, shared/onchain.ts). GET /nps/ticket answers mismatches only.
  */
-export const EXCEPTION_KINDS = ['mismatch', 'not_in_ledger', 'not_in_books', 'duplicate', 'balance'] as const;
+export const EXCEPTION_KINDS = ['mismatch', 'not_in_ledger', 'not_in_books', 'duplicate', 'balance', 'onchain'] as const;
 export const ExceptionKind = z.enum(EXCEPTION_KINDS, { error: `must be one of ${EXCEPTION_KINDS.join(', ')}` });
 export type ExceptionKind = z.infer<typeof ExceptionKind>;
 
@@ -24,6 +25,7 @@ export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
   not_in_books: REPORT_GROUP_LABELS.not_in_books,
   duplicate: REPORT_GROUP_LABELS.duplicates,
   balance: 'Balance difference',
+  onchain: 'Chain disagrees',
 };
 
 /** A ticket as the desktop UI lists it. Times are Unix milliseconds. */

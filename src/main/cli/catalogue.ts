@@ -51,6 +51,7 @@ const describeToken = (t: Token) =>
   `${t.token_id.padEnd(14)} ${t.chain_id.padEnd(13)} ${t.symbol.padEnd(5)} decimal=${String(t.decimal).padEnd(2)} can_deposit=${yesNo(t.can_deposit).padEnd(3)} can_withdraw=${yesNo(t.can_withdraw).padEnd(3)} dust_threshold=${t.dust_threshold} ${t.contract_address}`;
 
 export async function chainsCommand(args: string[]): Promise<void> {
+  if (args[0] === 'rpc') return (await import('./onchain')).chainsRpcCommand(args.slice(1));
   const { values, positionals } = parseFlags(args, {
     'chain-identifier': { type: 'string' },
     json: { type: 'boolean' },
@@ -103,6 +104,7 @@ export async function chainsCommand(args: string[]): Promise<void> {
 }
 
 export async function tokensCommand(args: string[]): Promise<void> {
+  if (['ignore', 'unignore', 'ignored'].includes(args[0] ?? '')) return (await import('./onchain')).tokensIgnoreCommand(args);
   const { values, positionals } = parseFlags(args, {
     'chain-id': { type: 'string' },
     json: { type: 'boolean' },
@@ -120,15 +122,21 @@ export async function tokensCommand(args: string[]): Promise<void> {
       const page = await service.invoke('catalogue-tokens-list', { page_size: 100, chain_id: values['chain-id'] }, cli);
       out(values.json ? JSON.stringify(page.tokens, null, 2) : page.tokens.map(describeToken).join('\n'));
     } else if (sub === 'add' && id !== undefined && words.length === 0) {
+      const contract = required(values.contract, '--contract', tokensUsage);
+      // Without --symbol or --decimal, they are read from the contract through the chain's node.
+      const read =
+        values.symbol === undefined || values.decimal === undefined
+          ? await (await import('./onchain')).tokenFromNode(service, id, contract)
+          : undefined;
       const token = await service.invoke(
         'catalogue-token-add',
         {
           chain_id: id,
-          symbol: required(values.symbol, '--symbol', tokensUsage),
-          contract_address: required(values.contract, '--contract', tokensUsage),
-          decimal: wholeNumber(required(values.decimal, '--decimal', tokensUsage), '--decimal'),
+          symbol: values.symbol ?? read!.symbol,
+          contract_address: contract,
+          decimal: values.decimal !== undefined ? wholeNumber(values.decimal, '--decimal') : read!.decimal,
           ...(values['token-id'] !== undefined ? { token_id: values['token-id'] } : {}),
-          ...(values.name !== undefined ? { name: values.name } : {}),
+          ...(values.name !== undefined ? { name: values.name } : read?.name ? { name: read.name } : {}),
         },
         cli,
       );

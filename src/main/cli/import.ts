@@ -13,7 +13,7 @@ const SHOWN_UPDATES = 20;
 export function formatReport(r: ImportReport): string {
   const lines = [
     `${r.dry_run ? 'Preview of' : 'Imported'} ${r.file_name} (${r.format}, preset ${r.preset})${r.import_id ? `, import ${r.import_id}` : ''}`,
-    `  rows ${r.rows_total}: added ${r.added}, updated ${r.updated}, unchanged ${r.unchanged}, rejected ${r.rejected}  (${r.duration_ms} ms)`,
+    `  rows ${r.rows_total}: added ${r.added}, updated ${r.updated}, unchanged ${r.unchanged}, rejected ${r.rejected}${r.ignored ? `, ignored ${r.ignored}` : ''}  (${r.duration_ms} ms)`,
   ];
   if (r.wallets_created.length) lines.push(`  new wallets: ${r.wallets_created.join(', ')}`);
   if (r.updates.length) {
@@ -31,12 +31,16 @@ export function formatReport(r: ImportReport): string {
   lines.push(`  read as: ${readAs.join(', ')}`);
   if (r.unknown_tokens.length) {
     lines.push(
-      "Unknown tokens (add each with `nps tokens add CHAIN --contract C --symbol S --decimal N [--token-id ID]`, N the contract's decimals):",
+      "Unknown tokens (add each with `nps tokens add CHAIN --contract C --symbol S --decimal N [--token-id ID]`, N the contract's decimals, or without --symbol and --decimal where the chain's node is set; spam: `nps tokens ignore CHAIN --contract C`):",
     );
     for (const t of r.unknown_tokens)
       lines.push(
         `  ${t.chain_id} ${t.contract_address} ${t.symbol || '(no symbol)'}${t.name ? ` "${t.name}"` : ''}: ${t.rows} rows, amounts with up to ${t.decimal_hint} decimal places (so --decimal is at least ${t.decimal_hint})`,
       );
+  }
+  if (r.ignored_tokens.length) {
+    lines.push('Ignored tokens (spam, `nps tokens ignored`): their rows were skipped:');
+    for (const t of r.ignored_tokens) lines.push(`  ${t.chain_id} ${t.contract_address} ${t.symbol || '(no symbol)'}: ${t.rows} rows`);
   }
   if (r.rejections.length) {
     lines.push(`Rejected rows${r.rejected > SHOWN_REJECTIONS ? ` (first ${SHOWN_REJECTIONS} of ${r.rejected}; --json lists all)` : ''}:`);

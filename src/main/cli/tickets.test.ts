@@ -102,7 +102,7 @@ describe('npm run nps -- tickets', () => {
       // Refusals name the flag and the closest value.
       expect(await nps(['tickets', 'list', '--kind', 'mismatches', ...dir])).toMatchObject({
         code: 1,
-        err: '--kind: "mismatches" is not one of mismatch, not_in_ledger, not_in_books, duplicate, balance; did you mean mismatch?\n',
+        err: '--kind: "mismatches" is not one of mismatch, not_in_ledger, not_in_books, duplicate, balance, onchain; did you mean mismatch?\n',
       });
       expect((await nps(['tickets', 'list', '--wallet', 'Nobody', ...dir])).err).toMatch(/^WALLET: no wallet is named "Nobody"/);
     },

@@ -7,6 +7,7 @@ import { ChainUpdate, TokenUpdate } from '../../shared/catalogue';
 import { DEFAULT_RETENTION, RETENTION_LIMITS } from '../../shared/retention';
 import { EXCEPTION_KINDS, TICKET_SORTS } from '../../shared/tickets';
 import { DEFAULT_RATE_LIMITS } from '../service/http/limit-defaults';
+import { chainsRpcUsage, tokensIgnoreUsage } from './onchain-usage';
 
 /** The catalogue fields `chains set` and `tokens set` take: the contract's, by their wire names. */
 export const CHAIN_FIELDS = Object.keys(ChainUpdate.shape).filter((f) => f !== 'chain_id');
@@ -24,17 +25,20 @@ npm run nps -- chains add CHAIN_ID --symbol MNT [--decimal 18] [--family ETH] [-
     [--explorer-tx-url https://.../tx/{hash}] [--explorer-address-url https://.../address/{address}] [--testnet] [--data-dir D]
   Add a chain the catalogue lacks, with its native coin (token_id = CHAIN_ID).
   FIELD is one of ${CHAIN_FIELDS.join(', ')}, e.g. chains set SETH enabled=true confirming_threshold=6.
-  A changed row keeps its values when the catalogue is seeded again.`;
+  A changed row keeps its values when the catalogue is seeded again.
+${chainsRpcUsage}`;
 
 export const tokensUsage = `npm run nps -- tokens list [--chain-id TRON] [--json] [--data-dir D]
 npm run nps -- tokens set TOKEN_ID FIELD=VALUE... [--data-dir D]
-npm run nps -- tokens add CHAIN_ID --contract ADDRESS --symbol S --decimal N [--token-id ID] [--name N] [--data-dir D]
+npm run nps -- tokens add CHAIN_ID --contract ADDRESS [--symbol S] [--decimal N] [--token-id ID] [--name N] [--data-dir D]
 npm run nps -- tokens remove TOKEN_ID [--data-dir D]
   Add a token the catalogue lacks (an import lists the unknown tokens of a file with their contract and symbol);
   its id defaults to CHAIN_SYMBOL.
   FIELD is one of ${TOKEN_FIELDS.join(', ')}, e.g. tokens set ETH_USDT can_deposit=false dust_threshold=0.5.
   decimal may change while no ledger record of the token has an amount with more decimal places than it.
-  remove: a token no ledger record uses (not a chain's native coin).`;
+  remove: a token no ledger record uses (not a chain's native coin).
+  add without --symbol or --decimal reads them (and the name) from the contract, through the chain's node.
+${tokensIgnoreUsage}`;
 
 export const importUndoUsage = `npm run nps -- import undo IMPORT_ID [--yes] [--json] [--data-dir D]
   Undo an import as a whole: the records it added are removed, the records it updated get their earlier

@@ -3,6 +3,7 @@ import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
 import type { Logger } from 'pino';
 import type { Engine } from './engine/index';
+import type { SecretBox } from './onchain/nodes';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
 export interface ServiceContext {
@@ -14,6 +15,10 @@ export interface ServiceContext {
   engine: Engine;
   /** The service's log (log.ts): summaries of imports and verifications, failures with their cause. */
   log: Logger;
+  /** Aborted when the service closes: work running in the background (a check against the chain) stops before its next write. */
+  closing: AbortSignal;
+  /** Seals the chains' node URLs with the system's keychain: the desktop app's safeStorage; none in the CLI (onchain/nodes.ts). */
+  secretBox?: SecretBox;
 }
 
 /** Who is calling, and how to report progress of a long job. */

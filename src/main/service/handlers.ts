@@ -13,6 +13,8 @@ import { ledgerHandlers } from './ledger/handlers';
 import { walletsHandlers } from './ledger/wallets';
 import { balancesHandlers, type BalanceExceptions } from './ledger/balances';
 import { raiseExceptions, resolvePendingException } from './tickets/repository';
+import { onchainHandlers } from './onchain/handlers';
+import type { CheckOptions } from './onchain/checks';
 
 export type Handlers = HandlersOf<Contract>;
 
@@ -29,7 +31,7 @@ const balanceExceptions = (ctx: ServiceContext): BalanceExceptions => ({
 });
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
-export function createHandlers(ctx: ServiceContext): Handlers {
+export function createHandlers(ctx: ServiceContext, opts: { onchain?: CheckOptions } = {}): Handlers {
   const handlers = mergeUnique(
     catalogueHandlers(ctx),
     addressHandlers(ctx),
@@ -41,6 +43,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ledgerHandlers(ctx, actorOf),
     walletsHandlers(ctx),
     balancesHandlers(ctx, balanceExceptions(ctx)),
+    onchainHandlers(ctx, opts.onchain),
   );
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);

@@ -14,6 +14,8 @@ import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
+import type { SecretBox } from './onchain/nodes';
+import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
 
 export interface ServiceOptions {
@@ -29,6 +31,10 @@ export interface ServiceOptions {
   logger?: Logger;
   /** See OpenDbOptions.busyTimeoutMs: serving processes pass SERVING_BUSY_TIMEOUT_MS. */
   busyTimeoutMs?: number;
+  /** Seals node URLs with the system's keychain (the Electron shell's safeStorage, src/main/safe-storage.ts). */
+  secretBox?: SecretBox;
+  /** How checks against the chain page and pace their requests (tests take small pages). */
+  onchain?: CheckOptions;
   /** The folder is the app's own (the default one): made private whatever else it holds (data-folder.ts). */
   own?: boolean;
   /** Told what the user should know about the folder (other users can read it); also in the log. */
@@ -55,6 +61,7 @@ export function openService(opts: ServiceOptions): Service {
   const warnings = prepareFolder(opts);
   const db = openStore(opts, file);
   const forget = rememberStore(file);
+  const closing = new AbortController();
   const ctx: ServiceContext = {
     db,
     dataDir: opts.dataDir,
@@ -64,6 +71,8 @@ export function openService(opts: ServiceOptions): Service {
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),
     log: opts.logger ?? silentLog,
+    closing: closing.signal,
+    ...(opts.secretBox ? { secretBox: opts.secretBox } : {}),
   };
   for (const line of warnings) {
     ctx.log.warn({ event: 'data-folder' }, line);
@@ -71,7 +80,7 @@ export function openService(opts: ServiceOptions): Service {
   }
   try {
     seedFromResources(ctx);
-    const handlers = createHandlers(ctx);
+    const handlers = createHandlers(ctx, { onchain: opts.onchain });
     applyDeferredNonces(ctx);
     applyDeferredVerify(ctx);
     const recovered = ctx.engine.recover();
@@ -89,12 +98,14 @@ export function openService(opts: ServiceOptions): Service {
         }
       },
       close: () => {
+        closing.abort();
         forget();
         ctx.engine.close();
         db.$client.close();
       },
     };
   } catch (err) {
+    closing.abort();
     forget();
     ctx.engine.close();
     db.$client.close();

@@ -10,7 +10,11 @@ import type { catalogueContract } from '../../../shared/catalogue';
 import type { Db } from '../db/open';
 import {
   dataVersion,
+  deleteIgnored,
   deleteToken,
+  getIgnored,
+  ignoreToken,
+  listIgnored,
   getChain,
   getToken,
   insertChain,
@@ -27,7 +31,8 @@ import {
 } from './repository';
 import { byDoor } from '../said';
 
-const CatalogueFile = z.object({ chains: z.array(Chain), tokens: z.array(Token) });
+/** The file's chains carry network_id beside the /nps fields (the id a node of the chain answers). */
+const CatalogueFile = z.object({ chains: z.array(Chain.extend({ network_id: z.string().default('') })), tokens: z.array(Token) });
 
 /** Catalogue writes made through this connection, per store (SQLite's data_version counts only other connections'). */
 const ownWrites = new WeakMap<Db, number>();
@@ -73,8 +78,46 @@ const CONTRACT_SHAPE: Record<string, { pattern: RegExp; name: string }> = {
   TRON: { pattern: /^T[1-9A-HJ-NP-Za-km-z]{33}$/, name: 'a TRON address (T and 33 Base58 characters)' },
 };
 
+/** A contract as the store keeps it: EVM hex lower-case (compared without case), others as given. */
+const contractKey = (family: string, contract: string): string => (family === 'ETH' ? contract.toLowerCase() : contract);
+
+/** The contract checked for the chain's family, or 1002 naming it. */
+function requireContractShape(chain: Chain, contract: string): void {
+  const shape = CONTRACT_SHAPE[chain.chain_identifier];
+  if (shape && !shape.pattern.test(contract))
+    throw new ServiceError(ErrorCodes.INVALID_PARAM, `contract_address: ${JSON.stringify(contract)} is not ${shape.name}`);
+}
+
 export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalogueContract> {
   return {
+    'catalogue-ignored-list': ({ chain_id }) => listIgnored(ctx.db, chain_id),
+    'catalogue-token-ignore': (input) => {
+      const chain = requireChain(ctx, input.chain_id);
+      requireContractShape(chain, input.contract_address);
+      const token = tokenByContract(ctx.db, chain.chain_id, input.contract_address);
+      if (token)
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `contract_address: it is the catalogue's token ${token.token_id} on ${chain.chain_id}; remove the token first (only a contract the catalogue lacks is ignored)`,
+        );
+      const ignored = ignoreToken(
+        ctx.db,
+        { ...input, contract_address: contractKey(chain.chain_identifier, input.contract_address) },
+        ctx.now(),
+      );
+      wrote(ctx.db);
+      return ignored;
+    },
+    'catalogue-token-unignore': (input) => {
+      const chain = requireChain(ctx, input.chain_id);
+      const key = contractKey(chain.chain_identifier, input.contract_address);
+      const ignored = getIgnored(ctx.db, chain.chain_id, key);
+      if (!ignored)
+        throw new ServiceError(ErrorCodes.INVALID_PARAM, `contract_address: ${input.contract_address} is not ignored on ${chain.chain_id}`);
+      deleteIgnored(ctx.db, chain.chain_id, key);
+      wrote(ctx.db);
+      return ignored;
+    },
     'catalogue-chains-list': (q) => listChains(ctx.db, q),
     'catalogue-tokens-list': (q) => listTokens(ctx.db, q),
     'catalogue-chain-update': ({ chain_id, ...patch }) => {
@@ -131,12 +174,7 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
     },
     'catalogue-token-add': (input) => {
       const chain = requireChain(ctx, input.chain_id);
-      const shape = CONTRACT_SHAPE[chain.chain_identifier];
-      if (shape && !shape.pattern.test(input.contract_address))
-        throw new ServiceError(
-          ErrorCodes.INVALID_PARAM,
-          `contract_address: ${JSON.stringify(input.contract_address)} is not ${shape.name}`,
-        );
+      requireContractShape(chain, input.contract_address);
       const tokenId = input.token_id ?? `${input.chain_id}_${input.symbol.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
       if (!/^[A-Z][A-Z0-9_]{1,31}$/.test(tokenId))
         throw new ServiceError(
@@ -155,6 +193,8 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
           `contract_address: ${input.chain_id} already has this contract as ${same.token_id}`,
         );
       const token = insertToken(ctx.db, { ...input, token_id: tokenId, name: input.name ?? input.symbol }, ctx.now());
+      // A token added is no longer ignored: its rows are imported from now on.
+      deleteIgnored(ctx.db, chain.chain_id, contractKey(chain.chain_identifier, input.contract_address));
       wrote(ctx.db);
       return token;
     },

@@ -10,11 +10,12 @@ import {
   type TokenListQuery,
   type TokenPage,
   type TokenUpdate,
+  type IgnoredToken,
 } from '../../../shared/catalogue';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/open';
 import { keyEquals } from '../db/ledger-sql';
-import { chains, settings, tokens } from '../db/schema';
+import { chains, ignoredTokens, settings, tokens } from '../db/schema';
 import { stmt } from '../db/statements';
 
 /* The catalogue's SQL. Its columns carry the contract's names, so a row is read under the names it goes out with. */
@@ -100,6 +101,7 @@ export function insertChain(db: Db, c: ChainAdd, now: number): Chain {
         name: c.name,
         is_testnet: c.is_testnet,
         explorer_url: c.explorer_tx_url ? new URL(c.explorer_tx_url.replace('{hash}', 'x')).origin : '',
+        network_id: c.network_id,
         user_modified: true,
         created_at: now,
         updated_at: now,
@@ -191,7 +193,12 @@ export function seededHash(db: Db): string | undefined {
  * Seed rows: add the missing ones, refresh the ones the user never changed, leave changed ones
  * alone; then remember the file's hash, in the same transaction.
  */
-export function seedCatalogue(db: Db, seed: { chains: Chain[]; tokens: Token[] }, fileHash: string, now: number): void {
+export function seedCatalogue(
+  db: Db,
+  seed: { chains: (Chain & { network_id: string })[]; tokens: Token[] },
+  fileHash: string,
+  now: number,
+): void {
   db.$client.transaction(() => {
     for (const c of seed.chains) {
       db.insert(chains)
@@ -219,4 +226,53 @@ export function seedCatalogue(db: Db, seed: { chains: Chain[]; tokens: Token[] }
  */
 export function dataVersion(db: Db): number {
   return stmt<[], number>(db, 'PRAGMA data_version').pluck().get() as number;
+}
+
+/** The id a node of the chain must answer ('' unknown; the /nps answer has no such field). */
+export function chainNetworkId(db: Db, chainId: string): string | undefined {
+  return db.select({ network_id: chains.network_id }).from(chains).where(eq(chains.chain_id, chainId)).get()?.network_id;
+}
+
+const ignoredColumns = {
+  chain_id: ignoredTokens.chain_id,
+  contract_address: ignoredTokens.contract_address,
+  symbol: ignoredTokens.symbol,
+  name: ignoredTokens.name,
+  ignored_at: ignoredTokens.ignored_at,
+};
+
+/** The contracts ignored (spam), on one chain or all, by chain then contract. */
+export function listIgnored(db: Db, chainId?: string): IgnoredToken[] {
+  return db
+    .select(ignoredColumns)
+    .from(ignoredTokens)
+    .where(chainId === undefined ? undefined : eq(ignoredTokens.chain_id, chainId))
+    .orderBy(asc(ignoredTokens.chain_id), asc(ignoredTokens.contract_address))
+    .all();
+}
+
+export function getIgnored(db: Db, chainId: string, contract: string): IgnoredToken | undefined {
+  return db
+    .select(ignoredColumns)
+    .from(ignoredTokens)
+    .where(and(eq(ignoredTokens.chain_id, chainId), eq(ignoredTokens.contract_address, contract)))
+    .get();
+}
+
+/** Ignore a contract (its symbol and name as last given). */
+export function ignoreToken(db: Db, t: Omit<IgnoredToken, 'ignored_at'>, now: number): IgnoredToken {
+  db.insert(ignoredTokens)
+    .values({ ...t, ignored_at: now })
+    .onConflictDoUpdate({
+      target: [ignoredTokens.chain_id, ignoredTokens.contract_address],
+      set: { symbol: t.symbol, name: t.name },
+    })
+    .run();
+  return getIgnored(db, t.chain_id, t.contract_address)!;
+}
+
+export function deleteIgnored(db: Db, chainId: string, contract: string): void {
+  db.delete(ignoredTokens)
+    .where(and(eq(ignoredTokens.chain_id, chainId), eq(ignoredTokens.contract_address, contract)))
+    .run();
 }

@@ -25,6 +25,11 @@ export const chains = sqliteTable(
     name: text('name').notNull(),
     is_testnet: integer('is_testnet', { mode: 'boolean' }).notNull().default(false),
     explorer_url: text('explorer_url').notNull(),
+    /**
+     * The id a node of the chain must answer (EVM eth_chainId in decimal; TRON's from its genesis
+     * block), '' when unknown: not a field of the /nps answer (shared/catalogue.ts, networkId).
+     */
+    network_id: text('network_id').notNull().default(''),
     /** Set once the user edits the row; seeding then leaves it alone. */
     user_modified: integer('user_modified', { mode: 'boolean' }).notNull().default(false),
     ...timestamps,
@@ -424,3 +429,83 @@ export const settings = sqliteTable('settings', {
     .notNull()
     .default(sql`(unixepoch() * 1000)`),
 });
+
+/**
+ * Contracts the user ignores per chain (spam tokens): an import skips their rows and counts them
+ * (ledger/rows.ts). EVM contracts are kept lower-case; the key is (chain, contract).
+ */
+export const ignoredTokens = sqliteTable(
+  'ignored_tokens',
+  {
+    chain_id: text('chain_id').notNull(),
+    contract_address: text('contract_address').notNull(),
+    symbol: text('symbol').notNull().default(''),
+    name: text('name').notNull().default(''),
+    ignored_at: integer('ignored_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chain_id, t.contract_address] })],
+);
+
+/**
+ * A check of ledger records against the chains' nodes (onchain/checks.ts): its scope, where it has
+ * got to (`cursor`, the last record's rowid done: a stopped check resumes after it) and its counts.
+ */
+export const onchainChecks = sqliteTable(
+  'onchain_checks',
+  {
+    check_id: text('check_id').primaryKey(),
+    /** wallet|from|to: a new check of the same scope resumes one that stopped. */
+    scope_key: text('scope_key').notNull(),
+    wallet_id: text('wallet_id'),
+    period_from: integer('period_from'),
+    period_to: integer('period_to'),
+    time_zone: text('time_zone').notNull().default('UTC'),
+    /** running, done, cancelled, interrupted, failed */
+    state: text('state').notNull(),
+    total: integer('total').notNull().default(0),
+    without_hash: integer('without_hash').notNull().default(0),
+    cursor: integer('cursor').notNull().default(0),
+    agrees: integer('agrees').notNull().default(0),
+    differs: integer('differs').notNull().default(0),
+    pending: integer('pending').notNull().default(0),
+    not_found: integer('not_found').notNull().default(0),
+    unchecked: integer('unchecked').notNull().default(0),
+    retries: integer('retries').notNull().default(0),
+    resumed: integer('resumed').notNull().default(0),
+    error: text('error').notNull().default(''),
+    actor: text('actor').notNull().default(''),
+    started_at: integer('started_at').notNull(),
+    updated_at: integer('updated_at').notNull(),
+    finished_at: integer('finished_at'),
+  },
+  (t) => [index('onchain_checks_scope_idx').on(t.scope_key, t.started_at), index('onchain_checks_started_idx').on(t.started_at)],
+);
+
+/** What a check found of each record it covered (OnchainItem in shared/onchain.ts). */
+export const onchainResults = sqliteTable(
+  'onchain_results',
+  {
+    check_id: text('check_id')
+      .notNull()
+      .references(() => onchainChecks.check_id, { onDelete: 'cascade' }),
+    /** The record's rowid in the ledger: the check's order, and where it resumes. */
+    record_no: integer('record_no').notNull(),
+    transaction_id: text('transaction_id').notNull(),
+    /** The record's wallet, chain, token and hash as checked (the record may leave the ledger later). */
+    wallet_id: text('wallet_id').notNull(),
+    chain_id: text('chain_id').notNull(),
+    token_id: text('token_id').notNull(),
+    hash: text('hash').notNull(),
+    outcome: text('outcome').notNull(),
+    /** Comma-separated OnchainField names (differs). */
+    fields: text('fields').notNull().default(''),
+    reason: text('reason').notNull().default(''),
+    /** JSON: the chain's values of the compared fields. */
+    chain: text('chain').notNull().default('{}'),
+    confirmations: integer('confirmations'),
+    block_number: text('block_number'),
+    ticket_id: text('ticket_id'),
+    checked_at: integer('checked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.check_id, t.record_no] }), index('onchain_results_outcome_idx').on(t.check_id, t.outcome, t.record_no)],
+);

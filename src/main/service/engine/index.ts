@@ -6,9 +6,11 @@ import { LocalWriter, WORKER_MIN_BYTES, WorkerWriter, type RowWriter } from './i
 import { Turns } from './turns';
 import { RecordLookups, type Found, type Wanted } from './lookups';
 import { WriteGate } from './write-gate';
+import { chainJudge, type ChainJudge } from './chain-thread';
 
 export type { RowWriter } from './import-writer';
 export type { Found, Wanted } from './lookups';
+export type { ChainJudge } from './chain-thread';
 
 /*
  * The engine room: the one place that knows about threads, second connections and the write
@@ -115,6 +117,14 @@ export class Engine {
       const result = await read();
       if (!this.gate.busy) return result;
     }
+  }
+
+  /**
+   * Where a check against the chains' nodes asks them about its pages: a thread of its own, for the
+   * check's life (close it when the check ends).
+   */
+  chainJudge(): ChainJudge {
+    return chainJudge();
   }
 
   /** Records of each identifier column holding one of its values; a large batch is read on two threads. */

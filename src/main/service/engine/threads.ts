@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  * (scripts/build.mjs). Nothing is bundled while the service runs.
  */
 
-export type WorkerName = 'import-worker' | 'lookup-worker' | 'deferred-worker';
+export type WorkerName = 'import-worker' | 'lookup-worker' | 'deferred-worker' | 'chain-worker';
 
 // Kept in a variable: a literal `new URL(..., import.meta.url)` is taken by the build for an asset.
 const here = import.meta.url;

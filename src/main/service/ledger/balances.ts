@@ -122,6 +122,11 @@ function balancesAt(db: Db, walletIds: readonly string[] | null, at: number) {
   };
 }
 
+/** One wallet's balance of each token at `at` (inclusive), as exact decimal strings (the chain's figures are set beside them). */
+export function walletBalancesAt(db: Db, walletId: string, at: number): { chain_id: string; token_id: string; balance: string }[] {
+  return balancesAt(db, [walletId.toLowerCase()], at).rows.map(({ chain_id, token_id, balance }) => ({ chain_id, token_id, balance }));
+}
+
 /** One wallet's balance of one token at `at`. */
 function balanceOf(db: Db, walletId: string, tokenId: string, at: number): Big {
   const [g] = sumPeriod(db, [walletId], null, at, tokenId).rows;

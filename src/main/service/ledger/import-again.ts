@@ -119,6 +119,9 @@ export async function importAgain(
     updates: [],
     wallets_created: [],
     unknown_tokens: [...unknownTokens.values()].sort((x, y) => y.rows - x.rows),
+    // Not answered here while any contract is ignored (import.ts reads such a file again).
+    ignored: 0,
+    ignored_tokens: [],
     read_as: a.readAs,
     duration_ms: Math.round(performance.now() - a.t0),
   });

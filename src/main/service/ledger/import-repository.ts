@@ -583,7 +583,7 @@ function recordImport(sqlite: Database.Database, summary: ImportSummary, rejecti
 export function readFingerprint(sqlite: Database.Database, parts: Record<string, unknown>): string {
   const schema = sqlite.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get() as number;
   const json = JSON.stringify({ ...parts, schema, tz: process.versions.tz ?? null }, (_k, v: unknown) =>
-    v instanceof Map ? [...(v as Map<unknown, unknown>).entries()] : v,
+    v instanceof Map ? [...(v as Map<unknown, unknown>).entries()] : v instanceof Set ? [...(v as Set<unknown>)].sort() : v,
   );
   return createHash('sha256').update(json).digest('hex');
 }

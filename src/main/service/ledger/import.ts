@@ -5,6 +5,7 @@ import { ErrorCodes } from '../../../shared/errors';
 import {
   LEDGER_FIELDS,
   REQUIRED_FIELDS,
+  type IgnoredRows,
   type ImportChoices,
   type ImportReport,
   type LedgerDetectResult,
@@ -25,6 +26,7 @@ import { addressOwner, getWallet, walletAddressOn } from './wallets-repository';
 import {
   compileRowReader,
   FileProblem,
+  IgnoredRow,
   mappingProblem,
   RowProblem,
   unmappedColumns,
@@ -586,6 +588,18 @@ function compile(plan: Plan, sniffed: Sniffed, walletId: string | undefined, fil
   }
 }
 
+/** Rows of ignored contracts, by `${chain_id}\n${lower-case contract}`. */
+type Ignored = Map<string, IgnoredRows>;
+
+function noteIgnored(ignored: Ignored, row: IgnoredRow): void {
+  const key = `${row.chain_id}\n${row.contract_address.toLowerCase()}`;
+  const entry = ignored.get(key);
+  if (entry) entry.rows++;
+  else ignored.set(key, { chain_id: row.chain_id, contract_address: row.contract_address, symbol: row.symbol, rows: 1 });
+}
+
+const ignoredList = (ignored: Ignored): IgnoredRows[] => [...ignored.values()].sort((a, b) => b.rows - a.rows);
+
 const SHOWN_ROWS = 20;
 /** The time the dialog's first rows show: the first of these a row has. */
 const TIME_SHOWN = ['created_at', 'confirmed_at', 'completed_at'] as const;
@@ -613,6 +627,7 @@ export function detectLedger(ctx: ServiceContext, request: ImportOptions): Ledge
   }
   const parsed: ParsedRow[] = [];
   const unknown: UnknownTokens = new Map();
+  const ignored: Ignored = new Map();
   if (plan && problem === null && plan.needs.length === 0) {
     try {
       const read = compile(plan, sniffed, request.walletId, fileName, unknown);
@@ -623,11 +638,24 @@ export function detectLedger(ctx: ServiceContext, request: ImportOptions): Ledge
         column === undefined ? '' : (cells[sniffed.headers.indexOf(findHeader(sniffed.headers, column) ?? '')] ?? '');
       sniffed.sample.slice(0, SHOWN_ROWS).forEach((cells, k) => {
         const out = read(cells, k + 1);
+        if (out instanceof IgnoredRow) noteIgnored(ignored, out);
         const raw = amountColumns
           .map((c) => cellOf(cells, c))
           .filter((v) => v.trim() !== '' && v.trim() !== '0')
           .join(' / ');
-        if (out instanceof RowProblem)
+        if (out instanceof IgnoredRow)
+          parsed.push({
+            row_number: k + 1,
+            values: null,
+            raw_amount: raw,
+            raw_time: '',
+            problem: {
+              column: mapping.columns.token_contract ?? 'token_contract',
+              reason: `skipped: the contract is ignored on ${out.chain_id} (spam)`,
+              value: out.contract_address,
+            },
+          });
+        else if (out instanceof RowProblem)
           parsed.push({
             row_number: k + 1,
             values: null,
@@ -670,12 +698,14 @@ export function detectLedger(ctx: ServiceContext, request: ImportOptions): Ledge
     read_as: plan?.readAs ?? { chain_id: null, decimal_separator: null, date_order: null, wallet_address: null, time_zone: 'UTC' },
     parsed,
     unknown_tokens: [...unknown.values()],
+    ignored_tokens: ignoredList(ignored),
   };
 }
 
 interface Staged {
   rowsTotal: number;
   rejections: Rejection[];
+  ignored: Ignored;
   sha256: string;
 }
 
@@ -726,6 +756,7 @@ async function stageRows(
   const width = sniffed.headers.length;
   const isJson = sniffed.format === 'json';
   const rejections: Rejection[] = [];
+  const ignored: Ignored = new Map();
   let rowsTotal = 0;
   let file: { sha256: string; bytes: number };
   try {
@@ -765,6 +796,10 @@ async function stageRows(
             continue;
           }
           const out = read(cells, rowNumber);
+          if (out instanceof IgnoredRow) {
+            noteIgnored(ignored, out);
+            continue;
+          }
           if (out instanceof RowProblem) {
             rejections.push({
               row_number: rowNumber,
@@ -788,7 +823,7 @@ async function stageRows(
     if (err instanceof FileError || err instanceof FileProblem) throw fileFailure(opened.name, err.message);
     throw err;
   }
-  return { rowsTotal, rejections, sha256: file.sha256 };
+  return { rowsTotal, rejections, ignored, sha256: file.sha256 };
 }
 
 /** The reason most rejections share (the column and the reason without the cell's own text), with its count. */
@@ -825,6 +860,12 @@ function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): st
       `${rows} row${rows === 1 ? '' : 's'} of ${r.unknown_tokens.length} unknown token${r.unknown_tokens.length === 1 ? '' : 's'} (${named.join(', ')}${r.unknown_tokens.length > 5 ? ', ...' : ''}): add ${r.unknown_tokens.length === 1 ? 'it' : 'them'} ${byDoor('with `nps tokens add` or in the import dialog', 'to the catalogue (Add to catalogue, in the list of unknown tokens)')}, then import again.`,
     );
   }
+  if (r.ignored > 0) {
+    const named = r.ignored_tokens.slice(0, 5).map((t) => `${t.symbol || '?'} ${t.contract_address}`);
+    parts.push(
+      `${r.ignored} row${r.ignored === 1 ? '' : 's'} of ${r.ignored_tokens.length} ignored token${r.ignored_tokens.length === 1 ? '' : 's'} skipped (${named.join(', ')}${r.ignored_tokens.length > 5 ? ', ...' : ''}).`,
+    );
+  }
   if (r.rejected > 0) parts.push('Row numbers count data rows from 1 (the header row is not counted; blank rows are).');
   if (r.updated > r.updates.length) parts.push(`The first ${r.updates.length} updates are listed.`);
   if (ignored.length) parts.push(`Columns not read: ${ignored.join(', ')}.`);
@@ -858,27 +899,31 @@ export async function runImport(ctx: ServiceContext, opts: ImportOptions): Promi
     walletAddress: plan.walletAddress ?? null,
     catalogue: plan.catalogue,
   });
-  const again = await importAgain(
-    ctx,
-    {
-      opened,
-      sniffed,
-      fingerprint,
-      importId,
-      startedAt,
-      t0,
-      preset,
-      readAs: plan.readAs,
-      walletId: importWallet(opts, mapping),
-      dryRun: opts.dryRun,
-      onProgress: opts.onProgress,
-      reader: () => {
-        const tokens: UnknownTokens = new Map();
-        return { read: compile(plan, sniffed, opts.walletId, fileName, tokens), unknownTokens: tokens };
-      },
-    },
-    (r) => ({ ...r, message: summaryMessage(r, unmappedColumns(sniffed.headers, mapping)) }),
-  );
+  // A file read again is answered without reading its rows, but the rows of ignored contracts are counted only by reading them.
+  const again =
+    plan.catalogue.ignored.size > 0
+      ? undefined
+      : await importAgain(
+          ctx,
+          {
+            opened,
+            sniffed,
+            fingerprint,
+            importId,
+            startedAt,
+            t0,
+            preset,
+            readAs: plan.readAs,
+            walletId: importWallet(opts, mapping),
+            dryRun: opts.dryRun,
+            onProgress: opts.onProgress,
+            reader: () => {
+              const tokens: UnknownTokens = new Map();
+              return { read: compile(plan, sniffed, opts.walletId, fileName, tokens), unknownTokens: tokens };
+            },
+          },
+          (r) => ({ ...r, message: summaryMessage(r, unmappedColumns(sniffed.headers, mapping)) }),
+        );
   if (again) return again;
   const writerOpts = { importId, now: ctx.now(), idColumn, rebuildMinRows: opts.rebuildMinRows, fingerprint };
   // The engine decides where the rows are written (a large file: on a thread of its own, while it
@@ -923,7 +968,7 @@ async function writeRows(
 ): Promise<ImportReport> {
   const fileName = opened.name;
   const staging = new Batcher(writer);
-  const { rowsTotal, rejections, sha256 } = await stageRows(opened, sniffed, read, staging, writer, opts.onProgress);
+  const { rowsTotal, rejections, ignored, sha256 } = await stageRows(opened, sniffed, read, staging, writer, opts.onProgress);
   opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
 
   // A preview runs the same writes and rolls them back: it reports exactly what the import would do.
@@ -970,6 +1015,8 @@ async function writeRows(
     updates: applied.updates,
     wallets_created: applied.walletsCreated,
     unknown_tokens: [...unknownTokens.values()].sort((a, b) => b.rows - a.rows),
+    ignored: [...ignored.values()].reduce((n, t) => n + t.rows, 0),
+    ignored_tokens: ignoredList(ignored),
     read_as: plan.readAs,
     duration_ms: Math.round(performance.now() - t0),
   };

@@ -47,7 +47,17 @@ export function loadCatalogue(db: Db): CatalogueView {
     contract_address: string;
     decimal: number;
   }[];
-  const view: CatalogueView = { chains: new Map(), tokens: new Map(), byContract: new Map(), bySymbol: new Map() };
+  const ignored = db.$client.prepare('SELECT chain_id, contract_address FROM ignored_tokens').all() as {
+    chain_id: string;
+    contract_address: string;
+  }[];
+  const view: CatalogueView = {
+    chains: new Map(),
+    tokens: new Map(),
+    byContract: new Map(),
+    bySymbol: new Map(),
+    ignored: new Set(ignored.map((i) => `${i.chain_id}\n${i.contract_address.toLowerCase()}`)),
+  };
   for (const c of chains)
     view.chains.set(c.chain_id, {
       family: c.chain_identifier,

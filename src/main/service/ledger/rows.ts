@@ -27,6 +27,8 @@ export interface CatalogueView {
   byContract: Map<string, string>;
   /** `${chain_id}\n${upper-case symbol}` -> token_id */
   bySymbol: Map<string, string>;
+  /** Contracts the user ignores (spam), `${chain_id}\n${lower-case contract}`: their rows are skipped and counted, not rejected. */
+  ignored: Set<string>;
 }
 
 /** Tokens the rows name by contract that the catalogue lacks, by `${chain_id}\n${lower-case contract}`. */
@@ -34,6 +36,15 @@ export type UnknownTokens = Map<string, UnknownToken>;
 
 /** The whole file cannot be read with this mapping (a column is missing, a field has no source). */
 export class FileProblem extends Error {}
+
+/** A row of a contract the user ignores (spam): not a record, not a rejection; counted in the report by its token. */
+export class IgnoredRow {
+  constructor(
+    readonly chain_id: string,
+    readonly contract_address: string,
+    readonly symbol: string,
+  ) {}
+}
 
 /** A rejected row: the column (as the file names it), the reason, and the cell's text. */
 export class RowProblem {
@@ -72,7 +83,7 @@ export interface RowReaderOptions {
 }
 
 /** A row's cells (and its data row number, for what a failing file says) to its record, or why it is rejected. Throws FileProblem when the file cannot be read as a whole. */
-export type RowReader = (cells: readonly string[], rowNumber?: number) => string[] | RowProblem;
+export type RowReader = (cells: readonly string[], rowNumber?: number) => string[] | RowProblem | IgnoredRow;
 
 /** A 52-bit digest of a text (two 26-bit FNV-1a halves): a key kept in a number. */
 function digest(text: string): number {
@@ -281,7 +292,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     cells: readonly string[],
     chainId: string,
     chain: { native_token_id: string; native_symbol: string },
-  ): { id: string; decimal: number } | RowProblem => {
+  ): { id: string; decimal: number } | RowProblem | IgnoredRow => {
     const given = get(src.token_id, cells);
     if (given instanceof RowProblem) return given;
     let tokenId = given;
@@ -305,6 +316,8 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
             contract,
           );
         }
+        if (known === undefined && catalogue.ignored.has(`${chainId}\n${contract.toLowerCase()}`))
+          return new IgnoredRow(chainId, detach(contract), detach(symbol));
         if (known === undefined) {
           noteUnknown(cells, chainId, contract, symbol);
           const called = symbol !== '' ? ` (the file calls it ${JSON.stringify(symbol)})` : '';
@@ -397,7 +410,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     out[F.chain_id] = chainId;
 
     const token = tokenOf(cells, chainId, chain);
-    if (token instanceof RowProblem) return token;
+    if (token instanceof RowProblem || token instanceof IgnoredRow) return token;
     const tokenId = token.id;
     out[F.token_id] = tokenId;
 

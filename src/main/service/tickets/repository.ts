@@ -237,6 +237,8 @@ export interface NewException {
   run_id: string | null;
   actor: string;
   at: number;
+  /** The fields at fault, as the queue filters by them (FLAG_FIELDS names, comma-separated); '' by default. */
+  abnormals?: string;
 }
 
 /**
@@ -252,11 +254,11 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
   const insert = stmt(
     db,
     `INSERT INTO tickets (ticket_id, kind, subject, wallet_id, transaction_id, status, chain_id, token_id, amount, abnormals, "desc", claimed, run_id, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'Pending', ?, ?, ?, '', ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, 'Pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const update = stmt(
     db,
-    `UPDATE tickets SET wallet_id = ?, transaction_id = ?, chain_id = ?, token_id = ?, amount = ?, "desc" = ?, claimed = ?, run_id = ?, updated_at = ?
+    `UPDATE tickets SET wallet_id = ?, transaction_id = ?, chain_id = ?, token_id = ?, amount = ?, abnormals = ?, "desc" = ?, claimed = ?, run_id = ?, updated_at = ?
      WHERE ticket_id = ?`,
   );
   const event = stmt(
@@ -266,7 +268,19 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
   return list.map((e) => {
     const existing = pending.get(e.kind, e.subject);
     if (existing !== undefined) {
-      update.run(e.wallet_id, e.transaction_id, e.chain_id, e.token_id, e.amount, e.desc, e.claimed, e.run_id, e.at, existing);
+      update.run(
+        e.wallet_id,
+        e.transaction_id,
+        e.chain_id,
+        e.token_id,
+        e.amount,
+        e.abnormals ?? '',
+        e.desc,
+        e.claimed,
+        e.run_id,
+        e.at,
+        existing,
+      );
       event.run(existing, 'updated', 'Pending', 'Pending', e.desc, e.actor, e.at);
       return existing;
     }
@@ -280,6 +294,7 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
       e.chain_id,
       e.token_id,
       e.amount,
+      e.abnormals ?? '',
       e.desc,
       e.claimed,
       e.run_id,
@@ -397,4 +412,33 @@ export function settleExceptions(
     resolved.push(r.ticket_id);
   }
   return resolved;
+}
+
+/**
+ * Resolve the Pending exceptions of a kind about these subjects (a later finding says they no
+ * longer stand: the chain now agrees with the record), each with an event saying why. Exceptions a
+ * person dismissed or resolved stay as they are. The caller holds the transaction. Answers the
+ * subjects settled, with their ticket ids.
+ */
+export function settleSubjects(
+  db: Db,
+  kind: ExceptionKind,
+  subjects: readonly string[],
+  note: string,
+  actor: string,
+  at: number,
+): Map<string, string> {
+  const settled = new Map<string, string>();
+  if (subjects.length === 0) return settled;
+  const rows = stmt<[string, string], { ticket_id: string; subject: string }>(
+    db,
+    "SELECT ticket_id, subject FROM tickets WHERE kind = ? AND status = 'Pending' AND subject IN (SELECT value FROM json_each(?))",
+  ).all(kind, JSON.stringify(subjects));
+  const update = stmt(db, "UPDATE tickets SET status = 'Resolved', updated_at = ? WHERE ticket_id = ?");
+  for (const r of rows) {
+    update.run(at, r.ticket_id);
+    addEvent(db, r.ticket_id, { kind: 'status', from: 'Pending', to: 'Resolved', note, actor, at });
+    settled.set(r.subject, r.ticket_id);
+  }
+  return settled;
 }

@@ -8,6 +8,7 @@ import { walletLabel, WalletName } from '../components/wallet-name';
 import { formatCount, fractionWidth, formatTime, previousMonth, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
+import { useChainClosing } from './balances-chain';
 
 /*
  * Balances from the ledger: per wallet and token, a period's opening, in, out, fees and closing
@@ -291,6 +292,9 @@ export function BalancesScreen() {
       render: (r) => <Amount value={r.closing} className="strong" fracCh={frac.closing} />,
     },
   ];
+  // Where a row's chain has a node, the chain's own closing figure beside the ledger's (balances-chain.tsx).
+  const chain = useChainClosing(rows, period.to);
+  if (chain.column) columns.splice(columns.findIndex((c) => c.key === 'closing') + 1, 0, chain.column);
   const checkWallet = selected?.wallet_id ?? wallet;
   // The chosen row's token first: the check is about what the accountant is looking at.
   const checkTokens = [
@@ -357,6 +361,7 @@ export function BalancesScreen() {
               {period.from} to {period.to}, whole days in UTC. Closing = opening + in − out − fees. Choose a row for its statement.
               {q.data.undated > 0 && ` ${formatCount(q.data.undated)} record(s) carry no time and are in no balance.`}
             </p>
+            {chain.note}
           </>
         )}
       </section>

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { Chain, ChainUpdate, Token, TokenUpdate } from '../../../shared/catalogue';
+import type { NodeInfo } from '../../../shared/onchain';
 import { call, errorText, updateChain, updateToken } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { ExplorerLink } from '../components/links';
@@ -13,6 +14,7 @@ import {
   FieldName,
   FormDialog,
   Loading,
+  NoValue,
   PageHeader,
   Pager,
   Switch,
@@ -337,6 +339,117 @@ function RemoveTokenDialog({ token, onClose, onRemoved }: { token: Token; onClos
   );
 }
 
+/**
+ * A chain's node (an EVM JSON-RPC URL, or a TRON full node / TronGrid): the ledger's records are
+ * checked against it, and token details and balances read from it. Saving asks the node its chain
+ * id first; the URL is kept by the service, never shown back whole.
+ */
+function NodeDialog({ chain, node, onClose, onSaved }: { chain: Chain; node: NodeInfo; onClose: () => void; onSaved: () => void }) {
+  const [url, setUrl] = useState('');
+  // A chain the catalogue file lacks (one added by hand) has no chain id to check a node against until one is given.
+  const [networkId, setNetworkId] = useState('');
+  const [clearing, setClearing] = useState(false);
+  const [error, setError] = useState<string>();
+  const clear = async () => {
+    setClearing(true);
+    setError(undefined);
+    try {
+      await call('onchain-node-clear', { chain_id: chain.chain_id });
+      onSaved();
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+      setClearing(false);
+    }
+  };
+  return (
+    <FormDialog
+      id="chain-node"
+      title={`Node for ${chain.chain_id}`}
+      submitLabel="Check and save"
+      busyLabel="Asking the node…"
+      canSubmit={url.trim() !== '' && (node.network_id !== '' || networkId.trim() !== '')}
+      onClose={onClose}
+      action={async () => {
+        if (node.network_id === '') await updateChain({ chain_id: chain.chain_id, network_id: networkId.trim() });
+        await call('onchain-node-set', { chain_id: chain.chain_id, url: url.trim() });
+        onSaved();
+        onClose();
+      }}
+      footerStart={
+        node.configured && (
+          <button type="button" className="btn btn-danger-ghost" onClick={() => void clear()} disabled={clearing}>
+            {clearing ? 'Clearing…' : 'Clear node'}
+          </button>
+        )
+      }
+    >
+      <p className="note">
+        {node.configured ? (
+          <>
+            Now: <span className="mono">{node.url}</span> (kept{' '}
+            {node.kept === 'safe_storage' ? "sealed with the system's keychain" : 'in the data folder, readable by you only'}).
+          </>
+        ) : (
+          <>No node is set: {chain.chain_id}&apos;s records are not checked against the chain.</>
+        )}{' '}
+        {node.network_id ? (
+          <>
+            The node must be of chain id <strong className="mono">{node.network_id}</strong> ({chain.name}): it is asked before it is kept.
+          </>
+        ) : (
+          <>
+            The catalogue has no chain id for {chain.chain_id}: give the one its nodes answer (eth_chainId, in decimal), kept with the
+            chain.
+          </>
+        )}
+      </p>
+      {node.network_id === '' && (
+        <Field label="Chain id" htmlFor="node-network-id" hint="e.g. 5000 for Mantle">
+          <input
+            id="node-network-id"
+            className="mono input-short"
+            inputMode="numeric"
+            value={networkId}
+            onChange={(e) => setNetworkId(e.target.value)}
+          />
+        </Field>
+      )}
+      <Field
+        label="Node URL"
+        htmlFor="node-url"
+        hint={
+          chain.chain_identifier === 'TRON'
+            ? 'A TRON full node’s HTTP API, e.g. https://api.trongrid.io (an API key as https://KEY@api.trongrid.io)'
+            : 'An EVM JSON-RPC URL, e.g. https://mainnet.infura.io/v3/KEY or http://127.0.0.1:8545'
+        }
+      >
+        <input
+          id="node-url"
+          className="mono"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          autoFocus
+          placeholder={node.configured ? 'A new URL replaces the one kept' : 'https://…'}
+        />
+      </Field>
+      <p className="muted small" data-testid="node-privacy">
+        What goes to this node: the hashes of {chain.chain_id}&apos;s ledger records when you check them, your wallets&apos; addresses and
+        block numbers when you compare balances, and token contracts when their details are read. Nothing else (no amounts, names or books).
+        The URL often carries your provider&apos;s key: it stays in this app&apos;s data folder, is never shown whole, never sent over the
+        /nps API and never written to the log.
+      </p>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </FormDialog>
+  );
+}
+
 function ChainsTab() {
   const chains = useReference((s) => s.chains.data);
   const loadChains = useReference((s) => s.loadChains);
@@ -345,6 +458,9 @@ function ChainsTab() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [editing, setEditing] = useState<Chain>();
+  const [noding, setNoding] = useState<Chain>();
+  const nodes = useQuery('onchain-nodes', () => call('onchain-nodes-list', {}));
+  const nodeOf = (id: string) => nodes.data?.find((n) => n.chain_id === id);
   const q = {
     page,
     page_size: pageSize,
@@ -418,6 +534,36 @@ function ChainsTab() {
       ),
     },
     {
+      key: 'node',
+      header: (
+        <span className="fname" title="The node the chain's records are checked against (not an /nps field)">
+          <span className="fname-label">Node</span>
+        </span>
+      ),
+      render: (c) => {
+        const n = nodeOf(c.chain_id);
+        if (!n) return <NoValue />;
+        if (!n.supported) return <span className="muted small">cannot be read</span>;
+        return (
+          <span className="node-cell">
+            {n.configured ? (
+              <span
+                className="mono small"
+                title={n.kept === 'safe_storage' ? "sealed with the system's keychain" : 'kept in the data folder'}
+              >
+                {n.url}
+              </span>
+            ) : (
+              <span className="muted small">none</span>
+            )}{' '}
+            <button type="button" className="btn btn-small" onClick={() => setNoding(c)} aria-label={`Node of ${c.chain_id}`}>
+              {n.configured ? 'Change' : 'Set'}
+            </button>
+          </span>
+        );
+      },
+    },
+    {
       key: 'enabled',
       header: <FieldName field="enabled" />,
       render: (c) => (
@@ -465,6 +611,9 @@ function ChainsTab() {
         error={quick.error}
       />
       {editing && <EditChainDialog chain={editing} onClose={() => setEditing(undefined)} onSaved={onSaved} />}
+      {noding && nodeOf(noding.chain_id) && (
+        <NodeDialog chain={noding} node={nodeOf(noding.chain_id)!} onClose={() => setNoding(undefined)} onSaved={nodes.reload} />
+      )}
     </>
   );
 }
@@ -667,7 +816,7 @@ export function CatalogueScreen() {
     <div className="screen">
       <PageHeader
         title="Catalogue"
-        subtitle="Chains and tokens the service knows, as the /nps/chains and /nps/tokens endpoints list them. Switch a chain or a token's deposits and withdrawals on or off here; edit a row's thresholds and explorer links, or a token's decimal; remove a token the ledger does not use."
+        subtitle="Chains and tokens the service knows, as the /nps/chains and /nps/tokens endpoints list them. Switch a chain or a token's deposits and withdrawals on or off here; edit a row's thresholds and explorer links, or a token's decimal; remove a token the ledger does not use; set the node a chain's records are checked against."
       />
       <Tabs
         label="Catalogue"

@@ -18,7 +18,7 @@ import { Questions, ReadAsEditor, WalletSelect } from './choices';
 import './import-wizard.css';
 import { ParsedRows } from './parsed-rows';
 import { ImportCounts, ImportReportView, ReadAsSummary, Rejections } from './report';
-import { UnknownTokens } from './unknown-tokens';
+import { IgnoredTokens, UnknownTokens } from './unknown-tokens';
 import { useImportWizard, type WizardStep } from './wizard-store';
 
 const STEPS: { key: WizardStep; label: string }[] = [
@@ -204,7 +204,8 @@ function MapStep() {
             .
           </p>
         )}
-        <UnknownTokens tokens={detect.unknown_tokens} firstRows onAdd={w.addTokens} />
+        <UnknownTokens tokens={detect.unknown_tokens} firstRows onAdd={w.addTokens} onIgnore={w.ignoreToken} />
+        <IgnoredTokens tokens={detect.ignored_tokens} firstRows />
         {w.addedTokens.length > 0 && (
           <p className="text-good" role="status">
             Added to the catalogue:{' '}
@@ -485,7 +486,8 @@ function PreviewStep() {
         </p>
       )}
       <ReadAsSummary readAs={p.read_as} tokenId={w.choices.token_id} />
-      <UnknownTokens tokens={p.unknown_tokens} firstRows={false} onAdd={w.addTokens} />
+      <UnknownTokens tokens={p.unknown_tokens} firstRows={false} onAdd={w.addTokens} onIgnore={w.ignoreToken} />
+      <IgnoredTokens tokens={p.ignored_tokens} firstRows={false} />
       <Rejections fileName={p.file_name} rejections={p.rejections} />
       <Updates report={p} />
       {w.error && (

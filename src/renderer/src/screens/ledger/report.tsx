@@ -8,7 +8,7 @@ import { WalletName } from '../../components/wallet-name';
 import { downloadText, toCsv } from '../../lib/csv';
 import { formatCount } from '../../lib/format';
 import { DATE_ORDER_LABEL, SEPARATOR_LABEL } from './choices';
-import { UnknownTokens } from './unknown-tokens';
+import { IgnoredTokens, UnknownTokens } from './unknown-tokens';
 import type { TokenAddResult } from './wizard-store';
 
 const rejectionColumns: SimpleColumn<Rejection>[] = [
@@ -46,7 +46,7 @@ function exportRejections(fileName: string, rejections: Rejection[]): void {
 export function ImportCounts({
   report,
 }: {
-  report: Pick<ImportReport, 'rows_total' | 'added' | 'updated' | 'unchanged' | 'rejected' | 'dry_run'>;
+  report: Pick<ImportReport, 'rows_total' | 'added' | 'updated' | 'unchanged' | 'rejected' | 'dry_run'> & { ignored?: number };
 }) {
   return (
     <div className="stats" data-testid="import-counts">
@@ -54,6 +54,7 @@ export function ImportCounts({
       <Stat label={report.dry_run ? 'would be updated' : 'updated'} value={report.updated} tone="info" />
       <Stat label="unchanged" value={report.unchanged} tone="neutral" />
       <Stat label="rejected" value={report.rejected} tone={report.rejected ? 'bad' : 'neutral'} />
+      {report.ignored ? <Stat label="ignored (spam)" value={report.ignored} tone="muted" /> : null}
       <Stat label="rows read" value={report.rows_total} tone="neutral" />
     </div>
   );
@@ -165,6 +166,7 @@ export function ImportReportView({
       )}
       <ReadAsSummary readAs={report.read_as} tokenId={tokenId} />
       <UnknownTokens tokens={report.unknown_tokens} firstRows={false} onAdd={onAddTokens} />
+      <IgnoredTokens tokens={report.ignored_tokens} firstRows={false} />
       <Rejections fileName={report.file_name} rejections={report.rejections} />
     </>
   );

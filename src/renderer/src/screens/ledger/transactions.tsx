@@ -29,6 +29,7 @@ import { dayToMs, formatCount, formatTime, shorten } from '../../lib/format';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useQuery } from '../../lib/use-query';
 import { useReference } from '../../stores/reference';
+import { ChainCheckDialog } from './chain-check';
 
 export interface TxFilters {
   search: string;
@@ -446,6 +447,7 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
   );
   const [selected, setSelected] = useState<number>();
   const [open, setOpen] = useState<LedgerRecord>();
+  const [checking, setChecking] = useState(false);
   const filtered = Object.values(filters).some(Boolean);
 
   useEffect(() => loadWallets(true), [loadWallets]);
@@ -494,7 +496,20 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
         </span>
         <span className="muted">Double-click or Enter opens a row · ↑↓ PgUp PgDn Home End move</span>
         <ExportButtons query={query} sort={sort} total={rows.total} />
+        <button type="button" className="btn btn-small" onClick={() => setChecking(true)} disabled={!rows.total}>
+          Check against the chain
+        </button>
       </div>
+      {checking && (
+        <ChainCheckDialog
+          scope={{
+            ...(filters.wallet_id ? { wallet_id: filters.wallet_id } : {}),
+            ...(filters.from ? { from: filters.from } : {}),
+            ...(filters.to ? { to: filters.to } : {}),
+          }}
+          onClose={() => setChecking(false)}
+        />
+      )}
       {rows.total !== undefined && <Totals query={query} total={rows.total} />}
       <div className="tx-body">
         {body}

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Token } from '../../../../shared/catalogue';
 import type { HandlerInput } from '../../../../shared/contract';
-import type { UnknownToken } from '../../../../shared/ledger';
+import type { IgnoredRows, UnknownToken } from '../../../../shared/ledger';
+import type { TokenDetails } from '../../../../shared/onchain';
 import { call, errorText } from '../../api';
 import { ExplorerLink } from '../../components/links';
 import { formatCount } from '../../lib/format';
@@ -23,6 +24,31 @@ interface Outcome {
   busy?: boolean;
   error?: string;
   added?: Token;
+}
+
+/** What the chain's node said of a contract (symbol(), name(), decimals()), by keyOf. */
+type FromNode = Record<string, TokenDetails & { chain_id: string }>;
+
+/**
+ * Each unknown token's symbol, name and decimals read from its contract, where its chain has a node
+ * (Catalogue → Chains); none where it has not, and the user types them as before.
+ */
+function useFromNode(tokens: UnknownToken[]): { data: FromNode | undefined; loading: boolean } {
+  const key = tokens.length ? `from-node:${tokens.map(keyOf).sort().join(',')}` : null;
+  const q = useQuery(key, async () => {
+    const nodes = await call('onchain-nodes-list', {});
+    const out: FromNode = {};
+    for (const chain of new Set(tokens.map((t) => t.chain_id))) {
+      if (!nodes.find((n) => n.chain_id === chain)?.configured) continue;
+      const contracts = tokens.filter((t) => t.chain_id === chain).map((t) => t.contract_address);
+      for (let i = 0; i < contracts.length; i += 100) {
+        const { tokens: read } = await call('onchain-token-details', { chain_id: chain, contract_addresses: contracts.slice(i, i + 100) });
+        for (const r of read) out[`${chain}-${r.contract_address}`] = { ...r, chain_id: chain };
+      }
+    }
+    return out;
+  });
+  return { data: q.data, loading: q.loading };
 }
 
 const keyOf = (t: UnknownToken) => `${t.chain_id}-${t.contract_address}`;
@@ -72,16 +98,20 @@ function UnknownTokenItem({
   draft,
   outcome,
   suggestedId,
+  fromNode,
   onEdit,
   onAdd,
+  onIgnore,
 }: {
   token: UnknownToken;
   firstRows: boolean;
   draft: Draft;
   outcome: Outcome;
   suggestedId: string;
+  fromNode: (TokenDetails & { chain_id: string }) | undefined;
   onEdit: (patch: Partial<Draft>) => void;
   onAdd: () => void;
+  onIgnore?: () => void;
 }) {
   const key = keyOf(token);
   const decimal = readDecimal(draft.decimal, token.decimal_hint);
@@ -147,15 +177,37 @@ function UnknownTokenItem({
             <button type="button" className="btn btn-primary btn-small" disabled={busy || !ready} onClick={onAdd}>
               {busy ? 'Adding…' : 'Add to catalogue'}
             </button>
+            {onIgnore && (
+              <button
+                type="button"
+                className="btn btn-small"
+                disabled={busy}
+                onClick={onIgnore}
+                title="A token you do not hold for real (spam sent to the wallet): its rows are skipped and counted, not imported"
+              >
+                Ignore (spam)
+              </button>
+            )}
           </div>
+          {fromNode && (
+            <p className={fromNode.error ? 'field-hint text-warn' : 'field-hint'} data-testid="from-node">
+              {fromNode.error
+                ? `${token.chain_id}'s node could not read the contract: ${fromNode.error}; give them as the explorer shows them.`
+                : `Read from ${token.chain_id}'s node: symbol ${fromNode.symbol}, decimals ${fromNode.decimal}${fromNode.name ? `, name ${fromNode.name}` : ''}${
+                    token.symbol && token.symbol !== fromNode.symbol ? ` (the file says ${token.symbol})` : ''
+                  }. Check them, then add.`}
+            </p>
+          )}
           {decimal.problem && (
             <p className="text-bad small" data-testid="decimal-problem">
               Decimal: {decimal.problem}.
             </p>
           )}
-          <p id={`${key}-decimal-hint`} className="field-hint">
-            {decimalHint(token, firstRows)}
-          </p>
+          {!(fromNode && fromNode.decimal !== null) && (
+            <p id={`${key}-decimal-hint`} className="field-hint">
+              {decimalHint(token, firstRows)}
+            </p>
+          )}
         </>
       )}
       {outcome.error && (
@@ -177,12 +229,16 @@ export function UnknownTokens({
   tokens,
   firstRows,
   onAdd,
+  onIgnore,
 }: {
   tokens: UnknownToken[];
   /** The tokens were found among the file's first rows only (the file has not been read whole yet). */
   firstRows: boolean;
   onAdd: (tokens: TokenAdd[]) => Promise<TokenAddResult[]>;
+  /** Ignore a token as spam (absent: not offered). */
+  onIgnore?: (token: { chain_id: string; contract_address: string; symbol: string; name: string }) => Promise<void>;
 }) {
+  const fromNode = useFromNode(tokens);
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({});
   const [addedCount, setAddedCount] = useState(0);
@@ -190,7 +246,24 @@ export function UnknownTokens({
   const taken = useTakenIds(chainIds, addedCount);
   if (tokens.length === 0) return null;
 
-  const draftOf = (t: UnknownToken): Draft => drafts[keyOf(t)] ?? { symbol: t.symbol, decimal: '', tokenId: '' };
+  // What the node read is proposed for the user to confirm; without a node, the file's symbol and no decimal.
+  const draftOf = (t: UnknownToken): Draft => {
+    const read = fromNode.data?.[keyOf(t)];
+    return (
+      drafts[keyOf(t)] ??
+      (read && !read.error && read.decimal !== null
+        ? { symbol: read.symbol || t.symbol, decimal: String(read.decimal), tokenId: '' }
+        : { symbol: t.symbol, decimal: '', tokenId: '' })
+    );
+  };
+  const ignore = async (t: UnknownToken) => {
+    setOutcomes((o) => ({ ...o, [keyOf(t)]: { busy: true } }));
+    try {
+      await onIgnore!({ chain_id: t.chain_id, contract_address: t.contract_address, symbol: t.symbol, name: t.name });
+    } catch (err) {
+      setOutcomes((o) => ({ ...o, [keyOf(t)]: { error: errorText(err) } }));
+    }
+  };
   // Until the catalogue's IDs are in, nothing is suggested (and nothing can be added with a suggestion).
   const suggested = taken
     ? suggestTokenIds(
@@ -248,8 +321,13 @@ export function UnknownTokens({
       </h3>
       <p className="muted">
         The catalogue has no token with {tokens.length === 1 ? 'this contract' : 'these contracts'}, so{' '}
-        {rows === 1 ? 'its row is' : 'their rows are'} rejected. Check each symbol (from the file) and give each token its decimal, then add
-        it: the file&apos;s amounts show only how many decimal places the token has at least.
+        {rows === 1 ? 'its row is' : 'their rows are'} rejected.{' '}
+        {fromNode.data && Object.values(fromNode.data).some((r) => !r.error)
+          ? "Their symbols and decimals are read from the chain's node: check each, then add it."
+          : fromNode.loading
+            ? "Reading their symbols and decimals from the chain's node…"
+            : "Check each symbol (from the file) and give each token its decimal, then add it: the file's amounts show only how many decimal places the token has at least (with a node set for the chain, in the Catalogue, they are read from the contract)."}{' '}
+        A token that is spam can be ignored: its rows are then skipped and counted.
       </p>
       {open.length > 1 && (
         <div className="unknown-tokens-all">
@@ -274,11 +352,36 @@ export function UnknownTokens({
             draft={draftOf(t)}
             outcome={outcomes[keyOf(t)] ?? {}}
             suggestedId={suggested[i]!}
+            fromNode={fromNode.data?.[keyOf(t)]}
             onEdit={edit(t)}
             onAdd={() => void add([t])}
+            onIgnore={onIgnore && (() => void ignore(t))}
           />
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** Rows of contracts the user ignores (spam): skipped, neither imported nor rejected; counted by token. */
+export function IgnoredTokens({ tokens, firstRows }: { tokens: IgnoredRows[]; firstRows: boolean }) {
+  if (tokens.length === 0) return null;
+  const rows = tokens.reduce((n, t) => n + t.rows, 0);
+  return (
+    <section className="subsection ignored-tokens" aria-label="Ignored tokens">
+      <h3 data-testid="ignored-tokens-title">
+        {plural(rows, 'row')} of {plural(tokens.length, 'ignored token')} skipped
+        {firstRows && <span className="muted"> in the first rows</span>}
+      </h3>
+      <ul className="plain-list">
+        {tokens.map((t) => (
+          <li key={`${t.chain_id}-${t.contract_address}`}>
+            <strong>{t.symbol || 'no symbol'}</strong> <span className="muted">on {t.chain_id}</span>{' '}
+            <ExplorerLink chainId={t.chain_id} kind="address" value={t.contract_address} /> · {plural(t.rows, 'row')}
+          </li>
+        ))}
+      </ul>
+      <p className="muted small">Ignored as spam (nps tokens unignore lets a contract in again: its rows are then an unknown token).</p>
     </section>
   );
 }

@@ -75,6 +75,8 @@ interface WizardActions {
    * rows on the mapping step, the whole preview on the Preview step).
    */
   addTokens: (tokens: HandlerInput<'catalogue-token-add'>[]) => Promise<TokenAddResult[]>;
+  /** Ignore a token's contract (spam): its rows are then skipped and counted; the file is read again. */
+  ignoreToken: (token: HandlerInput<'catalogue-token-ignore'>) => Promise<void>;
   /** Add the chain the file's coin is of (the user confirmed it), then read the file again: its chain is then the one added. */
   addChain: (chain: HandlerInput<'catalogue-chain-add'>) => Promise<Chain>;
   back: (to: WizardStep) => void;
@@ -243,6 +245,16 @@ export const useImportWizard = create<Wizard & WizardActions>((set, get) => {
         void get().runPreview({ keepAdded: true });
       }
       return results;
+    },
+    ignoreToken: async (token) => {
+      await call('catalogue-token-ignore', token);
+      set({ error: undefined });
+      const step = get().step;
+      if (step === 'map') await detectNow();
+      else if (step === 'preview') {
+        set({ previewStale: true });
+        void get().runPreview({ keepAdded: true });
+      }
     },
     addChain: async (chain) => {
       const added = await call('catalogue-chain-add', chain);

@@ -22,6 +22,7 @@ const SIDES: Record<TicketDetail['kind'], { claim: boolean; record: boolean }> =
   not_in_ledger: { claim: true, record: false },
   not_in_books: { claim: false, record: true },
   balance: { claim: false, record: false },
+  onchain: { claim: false, record: true },
 };
 
 /** The claim beside the record, field by field; the fields at fault first and marked. */
@@ -126,6 +127,67 @@ function Figures({ claimed }: { claimed: Record<string, unknown> }) {
             <td>{valueOf(k, v)}</td>
           </tr>
         ))}
+      </tbody>
+    </table>
+  );
+}
+
+const ONCHAIN_ROWS = ['amount', 'to', 'token', 'status', 'fee'] as const;
+
+/** An onchain exception: what the chain's node says beside what the ledger records, field by field (claimed keeps both, as the check found them). */
+function OnChain({ d }: { d: TicketDetail }) {
+  const chain = (d.claimed.chain ?? {}) as Record<string, unknown>;
+  const ledger = (d.claimed.ledger ?? {}) as Record<string, unknown>;
+  const fields = new Set((d.claimed.fields ?? []) as string[]);
+  const chainId = d.record?.chain_id ?? d.chain_id;
+  const rows = ONCHAIN_ROWS.filter((f) => fields.has(f) || claimText(chain[f]) !== '');
+  const value = (f: string, text: string) =>
+    text === '' ? (
+      <NoValue />
+    ) : f === 'to' ? (
+      <ExplorerLink chainId={chainId} kind="address" value={text} short={false} />
+    ) : f === 'amount' || f === 'fee' ? (
+      <Amount value={text} />
+    ) : (
+      <span className="mono break">{text}</span>
+    );
+  const where =
+    typeof d.claimed.block_number === 'string'
+      ? ` (block ${d.claimed.block_number}, ${claimText(d.claimed.confirmations)} confirmations when checked)`
+      : '';
+  return (
+    <table className="table compare" aria-label="On the chain and in the ledger">
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">On the chain{where}</th>
+          <th scope="col">Recorded in the ledger</th>
+        </tr>
+      </thead>
+      <tbody>
+        {d.claimed.outcome === 'not_found' ? (
+          <tr className="abnormal">
+            <th scope="row">
+              <FieldName field="hash" />
+            </th>
+            <td className="compare-missing">
+              <strong>Not on the chain</strong>
+              <span>The chain&apos;s node has no transaction with this hash.</span>
+            </td>
+            <td>{value('hash', claimText(d.claimed.hash))}</td>
+          </tr>
+        ) : (
+          rows.map((f) => (
+            <tr key={f} className={fields.has(f) ? 'abnormal' : undefined}>
+              <th scope="row">
+                <FieldName field={f === 'token' ? 'token_id' : f} />
+                {fields.has(f) && <span className="chip chip-bad">differs</span>}
+              </th>
+              <td>{value(f, claimText(chain[f]))}</td>
+              <td>{value(f, claimText(ledger[f]))}</td>
+            </tr>
+          ))
+        )}
       </tbody>
     </table>
   );
@@ -253,7 +315,7 @@ export function Detail({ ticketId, version, onChanged }: { ticketId: string; ver
           The books describe it as “{d.claimed.description}”.
         </p>
       )}
-      {d.kind === 'balance' ? <Figures claimed={d.claimed} /> : <Comparison d={d} />}
+      {d.kind === 'balance' ? <Figures claimed={d.claimed} /> : d.kind === 'onchain' ? <OnChain d={d} /> : <Comparison d={d} />}
       <History events={d.events} />
     </article>
   );
