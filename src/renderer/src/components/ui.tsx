@@ -448,6 +448,58 @@ export function FormDialog(props: {
   );
 }
 
+/**
+ * A question before a change that cannot be taken back (remove, revoke): "keep" has the focus, the
+ * action runs in the service, and a refusal is said in the dialog, which stays open; the action is
+ * not offered again once refused (the service said why, and would again).
+ */
+export function ConfirmDialog(props: {
+  title: string;
+  keepLabel: string;
+  actLabel: string;
+  busyLabel?: string;
+  action: () => Promise<void>;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const act = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.action();
+      props.onClose();
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      title={props.title}
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={props.onClose} autoFocus>
+            {props.keepLabel}
+          </button>
+          <button type="button" className="btn btn-danger" onClick={() => void act()} disabled={busy || error !== undefined}>
+            {busy ? (props.busyLabel ?? props.actLabel) : props.actLabel}
+          </button>
+        </>
+      }
+    >
+      {props.children}
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}
+
 export function Stat({
   label,
   value,

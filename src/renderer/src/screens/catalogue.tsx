@@ -7,7 +7,7 @@ import { ExplorerLink } from '../components/links';
 import {
   Amount,
   Badge,
-  Dialog,
+  ConfirmDialog,
   Empty,
   ErrorBox,
   Field,
@@ -294,33 +294,14 @@ function EditTokenDialog({
 
 /** Remove a token the ledger does not use (one added by mistake); the service refuses one a record uses, and says how many. */
 function RemoveTokenDialog({ token, onClose, onRemoved }: { token: Token; onClose: () => void; onRemoved: (t: Token) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      onRemoved(await call('catalogue-token-remove', { token_id: token.token_id }));
-      onClose();
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Remove token ${token.token_id}`}
+      keepLabel="Keep the token"
+      actLabel="Remove token"
+      busyLabel="Removing…"
+      action={async () => onRemoved(await call('catalogue-token-remove', { token_id: token.token_id }))}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} autoFocus>
-            Keep the token
-          </button>
-          <button type="button" className="btn btn-danger" onClick={() => void remove()} disabled={busy || error !== undefined}>
-            {busy ? 'Removing…' : 'Remove token'}
-          </button>
-        </>
-      }
     >
       <p>
         <strong className="mono">{token.token_id}</strong> ({token.symbol}, decimal {token.decimal}) on{' '}
@@ -330,12 +311,7 @@ function RemoveTokenDialog({ token, onClose, onRemoved }: { token: Token; onClos
         Only a token no ledger record uses can be removed. Rows of its contract are then rejected as an unknown token until it is added
         again (the import dialog offers it, with its decimal to give).
       </p>
-      {error && (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      )}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

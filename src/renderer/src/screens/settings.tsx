@@ -5,6 +5,7 @@ import { call, errorText, transportKind, type Progress } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import {
   Badge,
+  ConfirmDialog,
   CopyButton,
   Dialog,
   Empty,
@@ -235,40 +236,22 @@ function ScopeDialog({ apiKey, onClose, onSaved }: { apiKey: ApiKey; onClose: ()
 }
 
 function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose: () => void; onRevoked: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const revoke = async () => {
-    setBusy(true);
-    try {
-      await call('keys-revoke', { api_key: apiKey.api_key });
-      onRevoked();
-      onClose();
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       title="Revoke this key?"
+      keepLabel="Keep it"
+      actLabel="Revoke key"
+      action={async () => {
+        await call('keys-revoke', { api_key: apiKey.api_key });
+        onRevoked();
+      }}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} autoFocus>
-            Keep it
-          </button>
-          <button type="button" className="btn btn-danger" onClick={revoke} disabled={busy}>
-            Revoke key
-          </button>
-        </>
-      }
     >
       <p>
         Requests signed with <strong>{apiKey.label}</strong> (<span className="mono">{shorten(apiKey.api_key, 12, 8)}</span>) will be
         refused from now on (error 2002). This cannot be undone.
       </p>
-      {error && <p className="error-text">{error}</p>}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

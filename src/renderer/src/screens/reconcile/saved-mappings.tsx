@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { SavedMapping } from '../../../../shared/reconcile';
-import { call, errorText } from '../../api';
+import { call } from '../../api';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
-import { Badge, Dialog, Empty, ErrorBox, Field, FormDialog, Loading } from '../../components/ui';
+import { Badge, ConfirmDialog, Empty, ErrorBox, Field, FormDialog, Loading } from '../../components/ui';
 import { WalletName } from '../../components/wallet-name';
 import { formatTime } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
@@ -134,39 +134,21 @@ function EditDialog({ mapping, onClose, onSaved }: { mapping: SavedMapping; onCl
 }
 
 function RemoveDialog({ mapping, onClose, onRemoved }: { mapping: SavedMapping; onClose: () => void; onRemoved: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const remove = async () => {
-    setBusy(true);
-    try {
-      await call('books-mapping-remove', { mapping: mapping.mapping_id });
-      onRemoved();
-      onClose();
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       title="Remove this saved mapping?"
+      keepLabel="Keep it"
+      actLabel="Remove"
+      action={async () => {
+        await call('books-mapping-remove', { mapping: mapping.mapping_id });
+        onRemoved();
+      }}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} autoFocus>
-            Keep it
-          </button>
-          <button type="button" className="btn btn-danger" onClick={() => void remove()} disabled={busy}>
-            Remove
-          </button>
-        </>
-      }
     >
       <p>
         <strong>{mapping.name}</strong> will no longer be proposed for books with its columns; the next run of that layout keeps its own
         mapping again. Past runs keep the mapping they were read with.
       </p>
-      {error && <p className="error-text">{error}</p>}
-    </Dialog>
+    </ConfirmDialog>
   );
 }
