@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -130,3 +131,13 @@ export async function withService<T>(dataDir: string | undefined, fn: (service: 
 export const sayWarning = (line: string): void => {
   process.stderr.write(`warning: ${line}\n`);
 };
+
+/** y/N on the terminal; anything but y or yes is no. */
+export async function confirmed(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}

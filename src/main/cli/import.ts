@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { Mapping, type ImportReport, type ImportUndo } from '../../shared/ledger';
 import { parseInput } from '../service/errors';
-import { dataDirOption, parseFlags, withService } from './common';
+import { dataDirOption, parseFlags, withService, confirmed } from './common';
 import { UsageError } from './errors';
 import { importUndoUsage, importUsage } from './usage';
 
@@ -139,16 +138,6 @@ export function formatUndo(u: ImportUndo, done: boolean): string {
   for (const [what, verb, rest] of said) lines.push(done ? `  ${verb} ${what}${rest}` : `  ${what} will be ${verb}${rest}`);
   if (done && u.undone_at !== null) lines.push(`  by ${u.undone_by ?? '?'}, ${utc(u.undone_at)}`);
   return lines.join('\n');
-}
-
-/** y/N on the terminal; anything but y or yes is no. */
-async function confirmed(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 async function undoCommand(args: string[]): Promise<void> {

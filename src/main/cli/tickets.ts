@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import {
   EXCEPTION_KIND_LABELS,
   ExceptionKind,
@@ -7,7 +6,7 @@ import {
   type TicketDetail,
   type TicketSummary,
 } from '../../shared/tickets';
-import { dataDirOption, parseFlags, withService } from './common';
+import { dataDirOption, parseFlags, withService, confirmed } from './common';
 import { UsageError } from './errors';
 import type { Invoker } from './running';
 import { closest, requireSubcommand } from './suggest';
@@ -87,16 +86,6 @@ async function select(
     if (r.list.length < PAGE || page * PAGE >= r.total) break;
   }
   return { list, total };
-}
-
-/** y/N on the terminal; anything but y or yes is no. */
-async function confirmed(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 const VERB = { Resolved: 'resolve', Dismissed: 'dismiss', Pending: 'reopen' } as const;

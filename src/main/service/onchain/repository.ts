@@ -5,6 +5,7 @@ import type { Db } from '../db/open';
 import { keyEquals } from '../db/ledger-sql';
 import { RECORD_COLUMNS, recordOfRow } from '../db/record-sql';
 import { stmt } from '../db/statements';
+import type { Judged } from './compare';
 
 /* The SQL of checks against the chain: the records a check covers, its progress and findings. */
 
@@ -178,19 +179,14 @@ export function pruneChecks(db: Db, keep: number): void {
   ).run(keep);
 }
 
-export interface ResultRow {
+/** A record's finding as kept: the judgement (compare.ts) with the record it is of. */
+export interface ResultRow extends Judged {
   record_no: number;
   transaction_id: string;
   wallet_id: string;
   chain_id: string;
   token_id: string;
   hash: string;
-  outcome: OnchainOutcome;
-  fields: OnchainField[];
-  reason: string;
-  chain: Record<string, string>;
-  confirmations: number | null;
-  block_number: string | null;
   ticket_id: string | null;
   checked_at: number;
 }

@@ -267,40 +267,15 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
   );
   return list.map((e) => {
     const existing = pending.get(e.kind, e.subject);
+    // The columns both statements write, in their order.
+    const fields = [e.wallet_id, e.transaction_id, e.chain_id, e.token_id, e.amount, e.abnormals ?? '', e.desc, e.claimed, e.run_id];
     if (existing !== undefined) {
-      update.run(
-        e.wallet_id,
-        e.transaction_id,
-        e.chain_id,
-        e.token_id,
-        e.amount,
-        e.abnormals ?? '',
-        e.desc,
-        e.claimed,
-        e.run_id,
-        e.at,
-        existing,
-      );
+      update.run(...fields, e.at, existing);
       event.run(existing, 'updated', 'Pending', 'Pending', e.desc, e.actor, e.at);
       return existing;
     }
     const id = uuidv7();
-    insert.run(
-      id,
-      e.kind,
-      e.subject,
-      e.wallet_id,
-      e.transaction_id,
-      e.chain_id,
-      e.token_id,
-      e.amount,
-      e.abnormals ?? '',
-      e.desc,
-      e.claimed,
-      e.run_id,
-      e.at,
-      e.at,
-    );
+    insert.run(id, e.kind, e.subject, ...fields, e.at, e.at);
     event.run(id, 'opened', null, 'Pending', e.desc, e.actor, e.at);
     return id;
   });
