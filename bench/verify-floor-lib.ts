@@ -209,19 +209,15 @@ const lookupSql = (column: string, where: (k: string) => string) =>
   `WITH wanted(k) AS MATERIALIZED (SELECT unhex(value) FROM json_each(?) UNION ALL SELECT value FROM json_each(?))
    SELECT * FROM ledger_rows t WHERE ${where(column)}`;
 
-export interface FloorResult {
-  /** CPU time (every thread of this process) and wall time of the requests, ms. */
-  cpuMs: number;
-  wallMs: number;
-  /** Records read, in all (a check that the lookups found what the service found). */
-  records: number;
+/** The floor on a copy of the store (`file`, written to): `run` does one planned request and answers its CPU time, ms (every thread of this process). */
+export interface Floor {
+  run(r: FloorRequest): number;
+  /** Records read since the floor was opened (a check that the lookups found what the service found). */
+  readonly records: number;
+  close(): void;
 }
 
-/**
- * Run the planned requests against a copy of the store (`file`, written to): `warmup` first, not
- * counted (V8 compiles; the first reads of the mapped file fault its pages in), then `requests`.
- */
-export function runFloor(file: string, apiKey: string, warmup: readonly FloorRequest[], requests: readonly FloorRequest[]): FloorResult {
+export function openFloor(file: string, apiKey: string): Floor {
   const db = openLikeService(file);
   const lookups: Record<Column, Database.Statement> = {
     tx: db.prepare(lookupSql('tx_key', (c) => `t.${c} IN (SELECT k FROM wanted)`)).raw(true),
@@ -293,13 +289,16 @@ export function runFloor(file: string, apiKey: string, warmup: readonly FloorReq
     chunk.run(r.run.run_id, r.run.item_count, r.run.matched, r.run.mismatched, r.run.not_found, r.claims, r.outcomes);
     db.exec('COMMIT');
   };
-  for (const r of warmup) one(r);
-  records = 0;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (const r of requests) one(r);
-  const wallMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  db.close();
-  return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs, records };
+  return {
+    run(r) {
+      const before = process.cpuUsage();
+      one(r);
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / 1000;
+    },
+    get records() {
+      return records;
+    },
+    close: () => db.close(),
+  };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { planFloor, runFloor } from './verify-floor-lib';
+import { openFloor, planFloor } from './verify-floor-lib';
 import { copyStore, setUpVerify } from './verify-setup';
 
 /*
@@ -36,19 +36,23 @@ try {
     cache: values.cache,
   });
   const plans = planFloor(setup.store, [...setup.warmupBodies, ...setup.bodies], setup.apiKey, Date.now());
-  const floor = runFloor(
-    copyStore(setup, join(dir, 'floor')),
-    setup.apiKey,
-    plans.slice(0, setup.warmupBodies.length),
-    plans.slice(setup.warmupBodies.length),
-  );
+  const floor = openFloor(copyStore(setup, join(dir, 'floor')), setup.apiKey);
+  // The warm-up first, not counted (V8 compiles; the first reads of the mapped file fault its pages in).
+  for (const plan of plans.slice(0, setup.warmupBodies.length)) floor.run(plan);
+  const recordsBefore = floor.records;
+  let cpuMs = 0;
+  const t0 = performance.now();
+  for (const plan of plans.slice(setup.warmupBodies.length)) cpuMs += floor.run(plan);
+  const wallMs = performance.now() - t0;
+  const records = floor.records - recordsBefore;
+  floor.close();
   console.log(
-    `floor: ${requests} requests of ${values.items} claims, ${floor.records.toLocaleString('en-US')} records read: CPU ${(floor.cpuMs / requests).toFixed(1)} ms a request (wall ${(floor.wallMs / requests).toFixed(1)} ms); ` +
+    `floor: ${requests} requests of ${values.items} claims, ${records.toLocaleString('en-US')} records read: CPU ${(cpuMs / requests).toFixed(1)} ms a request (wall ${(wallMs / requests).toFixed(1)} ms); ` +
       `${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
   );
-  console.log(`floor CPU per request: ${(floor.cpuMs / requests).toFixed(2)} ms`);
+  console.log(`floor CPU per request: ${(cpuMs / requests).toFixed(2)} ms`);
 } finally {
   if (values.keep) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { signedHeaders } from '../src/main/service/keys/sign';
-import { processCpuMs } from './proc';
-import { planFloor, runFloor, type FloorResult } from './verify-floor-lib';
+import { processCpuTimes } from './proc';
+import { openFloor, planFloor, type FloorRequest } from './verify-floor-lib';
 import { copyStore, setUpVerify, type VerifySetup } from './verify-setup';
 
 /*
@@ -25,11 +25,12 @@ import { copyStore, setUpVerify, type VerifySetup } from './verify-setup';
  * requests, `warmup` requests of other claims are sent and shown apart: the first requests to a
  * fresh process run while V8 compiles the code, several times slower than the rest.
  *
- * Then, in the same run, the verification floor (bench/verify-floor-lib.ts): the same requests'
- * lookups, reads and writes done directly through better-sqlite3 on another copy of the same
- * store, and its CPU time a request. --rounds N measures both N times, alternating which goes
- * first. The last line is the ratio of the service's CPU to the floor's over every round:
- * `verify CPU / floor CPU: R`.
+ * In the same run, the verification floor (bench/verify-floor-lib.ts): the same requests' lookups,
+ * reads and writes done directly through better-sqlite3 on another copy of the same store, each
+ * right after the service's answer to it (while the service waits for the next request), so that
+ * both are measured under the same load, request by request. --rounds N does it all N times,
+ * each round on fresh copies. The last line is the ratio of the service's CPU to the floor's over
+ * every round: `verify CPU / floor CPU: R`.
  * --profile makes the server write a CPU profile (node --cpu-prof) into the kept folder.
  */
 
@@ -64,16 +65,26 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-interface ServiceResult {
+interface RoundResult {
   cpuMs: number;
+  floorCpuMs: number;
   elapsedMs: number;
   times: number[];
 }
 
-/** The service on a copy of the store, the warm-up, then the timed requests (see the top of this file). */
-async function measureService(setup: VerifySetup, dir: string): Promise<ServiceResult> {
+/**
+ * The service on a copy of the store, the warm-up, then the timed requests (see the top of this
+ * file); after each answer, while the service waits for the next request, the floor does the same
+ * request on a copy of its own: both measured under the same load, request by request.
+ */
+async function measureRound(
+  setup: VerifySetup,
+  plans: { warmup: FloorRequest[]; timed: FloorRequest[] },
+  dir: string,
+): Promise<RoundResult> {
   const dataDir = join(dir, 'data');
   copyStore(setup, dataDir);
+  const floor = openFloor(copyStore(setup, join(dir, 'floor')), setup.apiKey);
   const server = spawn(
     process.execPath,
     [
@@ -136,18 +147,23 @@ async function measureService(setup: VerifySetup, dir: string): Promise<ServiceR
 
   if (setup.warmupBodies.length > 0) {
     const warm: string[] = [];
-    for (const body of setup.warmupBodies) {
+    for (const [i, body] of setup.warmupBodies.entries()) {
       const t0 = performance.now();
       read((await send(prepare(body))).chunks);
       warm.push(`${(performance.now() - t0).toFixed(1)} ms`);
+      floor.run(plans.warmup[i]!);
     }
     console.log(`  warm-up (not counted): ${setup.warmupBodies.length} requests of other claims: ${warm.join(', ')}`);
   }
 
   const times: number[] = [];
+  let floorCpuMs = 0;
+  let floorWallMs = 0;
+  let answered = 0;
+  const floorRecordsBefore = floor.records;
   let matched = 0;
   let notFound = 0;
-  const cpuBefore = processCpuMs(server.pid);
+  const cpuBefore = processCpuTimes(server.pid);
   const start = performance.now();
   let next = 0;
   const count = (chunks: Buffer[]) => {
@@ -172,14 +188,20 @@ async function measureService(setup: VerifySetup, dir: string): Promise<ServiceR
       if (previous) count(previous);
       const { chunks, end } = await answer;
       times.push(end - t0);
+      const f0 = performance.now();
+      floorCpuMs += floor.run(plans.timed[answered++]!);
+      floorWallMs += performance.now() - f0;
       previous = chunks;
     }
     if (previous) count(previous);
   };
   await Promise.all(Array.from({ length: concurrency }, client));
-  const elapsedMs = performance.now() - start;
+  // The floor's turns are not the service's time.
+  const elapsedMs = performance.now() - start - floorWallMs;
   agent.destroy();
-  const cpuAfter = processCpuMs(server.pid);
+  const floorRecords = floor.records - floorRecordsBefore;
+  floor.close();
+  const cpuAfter = processCpuTimes(server.pid);
   await new Promise((resolve) => {
     server.on('exit', resolve);
     server.kill('SIGTERM');
@@ -188,17 +210,21 @@ async function measureService(setup: VerifySetup, dir: string): Promise<ServiceR
   if (matched !== setup.kinds.match || notFound !== setup.kinds.missing)
     throw new Error(`answers: ${matched} matched and ${notFound} not found, against ${setup.kinds.match} and ${setup.kinds.missing} sent`);
   if (cpuBefore === null || cpuAfter === null) throw new Error("the service's CPU time is read from /proc (Linux)");
-  const cpuMs = cpuAfter - cpuBefore;
+  const userMs = cpuAfter.user - cpuBefore.user;
+  const cpuMs = userMs + cpuAfter.system - cpuBefore.system;
   const sorted = [...times].sort((a, b) => a - b);
   const rate = (total / elapsedMs) * 1000;
   console.log(
-    `  service: CPU ${(cpuMs / requests).toFixed(1)} ms a request = ${fmt((total / cpuMs) * 1000)} items per CPU-second; ` +
+    `  service: CPU ${(cpuMs / requests).toFixed(1)} ms a request (user ${(userMs / requests).toFixed(1)}) = ${fmt((total / cpuMs) * 1000)} items per CPU-second; ` +
       `${fmt(total)} items in ${requests} signed requests over HTTP (${concurrency} in flight) in ${(elapsedMs / 1000).toFixed(2)} s = ${fmt(rate)} items/s ` +
       `(target ${fmt(TARGET_ITEMS_PER_S)}: ${rate >= TARGET_ITEMS_PER_S ? 'met' : 'MISSED'}); ` +
       `request time p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms; ` +
       `answers: ${fmt(matched)} matched, ${fmt(total - matched - notFound)} mismatched, ${fmt(notFound)} not found; load average ${load()}`,
   );
-  return { cpuMs, elapsedMs, times };
+  console.log(
+    `  floor: CPU ${(floorCpuMs / requests).toFixed(1)} ms a request (wall ${(floorWallMs / requests).toFixed(1)} ms), ${fmt(floorRecords)} records read`,
+  );
+  return { cpuMs, floorCpuMs, elapsedMs, times };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-verify-'));
@@ -212,35 +238,23 @@ try {
     seed: Number(values.seed),
     cache: values.cache,
   });
-  // The floor's work, worked out before anything is timed (its nonces far from the service's own).
-  const plans = planFloor(setup.store, [...setup.warmupBodies, ...setup.bodies], setup.apiKey, Date.now() - 3_600_000);
+  // The floor's work, worked out before anything is timed.
+  const plans = planFloor(setup.store, [...setup.warmupBodies, ...setup.bodies], setup.apiKey, Date.now());
   const warmPlans = plans.slice(0, setup.warmupBodies.length);
   const timedPlans = plans.slice(setup.warmupBodies.length);
 
-  const services: ServiceResult[] = [];
-  const floors: FloorResult[] = [];
+  const results: RoundResult[] = [];
   for (let round = 1; round <= rounds; round++) {
     console.log(`round ${round} of ${rounds}, load average ${load()}`);
-    const floor = () => {
-      const f = runFloor(copyStore(setup, join(dir, `floor-${round}`)), setup.apiKey, warmPlans, timedPlans);
-      rmSync(join(dir, `floor-${round}`), { recursive: true, force: true });
-      console.log(
-        `  floor: CPU ${(f.cpuMs / requests).toFixed(1)} ms a request (wall ${(f.wallMs / requests).toFixed(1)} ms), ${fmt(f.records)} records read; load average ${load()}`,
-      );
-      floors.push(f);
-    };
-    // Alternately first, so that neither always runs on the quieter (or busier) end of the round.
-    if (round % 2 === 0) floor();
-    const roundDir = join(dir, `service-${round}`);
-    services.push(await measureService(setup, roundDir));
+    const roundDir = join(dir, `round-${round}`);
+    const r = await measureRound(setup, { warmup: warmPlans, timed: timedPlans }, roundDir);
+    results.push(r);
     if (!values.keep && !values.profile) rmSync(roundDir, { recursive: true, force: true });
-    if (round % 2 === 1) floor();
-    const ratio = services.at(-1)!.cpuMs / floors.at(-1)!.cpuMs;
-    console.log(`  round ${round}: service CPU / floor CPU ${ratio.toFixed(2)}`);
+    console.log(`  round ${round}: service CPU / floor CPU ${(r.cpuMs / r.floorCpuMs).toFixed(2)}`);
   }
-  const serviceCpu = services.reduce((n, s) => n + s.cpuMs, 0) / (rounds * requests);
-  const floorCpu = floors.reduce((n, f) => n + f.cpuMs, 0) / (rounds * requests);
-  const times = services.flatMap((s) => s.times).sort((a, b) => a - b);
+  const serviceCpu = results.reduce((n, r) => n + r.cpuMs, 0) / (rounds * requests);
+  const floorCpu = results.reduce((n, r) => n + r.floorCpuMs, 0) / (rounds * requests);
+  const times = results.flatMap((r) => r.times).sort((a, b) => a - b);
   const p50 = percentile(times, 50);
   const p99 = percentile(times, 99);
   console.log(
