@@ -73,20 +73,35 @@ export const nameNo = (x: string): string => `(SELECT no FROM ${NAMES_TABLE} WHE
 export const nameOf = (k: string): string => `(SELECT name FROM ${NAMES_TABLE} WHERE no = ${k})`;
 
 /**
+ * How a field is kept, for readers that decode in JavaScript (db/record-sql.ts): `id` as encodeId,
+ * `hash` as encodeHash, `listed` by its place in `list`, `name` by its number in ledger_names.
+ */
+type EncodingKind = 'id' | 'hash' | 'listed' | 'name';
+
+/**
  * The encoded columns of `ledger_rows`, by the field they hold (the view also shows them under these
  * names, for filters that must reach an index), with each direction of the encoding.
  */
 export const ENCODED = {
-  transaction_id: { key: 'tx_key', encode: encodeId, decode: decodeId },
-  wallet_id: { key: 'wallet_no', encode: nameNo, decode: nameOf },
-  type: { key: 'type_key', encode: encodeType, decode: (k: string) => decodeListed(LEDGER_TYPES, k) },
-  status: { key: 'status_key', encode: encodeStatus, decode: (k: string) => decodeListed(LEDGER_STATUSES, k) },
-  hash: { key: 'hash_key', encode: encodeHash, decode: decodeHash },
-  chain_id: { key: 'chain_no', encode: nameNo, decode: nameOf },
-  token_id: { key: 'token_no', encode: nameNo, decode: nameOf },
-  request_id: { key: 'request_key', encode: encodeId, decode: decodeId },
-  import_id: { key: 'import_no', encode: nameNo, decode: nameOf },
-} as const satisfies Record<string, { key: string; encode: (x: string) => string; decode: (k: string) => string }>;
+  transaction_id: { key: 'tx_key', encode: encodeId, decode: decodeId, kind: 'id' },
+  wallet_id: { key: 'wallet_no', encode: nameNo, decode: nameOf, kind: 'name' },
+  type: { key: 'type_key', encode: encodeType, decode: (k: string) => decodeListed(LEDGER_TYPES, k), kind: 'listed', list: LEDGER_TYPES },
+  status: {
+    key: 'status_key',
+    encode: encodeStatus,
+    decode: (k: string) => decodeListed(LEDGER_STATUSES, k),
+    kind: 'listed',
+    list: LEDGER_STATUSES,
+  },
+  hash: { key: 'hash_key', encode: encodeHash, decode: decodeHash, kind: 'hash' },
+  chain_id: { key: 'chain_no', encode: nameNo, decode: nameOf, kind: 'name' },
+  token_id: { key: 'token_no', encode: nameNo, decode: nameOf, kind: 'name' },
+  request_id: { key: 'request_key', encode: encodeId, decode: decodeId, kind: 'id' },
+  import_id: { key: 'import_no', encode: nameNo, decode: nameOf, kind: 'name' },
+} as const satisfies Record<
+  string,
+  { key: string; encode: (x: string) => string; decode: (k: string) => string; kind: EncodingKind; list?: readonly string[] }
+>;
 
 type EncodedField = keyof typeof ENCODED;
 const encoded = (f: string): f is EncodedField => Object.hasOwn(ENCODED, f);
@@ -158,12 +173,19 @@ export const statusKey = (s: LedgerStatus): number => LEDGER_STATUSES.indexOf(s)
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HASH_RE = /^(0x)?[0-9a-f]{64}$/;
 
+/** The bytes encodeId and encodeHash keep a value as, in hex; undefined for a value they keep as text. */
+export function storedKeyHex(field: 'transaction_id' | 'request_id' | 'hash', v: string): string | undefined {
+  if (field === 'hash') return HASH_RE.test(v) ? (v.charCodeAt(1) === 120 /* x */ ? v.slice(2) : `00${v}`) : undefined;
+  return UUID_RE.test(v) ? `${v.slice(0, 8)}${v.slice(9, 13)}${v.slice(14, 18)}${v.slice(19, 23)}${v.slice(24)}` : undefined;
+}
+
+const bytesOr = (hex: string | undefined, v: string): string | Buffer => (hex === undefined ? v : Buffer.from(hex, 'hex'));
+
 /** encodeId's value. */
-export const encodeIdValue = (v: string): string | Buffer => (UUID_RE.test(v) ? Buffer.from(v.replace(/-/g, ''), 'hex') : v);
+export const encodeIdValue = (v: string): string | Buffer => bytesOr(storedKeyHex('transaction_id', v), v);
 
 /** encodeHash's value. */
-const encodeHashValue = (v: string): string | Buffer =>
-  HASH_RE.test(v) ? (v.charCodeAt(1) === 120 /* x */ ? Buffer.from(v.slice(2), 'hex') : Buffer.from(`00${v}`, 'hex')) : v;
+const encodeHashValue = (v: string): string | Buffer => bytesOr(storedKeyHex('hash', v), v);
 
 /** A listed value's place, as a BigInt: better-sqlite3 binds a number as a REAL (8 bytes in a column without affinity), a BigInt as an INTEGER. */
 const listedValue = (list: readonly string[]) => {
