@@ -212,6 +212,8 @@ const lookupSql = (column: string, where: (k: string) => string) =>
 /** The floor on a copy of the store (`file`, written to): `run` does one planned request and answers its CPU time, ms (every thread of this process). */
 export interface Floor {
   run(r: FloorRequest): number;
+  /** Of the CPU time `run` answered so far, the time in user mode, ms (the rest was the kernel's). */
+  readonly userMs: number;
   /** Records read since the floor was opened (a check that the lookups found what the service found). */
   readonly records: number;
   close(): void;
@@ -256,6 +258,7 @@ export function openFloor(file: string, apiKey: string): Floor {
   );
   const actor = `api:${apiKey}`;
   let records = 0;
+  let userMs = 0;
   const one = (r: FloorRequest) => {
     for (const column of ['tx', 'hash', 'request'] as const) records += lookups[column].all(...r.keys[column]).length;
     pending.all(r.mismatched);
@@ -294,7 +297,11 @@ export function openFloor(file: string, apiKey: string): Floor {
       const before = process.cpuUsage();
       one(r);
       const used = process.cpuUsage(before);
+      userMs += used.user / 1000;
       return (used.user + used.system) / 1000;
+    },
+    get userMs() {
+      return userMs;
     },
     get records() {
       return records;

@@ -161,6 +161,7 @@ async function measureRound(
   let floorWallMs = 0;
   let answered = 0;
   const floorRecordsBefore = floor.records;
+  const floorUserBefore = floor.userMs;
   let matched = 0;
   let notFound = 0;
   const cpuBefore = processCpuTimes(server.pid);
@@ -200,6 +201,7 @@ async function measureRound(
   const elapsedMs = performance.now() - start - floorWallMs;
   agent.destroy();
   const floorRecords = floor.records - floorRecordsBefore;
+  const floorUserMs = floor.userMs - floorUserBefore;
   floor.close();
   const cpuAfter = processCpuTimes(server.pid);
   await new Promise((resolve) => {
@@ -222,7 +224,7 @@ async function measureRound(
       `answers: ${fmt(matched)} matched, ${fmt(total - matched - notFound)} mismatched, ${fmt(notFound)} not found; load average ${load()}`,
   );
   console.log(
-    `  floor: CPU ${(floorCpuMs / requests).toFixed(1)} ms a request (wall ${(floorWallMs / requests).toFixed(1)} ms), ${fmt(floorRecords)} records read`,
+    `  floor: CPU ${(floorCpuMs / requests).toFixed(1)} ms a request (user ${(floorUserMs / requests).toFixed(1)}; wall ${(floorWallMs / requests).toFixed(1)} ms), ${fmt(floorRecords)} records read`,
   );
   return { cpuMs, floorCpuMs, elapsedMs, times };
 }
