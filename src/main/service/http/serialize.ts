@@ -60,10 +60,9 @@ export function envelopeSerializer(data: z.ZodType): Serializer {
     });
     const slow = (value: unknown) => write({ status: 0, data: value, msg: '' });
     const exact = exactShapeTest(json);
+    // One JSON.stringify of the whole envelope: one flat string, which sending neither copies nor walks.
     fn =
-      exact === undefined
-        ? slow
-        : (value: unknown) => (exact(value) ? `{"status":0,"data":${JSON.stringify(value)},"msg":""}` : slow(value));
+      exact === undefined ? slow : (value: unknown) => (exact(value) ? JSON.stringify({ status: 0, data: value, msg: '' }) : slow(value));
     compiled.set(data, fn);
   }
   return fn;
