@@ -175,6 +175,19 @@ describe('case rules for to', () => {
   test('a to claimed where none is recorded is false', () => {
     expect(matchClaim(withId(`"to":"${EVM_TO}"`), [{ ...record, to: '' }], isEvm).flags.to_match).toBe(false);
   });
+  test('on an EVM chain, case-insensitive as JavaScript lower-cases text, beyond ASCII too', () => {
+    const to = (claimed: string, recorded: string) =>
+      matchClaim(withId(`"to":"${claimed}"`), [{ ...record, to: recorded }], isEvm).flags.to_match;
+    expect(to(EVM_TO.toLowerCase(), EVM_TO)).toBe(true);
+    expect(to(EVM_TO.toUpperCase(), EVM_TO.toLowerCase())).toBe(true);
+    expect(to(EVM_TO.toLowerCase().replace(/.$/, 'f'), EVM_TO)).toBe(false);
+    expect(to(`${EVM_TO}0`, EVM_TO)).toBe(false);
+    // Letters outside ASCII fold as toLowerCase folds them: the Kelvin sign is a k, a capital sharp s is not ss.
+    expect(to('0x\u212aab', '0xkAB')).toBe(true);
+    expect(to('0x\u00c9t\u00e9', '0X\u00e9T\u00c9')).toBe(true);
+    expect(to('0x\u1e9e', '0xss')).toBe(false);
+    expect(to('0x\u0130', '0xi')).toBe(false);
+  });
 });
 
 describe('lookup and identifiers', () => {

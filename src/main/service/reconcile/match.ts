@@ -56,8 +56,9 @@ export function caselessKey(by: Identifier, value: string): string {
   return by === 'hash' && lower.startsWith('0x') ? lower.slice(2) : lower;
 }
 
+// The same text is the same identifier (the common case: no pattern test, no copy in lower case).
 const sameId = (by: Identifier, claimed: string, recorded: string): boolean =>
-  recorded !== '' && identifierKey(by, claimed) === identifierKey(by, recorded);
+  recorded !== '' && (claimed === recorded || identifierKey(by, claimed) === identifierKey(by, recorded));
 
 /**
  * Every identifier the claim gives agrees with the record (and, for a hash lookup, the chain).
@@ -143,7 +144,25 @@ function amountWithin(claimed: string, recorded: string, delta: string): boolean
 }
 
 const sameText = (a: string, b: string, caseInsensitive: boolean): boolean =>
-  b !== '' && (caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b);
+  b !== '' && (a === b || (caseInsensitive && equalIgnoringCase(a, b)));
+
+/**
+ * a.toLowerCase() === b.toLowerCase(), without making either copy while both are ASCII (an
+ * address a claim wrote in lower case, the ledger with its checksum's capitals).
+ */
+function equalIgnoringCase(a: string, b: string): boolean {
+  if (a.length !== b.length) return a.toLowerCase() === b.toLowerCase();
+  for (let i = 0; i < a.length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x > 0x7f || y > 0x7f) return a.toLowerCase() === b.toLowerCase();
+    if (x >= 0x41 && x <= 0x5a) x += 0x20;
+    if (y >= 0x41 && y <= 0x5a) y += 0x20;
+    if (x !== y) return false;
+  }
+  return true;
+}
 
 const ALL_FALSE: MatchFlags = Object.freeze(Object.fromEntries(MATCH_FLAGS.map((f) => [f, false])) as MatchFlags);
 
@@ -223,7 +242,7 @@ export function matchClaim<R extends TransactionRecord>(
     const rank = (flags.token_id_match ? 8 : 0) + (flags.type_match ? 4 : 0) + (flags.amount_match ? 2 : 0) + (flags.to_match ? 1 : 0);
     const free = taken === undefined || !taken(record);
     if (best === null || rank > bestRank || (rank === bestRank && (free !== bestFree ? free : earlier(record, best.record!)))) {
-      best = { record, flags, result: allTrue(flags), ...(free ? {} : { taken: true }) };
+      best = free ? { record, flags, result: allTrue(flags) } : { record, flags, result: allTrue(flags), taken: true };
       bestRank = rank;
       bestFree = free;
     }
