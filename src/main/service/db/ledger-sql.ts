@@ -173,19 +173,16 @@ export const statusKey = (s: LedgerStatus): number => LEDGER_STATUSES.indexOf(s)
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HASH_RE = /^(0x)?[0-9a-f]{64}$/;
 
-/** The bytes encodeId and encodeHash keep a value as, in hex; undefined for a value they keep as text. */
-export function storedKeyHex(field: 'transaction_id' | 'request_id' | 'hash', v: string): string | undefined {
-  if (field === 'hash') return HASH_RE.test(v) ? (v.charCodeAt(1) === 120 /* x */ ? v.slice(2) : `00${v}`) : undefined;
-  return UUID_RE.test(v) ? `${v.slice(0, 8)}${v.slice(9, 13)}${v.slice(14, 18)}${v.slice(19, 23)}${v.slice(24)}` : undefined;
-}
-
-const bytesOr = (hex: string | undefined, v: string): string | Buffer => (hex === undefined ? v : Buffer.from(hex, 'hex'));
+/** Whether encodeId (transaction_id, request_id) or encodeHash (hash) keeps a value as bytes; else it keeps it as text. */
+export const keptAsBytes = (field: 'transaction_id' | 'request_id' | 'hash', v: string): boolean =>
+  field === 'hash' ? HASH_RE.test(v) : UUID_RE.test(v);
 
 /** encodeId's value. */
-export const encodeIdValue = (v: string): string | Buffer => bytesOr(storedKeyHex('transaction_id', v), v);
+export const encodeIdValue = (v: string): string | Buffer => (UUID_RE.test(v) ? Buffer.from(v.replace(/-/g, ''), 'hex') : v);
 
 /** encodeHash's value. */
-const encodeHashValue = (v: string): string | Buffer => bytesOr(storedKeyHex('hash', v), v);
+const encodeHashValue = (v: string): string | Buffer =>
+  HASH_RE.test(v) ? (v.charCodeAt(1) === 120 /* x */ ? Buffer.from(v.slice(2), 'hex') : Buffer.from(`00${v}`, 'hex')) : v;
 
 /** A listed value's place, as a BigInt: better-sqlite3 binds a number as a REAL (8 bytes in a column without affinity), a BigInt as an INTEGER. */
 const listedValue = (list: readonly string[]) => {

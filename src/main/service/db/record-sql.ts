@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { LedgerRecord } from '../../../shared/ledger';
 import { RECORD_FIELDS, RECORD_TIME_FIELDS, REQUIRED_FIELDS } from '../../../shared/ledger';
-import { columnOf, ENCODED, hashIndexKey, LEDGER_TABLE, NAMES_TABLE, storedKeyHex } from './ledger-sql';
+import { columnOf, ENCODED, hashIndexKey, keptAsBytes, LEDGER_TABLE, NAMES_TABLE } from './ledger-sql';
 
 /*
  * The SQL that reads a ledger record, and the one function that makes a record of its row, both
@@ -118,35 +118,32 @@ export const recordOfStoredRow = (() => {
 })();
 
 /**
- * SELECT `columns` of the records whose column holds one of the keys given as two JSON arrays (the
- * two parameters, storedKeys): keys kept as bytes, in hex, and keys kept as text. The values are
- * encoded here in JavaScript rather than by the SQL encoders (a pattern test of each value
- * against a UUID's or a hash's form), by the same rules (ledger-sql.ts, storedKeyHex).
+ * SELECT `columns` of the records whose column holds one of the values given as two JSON arrays
+ * (the two parameters, storedKeys): the values kept as bytes, and the values kept as text. Which
+ * is which is told in JavaScript rather than by the SQL encoders' pattern tests of each value, by
+ * the same rules (ledger-sql.ts, storedKeyHex); SQL only turns the first kind into its bytes.
  */
 const storedLookupSql = (column: LookupColumn, columns: string): string => {
   const { key } = ENCODED[column];
-  const wanted = 'WITH wanted(k) AS MATERIALIZED (SELECT unhex(value) FROM json_each(?) UNION ALL SELECT value FROM json_each(?))';
+  const bytes = column === 'hash' ? "iif(substr(value, 2, 1) = 'x', substr(value, 3), '00' || value)" : "replace(value, '-', '')";
+  const wanted = `WITH wanted(k) AS MATERIALIZED (SELECT unhex(${bytes}) FROM json_each(?) UNION ALL SELECT value FROM json_each(?))`;
   return column === 'hash'
     ? `${wanted} SELECT ${columns} FROM ${LEDGER_TABLE} t WHERE ${hashIndexKey(`t.${key}`)} IN (SELECT ${hashIndexKey('k')} FROM wanted) AND t.${key} IN (SELECT k FROM wanted)`
     : `${wanted} SELECT ${columns} FROM ${LEDGER_TABLE} t WHERE t.${key} IN (SELECT k FROM wanted)`;
 };
 
-/** Records (rows of STORED_RECORD_COLUMNS) whose column holds one of the keys (the parameters: storedKeys). */
+/** Records (rows of STORED_RECORD_COLUMNS) whose column holds one of the values (the parameters: storedKeys). */
 export const storedRecordsWhereInSql = (column: LookupColumn): string => storedLookupSql(column, STORED_RECORD_COLUMNS);
 
 /** The same rows as one JSON array of arrays, for the lookup thread to hand over. */
 export const storedRecordsWhereInJsonSql = (column: LookupColumn): string =>
   storedLookupSql(column, `json_group_array(json_array(${STORED_RECORD_COLUMNS}))`);
 
-/** The parameters of the stored lookups: the values as the store keeps them, bytes (in hex) and texts, as two JSON arrays. */
+/** The parameters of the stored lookups: the values the store keeps as bytes, and those it keeps as text, as two JSON arrays. */
 export function storedKeys(column: LookupColumn, values: Iterable<string>): [string, string] {
   const bytes: string[] = [];
   const texts: string[] = [];
-  for (const v of values) {
-    const hex = storedKeyHex(column, v);
-    if (hex === undefined) texts.push(v);
-    else bytes.push(hex);
-  }
+  for (const v of values) (keptAsBytes(column, v) ? bytes : texts).push(v);
   return [JSON.stringify(bytes), JSON.stringify(texts)];
 }
 
