@@ -96,13 +96,59 @@ const TIME_TYPE_FIELD: Record<TimeType, 'created_at' | 'confirmed_at' | 'complet
 const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** |claimed - recorded| exactly; null when nothing (or no number) is recorded. */
-function difference(claimed: string, recorded: string): Big | null {
+function difference(claimed: string, recorded: string): Exact | null {
   if (recorded === '') return null;
+  const a = exactOf(claimed);
+  const b = a === undefined ? undefined : exactOf(recorded);
+  if (a !== undefined && b !== undefined) {
+    const scale = Math.max(a.scale, b.scale);
+    const d = rescale(a, scale) - rescale(b, scale);
+    return { units: d < 0n ? -d : d, scale };
+  }
   try {
-    return new Big(claimed).minus(new Big(recorded)).abs();
+    return exactOf(new Big(claimed).minus(new Big(recorded)).abs().toFixed())!;
   } catch {
     return null;
   }
+}
+
+/*
+ * Plain decimals (the claims' amounts as read, the ledger's as stored) are compared as BigInts of
+ * units at a common scale, exactly as big.js would compare them and several times faster (two
+ * hundred mismatches a request each took two subtractions in big.js); anything else a decimal can
+ * be written as goes through big.js first.
+ */
+interface Exact {
+  units: bigint;
+  scale: number;
+}
+const PLAIN = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+function exactOf(text: string): Exact | undefined {
+  const m = PLAIN.exec(text);
+  if (m === null) return undefined;
+  const frac = m[3] ?? '';
+  const units = BigInt(m[2]! + frac);
+  return { units: m[1] ? -units : units, scale: frac.length };
+}
+
+const rescale = (x: Exact, scale: number): bigint => (scale === x.scale ? x.units : x.units * 10n ** BigInt(scale - x.scale));
+
+/** An amount written out as big.js's toFixed() writes it: plain, no trailing zeros in the fraction. */
+function plainText(x: Exact): string {
+  const negative = x.units < 0n;
+  const digits = (negative ? -x.units : x.units).toString().padStart(x.scale + 1, '0');
+  const whole = digits.slice(0, digits.length - x.scale);
+  const frac = digits.slice(digits.length - x.scale).replace(/0+$/, '');
+  const text = frac ? `${whole}.${frac}` : whole;
+  return negative && text !== '0' ? `-${text}` : text;
+}
+
+/** x <= limit, exactly (limit a decimal as the claim gives it: amount_delta). */
+function atMost(x: Exact, limit: string): boolean {
+  const l = exactOf(limit) ?? exactOf(new Big(limit).toFixed())!;
+  const scale = Math.max(x.scale, l.scale);
+  return rescale(x, scale) <= rescale(l, scale);
 }
 
 /** A plain decimal that is zero ("0", "0.000"). */
@@ -140,7 +186,7 @@ function amountWithin(claimed: string, recorded: string, delta: string): boolean
   // Both sides are plain decimals: the same text is the same number (the common case, no arithmetic).
   if (claimed === recorded) return true;
   const diff = difference(claimed, recorded);
-  return diff !== null && diff.lte(new Big(delta));
+  return diff !== null && atMost(diff, delta);
 }
 
 const sameText = (a: string, b: string, caseInsensitive: boolean): boolean =>
@@ -279,7 +325,7 @@ export function describeMismatch(item: VerifyItem, record: TransactionRecord, fl
         const claimed = item[field]!;
         const recorded = record[field];
         const diff = difference(claimed, recorded);
-        const off = diff === null ? '' : `off by ${diff.toFixed()}, `;
+        const off = diff === null ? '' : `off by ${plainText(diff)}, `;
         parts.push(`${field}: claimed ${claimed}, recorded ${shown(recorded)} (${off}tolerance ${item.amount_delta})`);
         break;
       }
