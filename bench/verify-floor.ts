@@ -6,7 +6,7 @@ import { openFloor, planFloor } from './verify-floor-lib';
 import { copyStore, setUpVerify } from './verify-setup';
 
 /*
- * npm run bench:verify-floor [-- --rows 1000000 --requests 100 --items 1000 --warmup 5 --seed 1 --cache DIR --keep]
+ * npm run bench:verify-floor [-- --rows 1000000 --requests 100 --items 1000 --warmup 20 --seed 1 --cache DIR --keep]
  * The verification floor alone (bench/verify-floor-lib.ts says what it is): the same store and the
  * same requests as bench:verify (bench/verify-setup.ts), each request's lookups, reads and writes
  * done directly through better-sqlite3. Prints the CPU time a request. bench:verify measures this
@@ -18,7 +18,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '1000000' },
     requests: { type: 'string', default: '100' },
     items: { type: 'string', default: '1000' },
-    warmup: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '20' },
     seed: { type: 'string', default: '1' },
     cache: { type: 'string' },
     keep: { type: 'boolean', default: false },

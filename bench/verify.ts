@@ -11,7 +11,7 @@ import { openFloor, planFloor, type FloorRequest } from './verify-floor-lib';
 import { copyStore, setUpVerify, type VerifySetup } from './verify-setup';
 
 /*
- * npm run bench:verify [-- --rows 1000000 --requests 100 --items 1000 --concurrency 1 --warmup 5 --seed 1
+ * npm run bench:verify [-- --rows 1000000 --requests 100 --items 1000 --concurrency 1 --warmup 20 --seed 1
  *                        --rounds 1 --block 10 --cache DIR --keep --profile]
  * Generates a native-format ledger, imports it through the ledger import handler
  * (bench/verify-setup.ts; --cache keeps that store and starts from it next time), starts the
@@ -22,8 +22,9 @@ import { copyStore, setUpVerify, type VerifySetup } from './verify-setup';
  * request time (from sending a request to the last byte of its answer; the client signs its next
  * request and reads each answer while a request is in flight, and counts the results against what
  * it sent), and the service's CPU time a request (both its threads, from /proc). Before the timed
- * requests, `warmup` requests of other claims are sent and shown apart: the first requests to a
- * fresh process run while V8 compiles the code, several times slower than the rest.
+ * requests, `warmup` requests of other claims (20) are sent and shown apart: the first requests to
+ * a fresh process run while V8 compiles the code, several times slower than the rest, and after
+ * five V8 was still optimizing during the timed requests (a few percent of their CPU time).
  *
  * In the same run, the verification floor (bench/verify-floor-lib.ts): the same requests' lookups,
  * reads and writes done directly through better-sqlite3 on another copy of the same store, in
@@ -45,7 +46,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '100' },
     items: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '1' },
-    warmup: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '20' },
     seed: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '1' },
     block: { type: 'string', default: '10' },
