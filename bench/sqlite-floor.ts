@@ -108,9 +108,7 @@ function report(what: string, l: Load): void {
   console.log(`${what}: insert ${s(l.insertMs)}${l.builds.length ? `, build the ${l.builds.length} indexes ${s(indexMs)}` : ''}`);
   for (const [index, ms] of l.builds) console.log(`    build ${index}: ${s(ms)}`);
   console.log(`  commit (no checkpoint) ${s(l.commitMs)}; checkpoint ${s(l.checkpointMs)}`);
-  console.log(
-    `  floor (insert, then the indexes): ${s(floorMs(l))} = at most ${fmt((rows / floorMs(l)) * 1000)} rows/s`,
-  );
+  console.log(`  floor (insert, then the indexes): ${s(floorMs(l))} = at most ${fmt((rows / floorMs(l)) * 1000)} rows/s`);
 }
 
 function bytesOf(db: Database.Database, file: string): { total: number; parts: [string, number][] } {
