@@ -166,7 +166,7 @@ export const isGasClaim = (item: VerifyItem): boolean =>
 const movesAmount = (item: VerifyItem): boolean => item.amount !== undefined && !isZeroAmount(item.amount);
 
 /** A record that pays a fee. */
-export const paysFee = (r: TransactionRecord): boolean => r.fee !== '' && !isZeroAmount(r.fee);
+const paysFee = (r: TransactionRecord): boolean => r.fee !== '' && !isZeroAmount(r.fee);
 
 /** A record of gas alone: nothing moved, a fee paid (a contract call, an approval). */
 const gasOnly = (r: TransactionRecord): boolean => (r.amount === '' || isZeroAmount(r.amount)) && paysFee(r);
