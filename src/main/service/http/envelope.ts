@@ -17,11 +17,13 @@ const AS_BYTES_CHARS = 16 * 1024;
  * 700 KB) goes out as its bytes: encoded once, then written beside the headers. As text it was
  * measured, then joined to the headers into a copy, then encoded.
  */
-export function sendOk(reply: FastifyReply, body: string): FastifyReply {
-  return reply
-    .code(200)
-    .header('content-type', JSON_TYPE)
-    .send(body.length > AS_BYTES_CHARS ? Buffer.from(body) : body);
+export function sendOk(reply: FastifyReply, body: string | Buffer): FastifyReply {
+  return reply.code(200).header('content-type', JSON_TYPE).send(asSent(body));
+}
+
+/** An answer as sendOk sends it: a long text as its bytes. A kept answer is kept so, and encoded once. */
+export function asSent(body: string | Buffer): string | Buffer {
+  return typeof body === 'string' && body.length > AS_BYTES_CHARS ? Buffer.from(body) : body;
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, msg: string, httpStatus = httpStatusOf[code]): FastifyReply {

@@ -2,7 +2,7 @@ import build from 'fast-json-stringify';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { VerifyResultsA, VerifyResultsB } from '../../../shared/reconcile';
-import { envelopeSerializer, exactShapeTest, outputJsonSchema } from './serialize';
+import { envelopeBytes, envelopeSerializer, exactShapeTest, outputJsonSchema } from './serialize';
 
 /*
  * Answers of exactly their schema's shape are written by JSON.stringify (serialize.ts says why):
@@ -91,6 +91,12 @@ describe('answers of exactly their shape', () => {
     }));
     expect(envelopeSerializer(VerifyResultsB)(resultsB)).toBe(compiledOnly(VerifyResultsB)(resultsB));
     expect(envelopeSerializer(VerifyResultsA)([])).toBe('{"status":0,"data":[],"msg":""}');
+    // As the HTTP door sends them: the same bytes, a long list written in pieces.
+    for (const n of [0, 1, 63, 64, 65, 128, 129, 1000]) {
+      const list = Array.from({ length: n }, (_, i) => resultsA[i % resultsA.length]!);
+      const sent = envelopeBytes(VerifyResultsA)(list);
+      expect(Buffer.from(sent).toString('utf8')).toBe(compiledOnly(VerifyResultsA)(list));
+    }
   });
 
   test('anything else goes to the compiled serializer: a field missing, renamed, added or out of order, a wrong type, a Date', () => {
@@ -112,6 +118,7 @@ describe('answers of exactly their shape', () => {
     for (const v of variants) {
       expect(test(v)).toBe(false);
       expect(outcome(() => envelopeSerializer(VerifyResultsA)(v))).toBe(outcome(() => compiledOnly(VerifyResultsA)(v)));
+      expect(outcome(() => String(envelopeBytes(VerifyResultsA)(v)))).toBe(outcome(() => compiledOnly(VerifyResultsA)(v)));
     }
   });
 
