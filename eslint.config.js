@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /*
- * The layers (DESIGN.md rules 1, 3, 5, 6, 7 and 10; docs/architecture.md). ESLint keeps one set of
+ * The layers (the design rules of docs/architecture.md: 1, 3, 5, 6, 7 and 10). ESLint keeps one set of
  * options per rule for a file, the last block that matches it, so each block below lists every
  * restriction its files are under, put together from these pieces.
  */
@@ -17,16 +17,16 @@ const restrict = (...pieces) => [
 
 const outsideMain = (from) => ({
   paths: [
-    { name: 'electron', message: `${from} must not import electron (DESIGN rule 7)` },
-    { name: 'better-sqlite3', message: `${from} must not touch the store (DESIGN rule 7)` },
+    { name: 'electron', message: `${from} must not import electron (docs/architecture.md, rule 7)` },
+    { name: 'better-sqlite3', message: `${from} must not touch the store (docs/architecture.md, rule 7)` },
   ],
   patterns: [
-    { group: ['drizzle-orm', 'drizzle-orm/*'], message: `${from} must not touch the store (DESIGN rule 7)` },
-    { group: ['**/main/**', '**/main'], message: `${from} must not import src/main (DESIGN rule 7)` },
+    { group: ['drizzle-orm', 'drizzle-orm/*'], message: `${from} must not touch the store (docs/architecture.md, rule 7)` },
+    { group: ['**/main/**', '**/main'], message: `${from} must not import src/main (docs/architecture.md, rule 7)` },
   ],
 });
 
-const ONE_WAY_OUT = 'the renderer has one way out (DESIGN rule 6)';
+const ONE_WAY_OUT = 'the renderer has one way out (docs/architecture.md, rule 6)';
 const oneWayOut = {
   patterns: [
     {
@@ -41,7 +41,12 @@ const oneWayOut = {
 };
 
 const serviceNoElectron = {
-  paths: [{ name: 'electron', message: 'the service runs under plain Node; only src/main/index.ts knows Electron (DESIGN rule 1)' }],
+  paths: [
+    {
+      name: 'electron',
+      message: 'the service runs under plain Node; only src/main/index.ts knows Electron (docs/architecture.md, rule 1)',
+    },
+  ],
 };
 
 const engineClosed = {
@@ -59,14 +64,15 @@ const engineClosed = {
   ],
 };
 
-const STORE = "only db/, a domain's repository.ts (or *-repository.ts) and engine/ touch SQL (DESIGN rule 5): put this in the repository";
+const STORE =
+  "only db/, a domain's repository.ts (or *-repository.ts) and engine/ touch SQL (docs/architecture.md, rule 5): put this in the repository";
 const store = {
   paths: [{ name: 'better-sqlite3', message: STORE }],
   patterns: [{ group: ['drizzle-orm', 'drizzle-orm/*'], message: STORE }],
 };
 
 const NO_DOOR =
-  'domains reach neither Fastify nor http/ (DESIGN rule 10): the door imports the domains, not the other way; move what both need below (e.g. service/json/)';
+  'domains reach neither Fastify nor http/ (docs/architecture.md, rule 10): the door imports the domains, not the other way; move what both need below (e.g. service/json/)';
 const noDoor = {
   patterns: [{ group: ['fastify', 'fastify/*', '@fastify/*', '**/http', '**/http/*'], message: NO_DOOR }],
 };
@@ -172,7 +178,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrict(serviceNoElectron) },
   },
   {
-    // Domains do not import each other in circles (DESIGN rule 10). import-x/no-cycle follows files,
+    // Domains do not import each other in circles (docs/architecture.md, rule 10). import-x/no-cycle follows files,
     // and two folders can import each other with no cycle between files, so the domains stand in one
     // order, DOMAINS, and each imports only those below it: a circle would need an import upwards.
     // A domain that needs a piece of a higher one moves that piece down.
@@ -191,7 +197,7 @@ export default tseslint.config(
           policies: DOMAINS.map((domain, i) => ({
             from: { element: { type: 'domain', path: `src/main/service/${domain}` } },
             disallow: { to: { element: { type: 'domain', path: DOMAINS.slice(i + 1).map((d) => `src/main/service/${d}`) } } },
-            message: `domains do not import each other in circles (DESIGN rule 10): ${domain}/ may import only the domains below it (${DOMAINS.slice(0, i).join(', ') || 'none'}; DOMAINS in eslint.config.js). Move the shared piece down (a repository or a pure function both use)`,
+            message: `domains do not import each other in circles (docs/architecture.md, rule 10): ${domain}/ may import only the domains below it (${DOMAINS.slice(0, i).join(', ') || 'none'}; DOMAINS in eslint.config.js). Move the shared piece down (a repository or a pure function both use)`,
           })),
         },
       ],

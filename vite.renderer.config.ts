@@ -1,10 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { relaxForDevServer } from './src/main/window-rules';
 
 /**
  * The dev server injects an inline React-refresh preamble and <style> tags; only there is the
- * page's policy relaxed. Built pages keep index.html's strict policy.
+ * page's policy relaxed, as the Electron shell relaxes its header (src/main/window-rules.ts).
+ * Built pages keep index.html's strict policy.
  */
 function devCsp(): Plugin {
   return {
@@ -13,8 +15,7 @@ function devCsp(): Plugin {
     transformIndexHtml: (html) =>
       html.replace(
         /(http-equiv="Content-Security-Policy"\s+content=")([^"]*)"/,
-        (_m, head: string, policy: string) =>
-          `${head}${policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws:")}"`,
+        (_m, head: string, policy: string) => `${head}${relaxForDevServer(policy)}"`,
       ),
   };
 }

@@ -74,8 +74,8 @@ type Headers = Record<string, string>;
 /**
  * A key's signer: the very headers signedHeaders makes (checked against it here), with the
  * private key decoded once. signedHeaders decodes it twice a request (the key, then the signature),
- * about 0.9 ms each on the development machine, which made the clients, not the service, the
- * bottleneck of the verify load.
+ * and that decoding, not the service, set the pace of the verify load: a load generator must cost
+ * less than what it measures.
  */
 function signerOf(secret: string): (parts: Omit<SignedParts, 'nonce'>, nowMs: number) => Headers {
   const privateKey = privateKeyFromSeed(secret);

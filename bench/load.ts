@@ -35,7 +35,7 @@ import { processCpuMs } from './proc';
  * ran (a late client inflates what it measures). Everything goes to 127.0.0.1 only.
  * --targets: only these (e.g. verify). --profile: the service and the client processes write CPU
  * profiles into the kept folder. --honour-retry-after: a refused client waits the Retry-After the
- * 4003 names before it sends again (as SPEC.md asks of clients), instead of sending again at once.
+ * 4003 names before it sends again (as docs/api.md asks of clients), instead of sending again at once.
  */
 
 const { values } = parseArgs({

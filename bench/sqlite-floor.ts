@@ -170,8 +170,8 @@ function denseFormat(): Format {
       { name: 'transactions_created_idx', sql: 'CREATE INDEX transactions_created_idx ON transactions (created_at DESC)' },
       {
         name: 'transactions_hash_idx',
-        // The store's key: the hash's last 8 bytes (its last 16 hex characters).
-        sql: 'CREATE INDEX transactions_hash_idx ON transactions (substr(hash, -8)) WHERE hash IS NOT NULL',
+        // The store's key: the hash's first 8 bytes (its first 16 hex characters).
+        sql: 'CREATE INDEX transactions_hash_idx ON transactions (substr(hash, 1, 8)) WHERE hash IS NOT NULL',
       },
       { name: 'transactions_id_idx', sql: 'CREATE UNIQUE INDEX transactions_id_idx ON transactions (transaction_id)' },
       {

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { isItemIssue, readVerifyItem, type VerifyItem } from '../src/shared/reconcile';
 import type { LedgerRecord } from '../src/shared/ledger';
 import type { Db } from '../src/main/service/db/open';
+import { hashIndexKey } from '../src/main/service/db/ledger-sql';
 import { claimedJson } from '../src/main/service/json/claimed';
 import { parseExactJson } from '../src/main/service/json/exact';
 import {
@@ -225,7 +226,10 @@ export function openFloor(file: string, apiKey: string): Floor {
     tx: db.prepare(lookupSql('tx_key', (c) => `t.${c} IN (SELECT k FROM wanted)`)).raw(true),
     hash: db
       .prepare(
-        lookupSql('hash_key', (c) => `substr(t.${c}, -8) IN (SELECT substr(k, -8) FROM wanted) AND t.${c} IN (SELECT k FROM wanted)`),
+        lookupSql(
+          'hash_key',
+          (c) => `${hashIndexKey(`t.${c}`)} IN (SELECT ${hashIndexKey('k')} FROM wanted) AND t.${c} IN (SELECT k FROM wanted)`,
+        ),
       )
       .raw(true),
     request: db.prepare(lookupSql('request_key', (c) => `t.${c} IN (SELECT k FROM wanted)`)).raw(true),

@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importLedger } from './support/ledger';
-import { openScreen, root, samples, useSession } from './support/session';
+import { openScreen, root, samples, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 
 const SIZES = [
   { name: '1024', width: 1024, height: 700 },
@@ -43,6 +44,9 @@ async function navScreens(page: Page): Promise<{ name: string; slug: string }[]>
   return found;
 }
 
+/** What only a command line says: a flag, or a command. The window names its screens, fields and buttons instead. */
+const COMMAND_LINE = /(^|[\s(`"])--[a-z]|\bnps [a-z]+ [a-z]+|npm run/;
+
 /** The view has its data: nothing is loading any more. */
 async function settled(page: Page): Promise<void> {
   await expect(page.locator('.state-loading, .skeleton, [aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
@@ -74,6 +78,7 @@ async function checkEveryScreen(page: Page, size: (typeof SIZES)[number], theme:
     await page.mouse.move(0, 0);
     await page.screenshot({ path: join(shotsDir, `${screen.slug}-${size.name}-${theme}.png`), animations: 'disabled', caret: 'hide' });
     findings.push(...(await seriousFindings(page, screen.slug)));
+    expect.soft(await page.getByRole('main').innerText(), `${screen.slug}: command-line text`).not.toMatch(COMMAND_LINE);
     const tabs = await tabsOf(page);
     for (const tab of tabs.slice(1)) {
       await page.getByRole('main').getByRole('tab', { name: tab }).first().click();
@@ -81,6 +86,7 @@ async function checkEveryScreen(page: Page, size: (typeof SIZES)[number], theme:
       // A tab's picture is for looking at, not for the docs: always into test-results.
       await page.screenshot({ path: join(tabShotsDir, `${screen.slug}-${slugOf(tab)}-${size.name}-${theme}.png`), animations: 'disabled' });
       findings.push(...(await seriousFindings(page, `${screen.slug} › ${tab}`)));
+      expect.soft(await page.getByRole('main').innerText(), `${screen.slug} › ${tab}: command-line text`).not.toMatch(COMMAND_LINE);
     }
     // Nothing is cut off or pushed out: the screen itself never scrolls sideways (wide tables scroll inside their frame).
     const overflow = await page
@@ -91,8 +97,8 @@ async function checkEveryScreen(page: Page, size: (typeof SIZES)[number], theme:
   return findings;
 }
 
-test('some data to look at: the sample ledger imported and the sample books reconciled', async () => {
-  const { page } = session();
+test('some data to look at: the sample ledger imported and the sample books reconciled', async ({ nps }) => {
+  const { page } = await session(nps);
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
   await openScreen(page, 'Reconcile');
   await page.getByTestId('file-input').setInputFiles(join(samples, 'books', 'books-2026-01.csv'));
@@ -102,9 +108,9 @@ test('some data to look at: the sample ledger imported and the sample books reco
 
 for (const size of SIZES) {
   for (const theme of THEMES) {
-    test(`every screen at ${size.width}×${size.height}, ${theme}: no serious or critical axe finding`, async () => {
+    test(`every screen at ${size.width}×${size.height}, ${theme}: no serious or critical axe finding`, async ({ nps }) => {
       test.setTimeout(420_000);
-      const { page } = session();
+      const { page } = await session(nps);
       const findings = await checkEveryScreen(page, size, theme);
       const nodes = findings.reduce((n, f) => n + f.nodes, 0);
       console.log(`axe ${size.name} ${theme}: ${findings.length} serious/critical findings on ${nodes} elements`);
@@ -114,8 +120,8 @@ for (const size of SIZES) {
   }
 }
 
-test('the theme chosen in Settings wins over the system, is kept over a reload, and System follows the system again', async () => {
-  const { page } = session();
+test('the theme chosen in Settings wins over the system, is kept over a reload, and System follows the system again', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
   const html = page.locator('html');

@@ -1,12 +1,12 @@
-import { expect, test } from '@playwright/test';
 import { AddressVerifyResult } from '../src/shared/address';
 import { dataOf, unsignedCall } from './support/api';
-import { openScreen, shot, useSession } from './support/session';
+import { openScreen, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 
-test('a valid EVM address in lower case: valid, with its checksummed form', async () => {
-  const { page } = session();
+test('a valid EVM address in lower case: valid, with its checksummed form', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Address check');
   await page.getByLabel('Chain').selectOption('ETH');
   await page.getByLabel('Address').fill('0xdac17f958d2ee523a2206206994597c13d831ec7');
@@ -17,8 +17,8 @@ test('a valid EVM address in lower case: valid, with its checksummed form', asyn
   await shot(page, 'address-valid');
 });
 
-test('a mixed-case EVM address with a wrong checksum: invalid, with the reason', async () => {
-  const { page } = session();
+test('a mixed-case EVM address with a wrong checksum: invalid, with the reason', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByLabel('Address').fill('0xdAC17F958D2ee523a2206206994597C13D831eC7');
   await page.getByLabel('Address').press('Enter');
   const verdict = page.getByTestId('verdict');
@@ -27,8 +27,8 @@ test('a mixed-case EVM address with a wrong checksum: invalid, with the reason',
   await shot(page, 'address-invalid');
 });
 
-test('TRON addresses, and chains that cannot be checked say why', async () => {
-  const { page } = session();
+test('TRON addresses, and chains that cannot be checked say why', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByLabel('Chain').selectOption('TRON');
   await page.getByLabel('Address').fill('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
   await page.getByRole('button', { name: 'Check address' }).click();
@@ -44,8 +44,8 @@ test('TRON addresses, and chains that cannot be checked say why', async () => {
   await expect(page.getByText(/Not checkable here: .*BTC/)).toBeVisible();
 });
 
-test('the same checks over the API answer exactly {is_valid, address}, the address as sent', async () => {
-  const { apiBase } = session();
+test('the same checks over the API answer exactly {is_valid, address}, the address as sent', async ({ nps }) => {
+  const { apiBase } = await session(nps);
   // The contract's strict schema: the endpoint's data has these two keys and no other.
   const check = async (chain_id: string, address: string) =>
     dataOf(AddressVerifyResult, await unsignedCall(apiBase, 'POST', '/address/verify', { chain_id, address }));

@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { importLedger } from './support/ledger';
-import { openScreen, root, samples, shot, useSession } from './support/session';
+import { openScreen, root, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 /*
  * Books in a shape of their own: In/Out columns, "Receive"/"Send" for the type, dates like
@@ -9,16 +9,16 @@ import { openScreen, root, samples, shot, useSession } from './support/session';
  * before anything runs, and updates as the mapping changes.
  */
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const BOOKS = join(root, 'test', 'fixtures', 'books', 'in-out-2026-01.csv');
 
-test('the ledger holds the sample', async () => {
-  const { page } = session();
+test('the ledger holds the sample', async ({ nps }) => {
+  const { page } = await session(nps);
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
 });
 
-test('In/Out columns become the pair, Receive and Send are translated, the preview says what the file leaves open', async () => {
-  const { page } = session();
+test('In/Out columns become the pair, Receive and Send are translated, the preview says what the file leaves open', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Reconcile');
   await page.getByRole('tab', { name: 'New run' }).click();
   await page.getByTestId('file-input').setInputFiles(BOOKS);
@@ -57,14 +57,14 @@ test('In/Out columns become the pair, Receive and Send are translated, the previ
   await shot(page, 'reconcile-books-preview');
 });
 
-test('run it: the rows as previewed are checked', async () => {
-  const { page } = session();
+test('run it: the rows as previewed are checked', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('button', { name: 'Run reconciliation' }).click();
   const grid = page.getByRole('table', { name: 'Reconciliation results' });
   await expect(grid).toBeVisible();
   const stats = page.getByRole('group', { name: 'Filter results' });
-  await expect(stats.getByRole('button', { name: /^\d+ matched/ })).toContainText('6');
-  await expect(stats.getByRole('button', { name: /mismatched/ })).toContainText('1');
+  await expect(stats.getByRole('button', { name: /^\d+ Matched/ })).toContainText('6');
+  await expect(stats.getByRole('button', { name: /Mismatched/ })).toContainText('1');
   await expect(grid.getByRole('row').filter({ hasText: '249.9' })).toContainText('249.99');
   await shot(page, 'reconcile-books-results');
 });

@@ -1,14 +1,51 @@
-import { chromium, expect, test } from '@playwright/test';
+import { chromium } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chromiumLaunchOptions } from './support/chromium';
-import { electronMode, shot, useSession } from './support/session';
+import { electronMode, root, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 // The browser-mode door only: Electron's window talks over IPC.
 test.skip(electronMode, 'browser mode only');
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 
-test('another browser gets nothing: neither the page alone nor the link already used opens a session', async () => {
-  const { page, link } = session();
+/** `npm run nps -- open --data-dir D`, as a user runs it: the fresh link it prints. */
+async function freshLink(dataDir: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['scripts/nps.mjs', 'open', '--data-dir', dataDir], { cwd: root });
+  return /NPS Reconcile \(browser mode\): (\S+)/.exec(stdout)![1]!;
+}
+
+test('a fresh link from npm run nps -- open settles (networkidle) within seconds; opened again, it says it was used and how to get another', async ({
+  nps,
+}) => {
+  const { dataDir } = await session(nps);
+  const link = await freshLink(dataDir);
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const first = await browser.newPage();
+    const started = Date.now();
+    await first.goto(link, { waitUntil: 'networkidle', timeout: 5_000 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expect(first.getByRole('navigation', { name: 'Screens' })).toBeVisible();
+
+    // The same link in another window (of another browser, or the same one): used.
+    const second = await (await browser.newContext()).newPage();
+    await second.goto(link, { waitUntil: 'networkidle', timeout: 5_000 });
+    await expect(second.getByRole('heading', { level: 1, name: 'This link was already used' })).toBeVisible();
+    await expect(second.getByText('This link was already used (a link opens one window, once).')).toBeVisible();
+    await expect(second.getByText('npm run nps -- open', { exact: true })).toBeVisible();
+    await expect(second.getByText(/unreachable|serve --ui/)).toHaveCount(0);
+    await shot(second, 'browser-link-used');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a link the service did not give (it restarted since) says so; another browser gets nothing, not even with the cookie', async ({
+  nps,
+}) => {
+  const { page, link } = await session(nps);
   // The first browser traded the code and took it out of the address bar; it works.
   expect(new URL(page.url()).hash).toBe('');
   await expect(page.getByRole('navigation')).toBeVisible();
@@ -17,30 +54,48 @@ test('another browser gets nothing: neither the page alone nor the link already 
   try {
     const intruder = await other.newPage();
     const origin = new URL(link!).origin;
-    for (const url of [origin + '/', link!]) {
-      await intruder.goto(url);
-      await expect(intruder.getByText(/this window has none; open the link/).first()).toBeVisible();
-    }
-    // Nor can it call in by hand, with or without the used code.
+    await intruder.goto(origin + '/');
+    await expect(intruder.getByRole('heading', { level: 1, name: 'This window has no session' })).toBeVisible();
+    await intruder.goto(`${origin}/#code=${'x'.repeat(43)}`);
+    await intruder.reload();
+    await expect(intruder.getByRole('heading', { level: 1, name: 'This link is from an earlier run of the service' })).toBeVisible();
+    await shot(intruder, 'browser-link-other-run');
+    // Nor can it call in by hand.
     const call = await intruder.evaluate(async () => {
-      const session = await fetch('/app/session', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"code":"x"}',
-      });
       const rpc = await fetch('/app/rpc/keys-create', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ label: 'stolen', wallets: null }),
       });
-      return [session.status, rpc.status];
+      return rpc.status;
     });
-    expect(call).toEqual([401, 401]);
-    await shot(intruder, 'browser-door-refused');
+    expect(call).toBe(401);
   } finally {
     await other.close();
   }
-  // The first browser still works, and no key was made.
+
+  // A tab of the very browser that holds the session cookie, but not the window's token (a page
+  // another local server serves gets the cookie too): refused.
+  const tab = await page.context().newPage();
+  try {
+    await tab.goto(new URL(link!).origin + '/');
+    await expect(tab.getByRole('heading', { level: 1, name: 'This window has no session' })).toBeVisible();
+    const withCookie = await tab.evaluate(async () => {
+      const res = await fetch('/app/rpc/keys-create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ label: 'stolen', wallets: null }),
+      });
+      return { status: res.status, msg: ((await res.json()) as { msg: string }).msg };
+    });
+    expect(withCookie).toEqual({ status: 401, msg: expect.stringMatching(/^session: a cookie alone opens no session/) });
+  } finally {
+    await tab.close();
+  }
+
+  // The first window still works after a reload (its tab keeps its token), and no key was made.
   await page.reload();
   await expect(page.getByRole('navigation')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByText('stolen')).toHaveCount(0);
 });

@@ -1,15 +1,15 @@
-import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChainPage, TokenPage } from '../src/shared/catalogue';
 import { dataOf, unsignedCall } from './support/api';
 import { importLedger } from './support/ledger';
-import { openScreen, root, shot, useSession } from './support/session';
+import { openScreen, root, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 
-test('chains: filter by identifier and page through them', async () => {
-  const { page } = session();
+test('chains: filter by identifier and page through them', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Catalogue');
   const table = page.getByRole('table', { name: 'chains' });
   await expect(table.getByRole('row')).toHaveCount(12);
@@ -31,8 +31,8 @@ test('chains: filter by identifier and page through them', async () => {
   await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled();
 });
 
-test('tokens: filter by chain and by exact token ID', async () => {
-  const { page } = session();
+test('tokens: filter by chain and by exact token ID', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('tab', { name: 'Tokens' }).click();
   const table = page.getByRole('table', { name: 'tokens' });
   await expect(page.getByText(/of 2[0-9]$/)).toBeVisible();
@@ -55,8 +55,10 @@ test('tokens: filter by chain and by exact token ID', async () => {
   await expect(table.getByRole('row')).toHaveCount(2);
 });
 
-test('edit a chain: a bad value is refused with the field and the reason, Escape leaves the row as it was, Save keeps a good one', async () => {
-  const { page, apiBase } = session();
+test('edit a chain: a bad value is refused with the field and the reason, Escape leaves the row as it was, Save keeps a good one', async ({
+  nps,
+}) => {
+  const { page, apiBase } = await session(nps);
   await page.getByRole('tab', { name: 'Chains' }).click();
   const table = page.getByRole('table', { name: 'chains' });
   const eth = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Ethereum', exact: true }) });
@@ -100,8 +102,8 @@ test('edit a chain: a bad value is refused with the field and the reason, Escape
   });
 });
 
-test('switch a chain off and a token’s deposits off: kept after a reload, and the API says so', async () => {
-  const { page, apiBase } = session();
+test('switch a chain off and a token’s deposits off: kept after a reload, and the API says so', async ({ nps }) => {
+  const { page, apiBase } = await session(nps);
   // The chain through its Edit dialog.
   await page.getByRole('button', { name: 'Edit BTC', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit chain BTC' });
@@ -166,8 +168,10 @@ test('switch a chain off and a token’s deposits off: kept after a reload, and 
   );
 });
 
-test("a token's decimal: corrected in Edit, refused below what a record shows (the record named); an unused token removed, a used one not", async () => {
-  const { page, apiBase, dataDir } = session();
+test("a token's decimal: corrected in Edit, refused below what a record shows (the record named); an unused token removed, a used one not", async ({
+  nps,
+}) => {
+  const { page, apiBase, dataDir } = await session(nps);
   // One ETH_USDC record of 1.25: two decimal places.
   const file = join(dataDir, 'usdc.csv');
   const tx = '6f0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61';

@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importLedger } from './support/ledger';
-import { openScreen, samples, shot, useSession } from './support/session';
+import { openScreen, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 /*
  * The exception queue, worked as an accountant closing a month: a two-way run of the sample books
@@ -10,7 +11,7 @@ import { openScreen, samples, shot, useSession } from './support/session';
  * searches, filters, ticks several and dismisses them at once with a reason, under their name.
  */
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 // The deposit the books keyed as 249.90; the ledger has 249.99 (resources/samples/books/README.md).
 const AMOUNT_HASH = '0x1c44128c835e5a2399b853345206c93bf209846efe9394c5f93710ebf2ff81f1';
 const NOT_FOUND_REF = 'WD-2026-09999';
@@ -26,8 +27,8 @@ async function matching(page: Page): Promise<number> {
   return Number(/of ([\d,]+)/.exec(text)?.[1]?.replace(/,/g, '') ?? 'NaN');
 }
 
-test('a two-way run of books with a row booked twice fills the queue with every kind', async () => {
-  const { page, dataDir } = session();
+test('a two-way run of books with a row booked twice fills the queue with every kind', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
   // The sample books with the amount row booked a second time.
   const books = readFileSync(join(samples, 'books', 'books-2026-01.csv'), 'utf8')
@@ -49,7 +50,7 @@ test('a two-way run of books with a row booked twice fills the queue with every 
   await openScreen(page, 'Tickets');
   await expect(page.getByRole('radio', { name: 'Pending' })).toHaveAttribute('aria-checked', 'true');
   const counts: Record<string, number> = {};
-  for (const kind of ['Mismatch', 'Not in ledger', 'Duplicate claim', 'Not in books']) {
+  for (const kind of ['Mismatched', 'Not in ledger', 'Duplicate', 'Not in books']) {
     await kindFilter(page).selectOption({ label: kind });
     await expect(rows(page).first()).toContainText(kind);
     counts[kind] = await matching(page);
@@ -57,18 +58,18 @@ test('a two-way run of books with a row booked twice fills the queue with every 
   }
   // 17 rows and one again: five mismatches, the hash nobody recorded, the row booked twice; the ledger's
   // other records (30, less the 16 the books found) are not in the books.
-  expect(counts).toEqual({ Mismatch: 5, 'Not in ledger': 1, 'Duplicate claim': 1, 'Not in books': 14 });
+  expect(counts).toEqual({ Mismatched: 5, 'Not in ledger': 1, Duplicate: 1, 'Not in books': 14 });
   await kindFilter(page).selectOption({ label: 'All kinds' });
   await expect.poll(() => matching(page)).toBe(21);
 });
 
-test('search by hash finds the amount ticket; the detail puts the claim beside the record, the field at fault marked', async () => {
-  const { page } = session();
+test('search by hash finds the amount ticket; the detail puts the claim beside the record, the field at fault marked', async ({ nps }) => {
+  const { page } = await session(nps);
   const search = page.getByRole('searchbox', { name: 'Search tickets' }).or(page.getByLabel('Search tickets'));
   await search.fill(AMOUNT_HASH);
   // Both the mismatch and the duplicate claim are about this record.
   await expect(rows(page)).toHaveCount(2);
-  await rows(page).filter({ hasText: 'Mismatch' }).click();
+  await rows(page).filter({ hasText: 'Mismatched' }).click();
   const compare = detail(page).getByRole('table', { name: 'Claimed and recorded' });
   const amount = compare.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Amount\s*amount\s*differs/ }) });
   await expect(amount).toHaveClass(/abnormal/);
@@ -77,7 +78,7 @@ test('search by hash finds the amount ticket; the detail puts the claim beside t
   await expect(detail(page).getByRole('link', { name: AMOUNT_HASH })).toHaveAttribute('href', `https://etherscan.io/tx/${AMOUNT_HASH}`);
   await shot(page, 'tickets-detail-mismatch');
 
-  await rows(page).filter({ hasText: 'Duplicate claim' }).click();
+  await rows(page).filter({ hasText: 'Duplicate' }).click();
   await expect(detail(page)).toContainText(/repeats books row \d+/);
   await expect(detail(page).getByRole('table', { name: 'Claimed and recorded' })).toContainText('249.99');
 
@@ -88,8 +89,10 @@ test('search by hash finds the amount ticket; the detail puts the claim beside t
   await expect.poll(() => matching(page)).toBe(21);
 });
 
-test('a claim not in the ledger shows the claim and no record; a record not in the books shows the record and no claim', async () => {
-  const { page } = session();
+test('a claim not in the ledger shows the claim and no record; a record not in the books shows the record and no claim', async ({
+  nps,
+}) => {
+  const { page } = await session(nps);
   await kindFilter(page).selectOption({ label: 'Not in ledger' });
   await expect(rows(page)).toHaveCount(1);
   await rows(page).first().click();
@@ -105,8 +108,8 @@ test('a claim not in the ledger shows the claim and no record; a record not in t
   await expect(detail(page).locator('.ticket-head h2')).toContainText('Not in books');
 });
 
-test('filter by amount, sort by amount: exact decimal bounds', async () => {
-  const { page } = session();
+test('filter by amount, sort by amount: exact decimal bounds', async ({ nps }) => {
+  const { page } = await session(nps);
   // Still the records not in the books: of those, 120, 400 and 500 lie in the bounds, both ends inclusive.
   await page.getByLabel('Amount at least').fill('120');
   await page.getByLabel('Amount at most').fill('500.000');
@@ -123,8 +126,8 @@ test('filter by amount, sort by amount: exact decimal bounds', async () => {
   await expect.poll(() => matching(page)).toBe(21);
 });
 
-test('tick a range with shift-click and dismiss them at once: the reason is required, the name is asked once', async () => {
-  const { page } = session();
+test('tick a range with shift-click and dismiss them at once: the reason is required, the name is asked once', async ({ nps }) => {
+  const { page } = await session(nps);
   await kindFilter(page).selectOption({ label: 'Not in books' });
   await expect(rows(page)).toHaveCount(14);
   await expect(page.getByTestId('acting-as')).toContainText('No name set');
@@ -169,8 +172,8 @@ test('tick a range with shift-click and dismiss them at once: the reason is requ
   await expect(history).toContainText('Internal transfers between our own wallets: not for the books');
 });
 
-test('the next resolve asks no name; reopening all on the page needs no reason', async () => {
-  const { page } = session();
+test('the next resolve asks no name; reopening all on the page needs no reason', async ({ nps }) => {
+  const { page } = await session(nps);
   // Reopen every dismissed one: the page's checkbox.
   await queue(page).getByRole('checkbox', { name: 'Select every ticket on this page' }).check();
   await expect(page.getByTestId('tq-chosen')).toHaveText('5 tickets chosen');
@@ -199,8 +202,8 @@ test('the next resolve asks no name; reopening all on the page needs no reason',
   await shot(page, 'tickets-history');
 });
 
-test('Settings shows the name, and a new one is what later events record', async () => {
-  const { page } = session();
+test('Settings shows the name, and a new one is what later events record', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Settings');
   const name = page.getByLabel('Name', { exact: true });
   await expect(name).toHaveValue(ME);
@@ -212,8 +215,8 @@ test('Settings shows the name, and a new one is what later events record', async
   await expect(page.getByTestId('acting-as')).toHaveText('Acting as A. Lovelace (controller)');
 });
 
-test('past a page: choose all that match, and dismiss them in one change', async () => {
-  const { page, dataDir } = session();
+test('past a page: choose all that match, and dismiss them in one change', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   // 150 withdrawals the books claim and the ledger never saw: 150 claims not in the ledger.
   const header = 'Reference,Tx hash,Network,Asset,Direction,Status,Amount,Fee,Date (UTC),Memo';
   const lines = Array.from(

@@ -1,10 +1,10 @@
-import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseLedgerFile, importLedger } from './support/ledger';
-import { openScreen, root, samples, shot, useSession } from './support/session';
+import { openScreen, root, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 
 async function ledgerCount(page: import('@playwright/test').Page): Promise<string> {
   await page.getByRole('tab', { name: 'Transactions' }).click();
@@ -12,14 +12,14 @@ async function ledgerCount(page: import('@playwright/test').Page): Promise<strin
   return (await page.getByTestId('tx-count').textContent()) ?? '';
 }
 
-test('start from the sample ledger', async () => {
-  const { page } = session();
+test('start from the sample ledger', async ({ nps }) => {
+  const { page } = await session(nps);
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
   expect(await ledgerCount(page)).toBe('30 transactions');
 });
 
-test('a file that is not text is refused with the reason', async () => {
-  const { page, dataDir } = session();
+test('a file that is not text is refused with the reason', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   const garbage = join(dataDir, 'statement.csv');
   writeFileSync(garbage, Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x42, 0x89, 0x50, 0x4e, 0x47]));
   await page.getByRole('tab', { name: 'Import', exact: true }).click();
@@ -31,8 +31,8 @@ test('a file that is not text is refused with the reason', async () => {
   await shot(page, 'ledger-import-not-text');
 });
 
-test('a header that fits no format: nothing can be mapped, the wizard says why before any preview', async () => {
-  const { page } = session();
+test('a header that fits no format: nothing can be mapped, the wizard says why before any preview', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByTestId('file-input').setInputFiles(join(samples, 'bad-header.csv'));
   await expect(page.getByTestId('detected-preset')).toContainText('No preset matched');
   await expect(page.getByRole('alert')).toBeVisible();
@@ -42,8 +42,8 @@ test('a header that fits no format: nothing can be mapped, the wizard says why b
   await shot(page, 'ledger-import-bad-header');
 });
 
-test('rows with errors: each one listed with its row, column and reason, exportable; nothing imported', async () => {
-  const { page } = session();
+test('rows with errors: each one listed with its row, column and reason, exportable; nothing imported', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('button', { name: 'Choose another file' }).click();
   await page.getByTestId('file-input').setInputFiles(join(samples, 'native-with-bad-rows.csv'));
   await page.getByRole('button', { name: 'Preview the import' }).click();
@@ -69,8 +69,8 @@ test('rows with errors: each one listed with its row, column and reason, exporta
   await page.getByRole('button', { name: 'Choose another file' }).click();
 });
 
-test('a file whose every row is wrong cannot be imported, and the ledger is unchanged', async () => {
-  const { page, dataDir } = session();
+test('a file whose every row is wrong cannot be imported, and the ledger is unchanged', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   const lines = readFileSync(join(samples, 'native-with-bad-rows.csv'), 'utf8').split(/\r?\n/);
   const allBad = join(dataDir, 'all-bad.csv');
   writeFileSync(allBad, [lines[0], lines[5], ...lines.slice(7, 10)].join('\n') + '\n');
@@ -86,8 +86,8 @@ test('a file whose every row is wrong cannot be imported, and the ledger is unch
   await openScreen(page, 'Tickets');
 });
 
-test('an import that rejected more rows than it wrote ends in a warning that says so', async () => {
-  const { page, dataDir } = session();
+test('an import that rejected more rows than it wrote ends in a warning that says so', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   const lines = readFileSync(join(samples, 'native-with-bad-rows.csv'), 'utf8').split(/\r?\n/);
   const mostlyBad = join(dataDir, 'mostly-bad.csv');
   // One more: a token ID far too long to fit a line, as a contract address in a reason is.
@@ -117,8 +117,8 @@ test('an import that rejected more rows than it wrote ends in a warning that say
   await page.keyboard.press('Escape');
 });
 
-test('a file already imported, with rows rejected: "nothing new to import", not an error', async () => {
-  const { page } = session();
+test('a file already imported, with rows rejected: "nothing new to import", not an error', async ({ nps }) => {
+  const { page } = await session(nps);
   const file = join(samples, 'native-with-bad-rows.csv');
   // The 7 good rows not imported yet land; the one already in the ledger is unchanged.
   await importLedger(page, file, 7);
@@ -135,8 +135,8 @@ test('a file already imported, with rows rejected: "nothing new to import", not 
   await shot(page, 'ledger-import-nothing-new');
 });
 
-test('a real export with a header and no rows says so at once: nothing to import, no questions first', async () => {
-  const { page } = session();
+test('a real export with a header and no rows says so at once: nothing to import, no questions first', async ({ nps }) => {
+  const { page } = await session(nps);
   await chooseLedgerFile(page, join(root, 'test', 'fixtures', 'exports', 'bscscan-header-only-txlist.csv'));
   const empty = page.getByTestId('detect-empty');
   await expect(empty).toContainText('Nothing to import');

@@ -1,10 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseLedgerFile } from './support/ledger';
-import { root, shot, useSession } from './support/session';
+import { root, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const exports = join(root, 'test', 'fixtures', 'exports');
 const WALLET = '0xf98c96b5d10faafc2324847c82305bd5fd7e5ad3';
 
@@ -26,11 +27,14 @@ function ledgerFile(dir: string, name: string, lines: string[]): string {
   return file;
 }
 
+/** What only a command line says: a flag, or a command. */
+const COMMAND_LINE = /(^|[\s(`"])--[a-z]|\bnps [a-z]+ [a-z]+|npm run/;
+
 const preview = (page: Page) => page.getByRole('button', { name: 'Preview the import' });
 const firstRows = (page: Page) => page.getByRole('table', { name: 'First rows as read' });
 
-test('an Etherscan transactions export asks for its chain, shows its rows as read, and imports', async () => {
-  const { page, dataDir } = session();
+test('an Etherscan transactions export asks for its chain, shows its rows as read, and imports', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   const file = headOf('etherscan-0xf98c-txlist.csv', 5, dataDir);
   await chooseLedgerFile(page, file);
   await expect(page.getByTestId('detected-preset')).toContainText('Etherscan-family transactions');
@@ -91,8 +95,10 @@ test('an Etherscan transactions export asks for its chain, shows its rows as rea
   await shot(page, 'ledger-choices-etherscan-report');
 });
 
-test("a contract's export with its deployer on every row: both addresses are offered, the one chosen reads the direction", async () => {
-  const { page } = session();
+test("a contract's export with its deployer on every row: both addresses are offered, the one chosen reads the direction", async ({
+  nps,
+}) => {
+  const { page } = await session(nps);
   const contract = '0x023c66b7e13d30a3c46aa433fd2829763d5817c5';
   const deployer = '0xde910777c787903f78c89e7a0bf7f4c435cbb1fe';
   await chooseLedgerFile(page, join(exports, 'etherscan-0x023c-txlist-transaction-hash-header.csv'));
@@ -122,8 +128,8 @@ test("a contract's export with its deployer on every row: both addresses are off
   await expect(page.getByTestId('read-as-summary')).toContainText(contract);
 });
 
-test("a token page's export names neither token nor chain: the token chosen answers the chain question too", async () => {
-  const { page } = session();
+test("a token page's export names neither token nor chain: the token chosen answers the chain question too", async ({ nps }) => {
+  const { page } = await session(nps);
   await chooseLedgerFile(page, join(exports, 'derived-token-page-etherscan-0x003dc-usdc.csv'));
   await expect(page.getByTestId('detected-preset')).toContainText("transfers from a token's page");
   const questions = page.getByTestId('questions');
@@ -149,8 +155,8 @@ test("a token page's export names neither token nor chain: the token chosen answ
   await expect(page.getByTestId('read-as-summary')).toContainText(/token\s*ETH_USDC/);
 });
 
-test('amounts like 1,234 only: the decimal separator is asked, and the first rows follow the answer', async () => {
-  const { page, dataDir } = session();
+test('amounts like 1,234 only: the decimal separator is asked, and the first rows follow the answer', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   const file = ledgerFile(dataDir, 'eu-ledger.csv', [
     'transaction_id;wallet_id;type;status;amount;chain_id;token_id;hash;created_at',
     `5e0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61;${LEDGER_WALLET};Deposit;Completed;1,234;TRON;TRON_USDT;${'a1'.repeat(32)};1767600000000`,
@@ -183,8 +189,10 @@ test('amounts like 1,234 only: the decimal separator is asked, and the first row
   await expect(page.getByTestId('read-as-summary')).toContainText('decimal comma');
 });
 
-test('amounts written with a point and with a comma in one file: the separator is asked, and the other amounts are rejected, never misread', async () => {
-  const { page, dataDir } = session();
+test('amounts written with a point and with a comma in one file: the separator is asked, and the other amounts are rejected, never misread', async ({
+  nps,
+}) => {
+  const { page, dataDir } = await session(nps);
   const file = ledgerFile(dataDir, 'mixed-separators.csv', [
     'transaction_id,wallet_id,type,status,amount,chain_id,token_id,hash,created_at',
     `7c0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${LEDGER_WALLET},Deposit,Completed,0.5,TRON,TRON_USDT,${'c1'.repeat(32)},1767600000000`,
@@ -204,8 +212,8 @@ test('amounts written with a point and with a comma in one file: the separator i
   await expect(firstRows(page).getByRole('row').nth(2)).toContainText('"1,5"');
 });
 
-test("dates like 05/03/2022: the question says what each order makes of the file's date", async () => {
-  const { page, dataDir } = session();
+test("dates like 05/03/2022: the question says what each order makes of the file's date", async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   const file = ledgerFile(dataDir, 'dates-ledger.csv', [
     'transaction_id,wallet_id,type,status,amount,chain_id,token_id,created_at',
     `6a0c1b8a-6c1e-4d3f-9a7b-1d2e3f4a5b61,${LEDGER_WALLET},Deposit,Completed,10,TRON,TRON_USDT,05/03/2022 10:21`,
@@ -228,8 +236,8 @@ test("dates like 05/03/2022: the question says what each order makes of the file
   await expect(page.getByLabel('Wallet for every row').locator('option:checked')).toHaveText('From the file');
 });
 
-test('an ERC-20 export with an unknown contract: listed, added with its decimal, then its rows import', async () => {
-  const { page, dataDir } = session();
+test('an ERC-20 export with an unknown contract: listed, added with its decimal, then its rows import', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   // XNN (real row of the export, unknown to the catalogue) and a USDT transfer (known by its contract).
   const usdt = `"0x${'c3'.repeat(32)}","4500000","1510000000","2017-11-06 20:26:40","${WALLET}","0x${'11'.repeat(20)}","12.5","$12.50","0xdac17f958d2ee523a2206206994597c13d831ec7","Tether USD","USDT"`;
   const file = headOf('etherscan-0xf98c-erc20.csv', 1, dataDir, [usdt]);
@@ -260,6 +268,9 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   const rejected = firstRows(page).getByRole('row').nth(1);
   await expect(rejected).toContainText('Rejected ContractAddress "0xab95e915c123fded5bdfb6325e35ef5515f1ea69": unknown token');
   await expect(firstRows(page).getByRole('row').nth(2)).toContainText('ETH_USDT');
+  // The way out named as the window has it, not as a command.
+  await expect(rejected).toContainText("add it to the catalogue (Add to catalogue, in the import's list of unknown tokens)");
+  await expect(page.getByRole('main')).not.toContainText(COMMAND_LINE);
   await shot(page, 'ledger-choices-unknown-token');
 
   // A refusal stands only while its cause does: a token ID the catalogue has is refused, and editing it takes the message away.
@@ -283,8 +294,10 @@ test('an ERC-20 export with an unknown contract: listed, added with its decimal,
   await shot(page, 'ledger-choices-token-report');
 });
 
-test('unknown tokens on the Preview step: each asked its decimal, IDs told apart, all added at once, and the preview read again before Import', async () => {
-  const { page, dataDir } = session();
+test('unknown tokens on the Preview step: each asked its decimal, IDs told apart, all added at once, and the preview read again before Import', async ({
+  nps,
+}) => {
+  const { page, dataDir } = await session(nps);
   const wallet = '0x003dc32fe920a4aaeed12dc87e145f030aa753f3';
   // ANJ (whole amounts in the file: decimal hint 0), two Uniswap V2 pairs (both "UNI-V2", 18 places) and a known USDT transfer.
   const lines = readFileSync(join(exports, 'etherscan-0x003dc-erc20.csv'), 'utf8').split(/\r?\n/);
@@ -348,8 +361,8 @@ test('unknown tokens on the Preview step: each asked its decimal, IDs told apart
   await expect(page.getByTestId('import-counts')).toContainText('4added');
 });
 
-test('a Mantlescan export on a store without its chain: the chain is added in the wizard, and the records land on it', async () => {
-  const { page } = session();
+test('a Mantlescan export on a store without its chain: the chain is added in the wizard, and the records land on it', async ({ nps }) => {
+  const { page } = await session(nps);
   await chooseLedgerFile(page, join(exports, 'mantlescan-anonymized-txlist.csv'));
   await expect(page.getByTestId('detected-preset')).toContainText('Etherscan-family transactions');
 

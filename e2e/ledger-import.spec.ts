@@ -1,20 +1,22 @@
-import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
-import { openScreen, samples, shot, useSession } from './support/session';
+import { openScreen, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 // A row of resources/samples/native-ledger.csv: 250.123456789012345678 BSC_USDT to a customer wallet.
 const HASH = '0x4869a019bc4c7329ecb41e27243d6897c89c417b55ec3e1dcb882b0abf8c38e6';
 
-test('an empty ledger says how to start', async () => {
-  const { page } = session();
+test('an empty ledger says how to start', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Ledger');
   await expect(page.getByText('The ledger is empty')).toBeVisible();
   await shot(page, 'ledger-empty');
 });
 
-test('import the sample ledger: preset detected, first rows as read, columns mapped with samples, preview, import, report', async () => {
-  const { page } = session();
+test('import the sample ledger: preset detected, first rows as read, columns mapped with samples, preview, import, report', async ({
+  nps,
+}) => {
+  const { page } = await session(nps);
   await page.getByRole('button', { name: 'Import a ledger file' }).first().click();
   await expect(page.getByRole('button', { name: /Drop a ledger file here/ })).toBeVisible();
   await shot(page, 'ledger-import-choose');
@@ -47,8 +49,8 @@ test('import the sample ledger: preset detected, first rows as read, columns map
   await shot(page, 'ledger-import-report');
 });
 
-test('the transactions: 30 rows, exact amounts, filters', async () => {
-  const { page } = session();
+test('the transactions: 30 rows, exact amounts, filters', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('button', { name: 'Show the transactions' }).click();
   await expect(page.getByTestId('tx-count')).toHaveText('30 transactions');
   const grid = page.getByRole('grid', { name: 'Transactions' });
@@ -63,8 +65,8 @@ test('the transactions: 30 rows, exact amounts, filters', async () => {
   await expect(page.getByTestId('tx-count')).toHaveText('30 transactions');
 });
 
-test('find a transaction by its hash and open it, with its explorer link', async () => {
-  const { page } = session();
+test('find a transaction by its hash and open it, with its explorer link', async ({ nps }) => {
+  const { page } = await session(nps);
   // 0x hashes are found whatever their case.
   await page.getByLabel('Search by hash, transaction ID or request ID').fill(HASH.toUpperCase().replace('0X', '0x'));
   await page.keyboard.press('Enter');
@@ -85,8 +87,41 @@ test('find a transaction by its hash and open it, with its explorer link', async
   await expect(detail).toBeHidden();
 });
 
-test('the import is in the history, and importing the same file again changes nothing', async () => {
-  const { page } = session();
+test('search as you type: the first characters of a hash, a transaction ID or a request ID find their records, no Enter', async ({
+  nps,
+}) => {
+  const { page } = await session(nps);
+  const box = page.getByLabel('Search by hash, transaction ID or request ID');
+  const count = page.getByTestId('tx-count');
+  await box.fill('');
+  await expect(count).toHaveText('30 transactions');
+  await box.pressSequentially(HASH.slice(0, 8), { delay: 40 });
+  await expect(count).toHaveText('1 transaction');
+  await expect(page.getByRole('grid', { name: 'Transactions' })).toContainText('250.123456789012345678');
+  await box.fill('26A4B538-05');
+  await expect(count).toHaveText('1 transaction');
+  // A request ID as written: WD-2026-01060 to -01069.
+  await box.fill('WD-2026-0106');
+  await expect(count).toHaveText('10 transactions');
+  // A Tron hash has no 0x; an EVM hash is found with or without it.
+  await box.fill('1faf');
+  await expect(count).toHaveText('1 transaction');
+  await expect(page.getByRole('grid', { name: 'Transactions' })).toContainText('TRON');
+  await box.fill('1fee');
+  await expect(count).toHaveText('1 transaction');
+  await expect(page.getByRole('grid', { name: 'Transactions' })).toContainText('MATIC_USDT');
+  await box.fill('0x1fee');
+  await expect(count).toHaveText('1 transaction');
+  // Fewer than 4 characters find an identifier equal to them only.
+  await box.fill('1f');
+  await expect(page.getByText('No transactions match these filters')).toBeVisible();
+  await shot(page, 'ledger-search-as-you-type');
+  await box.fill('');
+  await expect(count).toHaveText('30 transactions');
+});
+
+test('the import is in the history, and importing the same file again changes nothing', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('tab', { name: 'Import history' }).click();
   const table = page.getByRole('table', { name: 'Imports' });
   await expect(table.getByRole('row')).toHaveCount(2);

@@ -1,11 +1,12 @@
-import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { importLedger } from './support/ledger';
-import { shot, useSession } from './support/session';
+import { shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
 /*
  * The Ledger table as an accountant works it before a close: sort by amount (exactly: two amounts a
@@ -13,7 +14,7 @@ import { shot, useSession } from './support/session';
  * what is shown as CSV and XLSX.
  */
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const dir = mkdtempSync(join(tmpdir(), 'nps-ledger-table-'));
 const WALLET = '11111111-2222-4333-8444-555555555555';
 const HEADER = 'transaction_id,wallet_id,type,status,amount,fee,chain_id,token_id,hash,created_at';
@@ -45,8 +46,7 @@ writeFileSync(
 );
 
 /** The amount column's text of the table's rows, top to bottom. */
-async function amounts(): Promise<string[]> {
-  const { page } = session();
+async function amounts(page: Page): Promise<string[]> {
   const grid = page.getByRole('grid', { name: 'Transactions' });
   const cells = grid.getByRole('row').filter({ has: page.getByRole('gridcell') });
   return cells.evaluateAll((rows) =>
@@ -54,8 +54,8 @@ async function amounts(): Promise<string[]> {
   );
 }
 
-test('sort the ledger by amount, exactly, both ways', async () => {
-  const { page } = session();
+test('sort the ledger by amount, exactly, both ways', async ({ nps }) => {
+  const { page } = await session(nps);
   await importLedger(page, FILE, 6);
   await page.getByRole('tab', { name: 'Transactions', exact: true }).click();
   await expect(page.getByTestId('tx-count')).toHaveText('6 transactions');
@@ -64,14 +64,14 @@ test('sort the ledger by amount, exactly, both ways', async () => {
 
   await page.getByTestId('sort-amount').click();
   await expect(amountHead).toHaveAttribute('aria-sort', 'descending');
-  await expect.poll(amounts).toEqual(['1500.25', '2.5', '0.75', '0.100000000000000002', '0.100000000000000001', '0.1']);
+  await expect.poll(() => amounts(page)).toEqual(['1500.25', '2.5', '0.75', '0.100000000000000002', '0.100000000000000001', '0.1']);
   await page.getByTestId('sort-amount').click();
   await expect(amountHead).toHaveAttribute('aria-sort', 'ascending');
-  await expect.poll(amounts).toEqual(['0.1', '0.100000000000000001', '0.100000000000000002', '0.75', '2.5', '1500.25']);
+  await expect.poll(() => amounts(page)).toEqual(['0.1', '0.100000000000000001', '0.100000000000000002', '0.75', '2.5', '1500.25']);
 });
 
-test('see the totals per token and type for the filters', async () => {
-  const { page } = session();
+test('see the totals per token and type for the filters', async ({ nps }) => {
+  const { page } = await session(nps);
   const totals = page.locator('.tx-totals');
   await expect(totals.getByTestId('total-ETH-Deposit')).toContainText('0.300000000000000003');
   await expect(totals.getByTestId('total-ETH-Deposit')).toContainText('3');
@@ -87,8 +87,8 @@ test('see the totals per token and type for the filters', async () => {
   await page.getByLabel('Token').selectOption('');
 });
 
-test('export what is shown as CSV and XLSX', async () => {
-  const { page } = session();
+test('export what is shown as CSV and XLSX', async ({ nps }) => {
+  const { page } = await session(nps);
   await expect(page.getByTestId('tx-count')).toHaveText('6 transactions');
 
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
@@ -113,12 +113,14 @@ test('export what is shown as CSV and XLSX', async () => {
   const amountCol = (ledger.getRow(1).values as unknown[]).indexOf('amount');
   expect([2, 3, 4].map((r) => ledger.getRow(r).getCell(amountCol).value)).toEqual(['0.1', '0.100000000000000001', '0.100000000000000002']);
   const totals = wb.getWorksheet('Totals')!;
-  expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, '0.300000000000000003', '0.000000000000000003']);
+  expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, 0, '0.300000000000000003', '0.000000000000000003']);
 });
 
-test('totals leave Failed and Rejected records out and say so; filtered on Failed, they total those', async () => {
-  const { page } = session();
-  // A withdrawal of 63.5 ETH that failed on chain and a deposit the custodian rejected: neither moved any ETH.
+test('totals leave Failed and Rejected records out but for the fee a failed withdrawal paid on chain, and say so; filtered on Failed, they total those', async ({
+  nps,
+}) => {
+  const { page } = await session(nps);
+  // A withdrawal of 63.5 ETH that failed on chain (it paid its fee) and a deposit the custodian rejected: neither moved any ETH.
   const failed = join(dir, 'may-failed.csv');
   const status = (line: string, s: string) => line.replace(',Completed,', `,${s},`);
   writeFileSync(
@@ -132,17 +134,18 @@ test('totals leave Failed and Rejected records out and say so; filtered on Faile
   const totals = page.locator('.tx-totals');
   const caption = page.getByTestId('totals-caption');
   await expect(caption).toHaveText(
-    'Totals per token for these filters, without 1 Failed and 1 Rejected records: they moved no amount, as Balances count them (filter Status to total them)',
+    'Totals per token for these filters, without 1 Rejected record. A failed withdrawal that reached the chain (it has a hash) moved no amount but paid its fee, which counts; other failed and rejected records count nothing, as Balances and the reconciliation report count them (filter Status to total failed records as recorded).',
   );
   const withdrawals = totals.getByTestId('total-ETH-Withdrawal');
-  await expect(withdrawals.getByRole('cell').nth(2)).toHaveText('1');
+  await expect(withdrawals.getByRole('cell').nth(2)).toHaveText('1 + 1 failed, fee only');
   await expect(withdrawals.getByRole('cell').nth(3)).toHaveText('2.5');
+  await expect(withdrawals.getByRole('cell').nth(4)).toHaveText('0.000000000000000002');
   await expect(totals.getByTestId('total-ETH_USDT-Deposit').getByRole('cell').nth(3)).toHaveText('1,500.25');
   await shot(page, 'ledger-table-totals-left-out');
 
   await page.getByLabel('Status').selectOption('Failed');
   await expect(page.getByTestId('tx-count')).toHaveText('1 transaction');
-  await expect(caption).toContainText('Totals per token of the Failed records these filters select (the Status filter asks for them');
+  await expect(caption).toContainText('Totals per token of the Failed records these filters select, amounts and fees as recorded');
   await expect(withdrawals.getByRole('cell').nth(3)).toHaveText('63.5');
   await page.getByLabel('Status').selectOption('Completed');
   await expect(caption).toHaveText('Totals per token for these filters');

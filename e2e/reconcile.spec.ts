@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SOURCE_TICKET_FIELDS, TicketPublic } from '../src/shared/tickets';
@@ -6,17 +6,18 @@ import { dataOf } from './support/api';
 import { createApiKey } from './support/keys';
 import { importLedger } from './support/ledger';
 import { signedCall } from './support/sign';
-import { openScreen, samples, shot, useSession } from './support/session';
+import { openScreen, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const BOOKS = join(samples, 'books', 'books-2026-01.csv');
 // The deposit the books keyed as 249.90; the ledger has 249.99 (resources/samples/books/README.md).
 const AMOUNT_HASH = '0x1c44128c835e5a2399b853345206c93bf209846efe9394c5f93710ebf2ff81f1';
 
 const selectedTicket = (page: Page) => page.locator('[data-ticket][aria-current="true"]').getAttribute('data-ticket');
 
-test('the ledger holds the sample; no run and no ticket yet', async () => {
-  const { page } = session();
+test('the ledger holds the sample; no run and no ticket yet', async ({ nps }) => {
+  const { page } = await session(nps);
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
   await openScreen(page, 'Tickets');
   await expect(page.getByText('No pending tickets')).toBeVisible();
@@ -28,8 +29,8 @@ test('the ledger holds the sample; no run and no ticket yet', async () => {
   await shot(page, 'reconcile-choose');
 });
 
-test('choose the books: columns mapped from their names, tolerances at their defaults', async () => {
-  const { page } = session();
+test('choose the books: columns mapped from their names, tolerances at their defaults', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByTestId('file-input').setInputFiles(BOOKS);
   const mapping = page.getByRole('table', { name: 'Books column mapping' });
   await expect(mapping).toBeVisible();
@@ -53,20 +54,20 @@ test('choose the books: columns mapped from their names, tolerances at their def
   await shot(page, 'reconcile-mapping');
 });
 
-test('run it: counts of matched, mismatched and not found, a mark per field', async () => {
-  const { page } = session();
+test('run it: counts of Matched, Mismatched and Not in ledger, a mark per field', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('button', { name: 'Run reconciliation' }).click();
   const grid = page.getByRole('table', { name: 'Reconciliation results' });
   await expect(grid).toBeVisible();
   const stats = page.getByRole('group', { name: 'Filter results' });
   await expect(stats.getByRole('button', { name: /all rows/ })).toContainText('17');
-  await expect(stats.getByRole('button', { name: /^\d+ matched/ })).toContainText('11');
-  await expect(stats.getByRole('button', { name: /mismatched/ })).toContainText('5');
-  await expect(stats.getByRole('button', { name: /not in ledger/ })).toContainText('1');
+  await expect(stats.getByRole('button', { name: /^\d+ Matched/ })).toContainText('11');
+  await expect(stats.getByRole('button', { name: /Mismatched/ })).toContainText('5');
+  await expect(stats.getByRole('button', { name: /Not in ledger/ })).toContainText('1');
   await expect(grid.getByRole('row')).toHaveCount(17 + 2);
   await shot(page, 'reconcile-results');
 
-  await stats.getByRole('button', { name: /mismatched/ }).click();
+  await stats.getByRole('button', { name: /Mismatched/ }).click();
   await expect(grid.getByRole('row')).toHaveCount(5 + 2);
   const amountRow = grid.getByRole('row').filter({ hasText: '249.9' });
   await expect(amountRow).toContainText('249.99');
@@ -75,8 +76,8 @@ test('run it: counts of matched, mismatched and not found, a mark per field', as
   await shot(page, 'reconcile-mismatched');
 });
 
-test('export the results as CSV', async () => {
-  const { page } = session();
+test('export the results as CSV', async ({ nps }) => {
+  const { page } = await session(nps);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export results (CSV)' }).click();
   const csv = readFileSync(await (await download).path(), 'utf8')
@@ -87,13 +88,13 @@ test('export the results as CSV', async () => {
   expect(csv[0]).toContain('claimed_amount,recorded_amount,amount_match');
   expect(csv[0]).toContain('claimed_time,recorded_time,time_match');
   const line = csv.find((l) => l.includes(AMOUNT_HASH))!;
-  expect(line).toContain('mismatched');
+  expect(line).toContain(',Mismatched,');
   expect(line).toContain('249.9,249.99,false');
-  expect(csv.filter((l) => l.split(',')[1] === 'not found')).toHaveLength(1);
+  expect(csv.filter((l) => l.split(',')[1] === 'Not in ledger')).toHaveLength(1);
 });
 
-test('the run is in the history', async () => {
-  const { page } = session();
+test('the run is in the history', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('tab', { name: 'History' }).click();
   const runs = page.getByRole('table', { name: 'Past runs' });
   await expect(runs.getByRole('row')).toHaveCount(2);
@@ -110,11 +111,11 @@ const ticketRow = (page: Page, field: string) =>
     .locator('[data-ticket]')
     .filter({ has: page.locator('.chip', { hasText: new RegExp(`^${field}$`) }) });
 
-test('tickets opened for the mismatches; j/k and the arrow keys step through them', async () => {
-  const { page } = session();
+test('tickets opened for the mismatches; j/k and the arrow keys step through them', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Tickets');
   // The run was two-way: the claim not found and the ledger's unbooked records wait beside the mismatches.
-  await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Mismatch' });
+  await page.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'Mismatched' });
   const queue = page.getByTestId('ticket-queue');
   await expect(queue.locator('[data-ticket]')).toHaveCount(5);
   const first = await selectedTicket(page);
@@ -131,8 +132,8 @@ test('tickets opened for the mismatches; j/k and the arrow keys step through the
   expect(await selectedTicket(page)).toBe(second);
 });
 
-test('resolve the amount ticket with a reason: claimed beside recorded, the field at fault highlighted', async () => {
-  const { page } = session();
+test('resolve the amount ticket with a reason: claimed beside recorded, the field at fault highlighted', async ({ nps }) => {
+  const { page } = await session(nps);
   const queue = page.getByTestId('ticket-queue');
   await ticketRow(page, 'amount').click();
   const detail = page.getByTestId('ticket-detail');
@@ -163,8 +164,8 @@ test('resolve the amount ticket with a reason: claimed beside recorded, the fiel
   await shot(page, 'tickets-resolved');
 });
 
-test('dismiss a ticket with a reason, then reopen it', async () => {
-  const { page } = session();
+test('dismiss a ticket with a reason, then reopen it', async ({ nps }) => {
+  const { page } = await session(nps);
   const queue = page.getByTestId('ticket-queue');
   const detail = page.getByTestId('ticket-detail');
   await page.getByRole('radio', { name: 'Pending' }).click();
@@ -192,8 +193,8 @@ test('dismiss a ticket with a reason, then reopen it', async () => {
   await expect(history).toContainText('Bank statement time, not the chain time');
 });
 
-test('books rows that cannot be read are left out, and kept with the run for when it is opened again', async () => {
-  const { page, dataDir } = session();
+test('books rows that cannot be read are left out, and kept with the run for when it is opened again', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   // The sample books with two rows spoiled: an amount in words, a date that is not one.
   const [header, ...rows] = readFileSync(BOOKS, 'utf8').trimEnd().split(/\r?\n/);
   const columns = header!.split(',');
@@ -252,8 +253,8 @@ test('books rows that cannot be read are left out, and kept with the run for whe
   await shot(page, 'reconcile-unreadable-rows');
 });
 
-test('a run opened after an import changed a record says so beside it; its mark stays the check', async () => {
-  const { page, dataDir } = session();
+test('a run opened after an import changed a record says so beside it; its mark stays the check', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   // The ledger corrected to what the books said: 249.99 becomes 249.90.
   const [header, ...rows] = readFileSync(join(samples, 'native-ledger.csv'), 'utf8').trimEnd().split(/\r?\n/);
   const corrected = join(dataDir, 'ledger-correction.csv');
@@ -271,8 +272,8 @@ test('a run opened after an import changed a record says so beside it; its mark 
   await shot(page, 'reconcile-record-changed');
 });
 
-test('a ticket opened here reads over the API as the source describes it, with its additions after', async () => {
-  const { page, apiBase } = session();
+test('a ticket opened here reads over the API as the source describes it, with its additions after', async ({ nps }) => {
+  const { page, apiBase } = await session(nps);
   const [header, ...rows] = readFileSync(join(samples, 'native-ledger.csv'), 'utf8')
     .replace(/^\uFEFF/, '')
     .trimEnd()

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { VerifyResultsA } from '../src/shared/reconcile';
@@ -6,9 +6,10 @@ import { dataOf } from './support/api';
 import { createApiKey } from './support/keys';
 import { importLedger } from './support/ledger';
 import { signedCall } from './support/sign';
-import { openScreen, samples, shot, useSession } from './support/session';
+import { openScreen, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const BOOKS = join(samples, 'books', 'books-2026-01.csv');
 const DAY = 86_400_000;
 
@@ -20,15 +21,15 @@ const stat = (page: Page, label: string) =>
     .filter({ has: page.getByText(label, { exact: true }) })
     .locator('.stat-value');
 
-test('four runs: a books run that opens five tickets, then three API runs that find nothing', async () => {
-  const { page, apiBase } = session();
+test('four runs: a books run that opens five tickets, then three API runs that find nothing', async ({ nps }) => {
+  const { page, apiBase } = await session(nps);
   await importLedger(page, join(samples, 'native-ledger.csv'), 30);
   await openScreen(page, 'Reconcile');
   await page.getByTestId('file-input').setInputFiles(BOOKS);
   await page.getByRole('button', { name: 'Run reconciliation' }).click();
   const stats = page.getByRole('group', { name: 'Filter results' });
   await expect(stats.getByRole('button', { name: /all rows/ })).toContainText('17');
-  await expect(stats.getByRole('button', { name: /mismatched/ })).toContainText('5');
+  await expect(stats.getByRole('button', { name: /Mismatched/ })).toContainText('5');
 
   const key = await createApiKey(page, 'Retention robot');
   for (let i = 0; i < 3; i++) {
@@ -37,8 +38,8 @@ test('four runs: a books run that opens five tickets, then three API runs that f
   }
 });
 
-test('Settings shows the store, its runs and items, and the default policy, which keeps them all', async () => {
-  const { page, dataDir } = session();
+test('Settings shows the store, its runs and items, and the default policy, which keeps them all', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   // The journey cannot wait 200 days: every run but the newest is made that old in the store itself.
   const db = new Database(join(dataDir, 'nps.sqlite'));
   try {
@@ -62,8 +63,8 @@ test('Settings shows the store, its runs and items, and the default policy, whic
   await expect(section.getByTestId('retention-db-size')).toHaveText(/\d+(\.\d)? (KB|MB)/);
 });
 
-test('a value out of range is refused, naming the field', async () => {
-  const { page } = session();
+test('a value out of range is refused, naming the field', async ({ nps }) => {
+  const { page } = await session(nps);
   const section = page.getByRole('region', { name: 'Data retention' });
   await section.getByLabel('Keep the runs of the last (days)').fill('0');
   await section.getByRole('button', { name: 'Save' }).click();
@@ -71,8 +72,8 @@ test('a value out of range is refused, naming the field', async () => {
   await section.getByLabel('Keep the runs of the last (days)').fill('90');
 });
 
-test('set a policy of 30 days and the last run: it would remove two runs and 13 items, and Apply now does', async () => {
-  const { page } = session();
+test('set a policy of 30 days and the last run: it would remove two runs and 13 items, and Apply now does', async ({ nps }) => {
+  const { page } = await session(nps);
   const section = page.getByRole('region', { name: 'Data retention' });
   await section.getByLabel('Keep the runs of the last (days)').fill('30');
   await section.getByLabel('And at least the last (runs)').fill('1');
@@ -96,8 +97,8 @@ test('set a policy of 30 days and the last run: it would remove two runs and 13 
   await shot(page, 'settings-retention-applied');
 });
 
-test('the books run keeps its rows that opened a ticket, and says so; the tickets are all there', async () => {
-  const { page } = session();
+test('the books run keeps its rows that opened a ticket, and says so; the tickets are all there', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Reconcile');
   await page.getByRole('tab', { name: 'History' }).click();
   const runs = page.getByRole('table', { name: 'Past runs' });

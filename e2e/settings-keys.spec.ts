@@ -1,15 +1,15 @@
-import { expect, test } from '@playwright/test';
 import { MATCH_FLAGS, VerifyResultsA, VerifyResultsB } from '../src/shared/reconcile';
 import { dataOf } from './support/api';
 import { newKeyPair, signedCall } from './support/sign';
-import { openScreen, shot, useSession } from './support/session';
+import { openScreen, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 const probe = { txs: [{ hash: '0x' + 'ab'.repeat(32), amount: '1.5' }] };
 let created: { api_key: string; api_secret: string };
 
-test('the API server is running where Settings says', async () => {
-  const { page, apiBase, dataDir } = session();
+test('the API server is running where Settings says', async ({ nps }) => {
+  const { page, apiBase, dataDir } = await session(nps);
   await openScreen(page, 'Settings');
   await expect(page.getByTestId('api-base-url')).toHaveText(apiBase);
   await expect(page.getByTestId('api-port')).toHaveText(new URL(apiBase).port);
@@ -18,8 +18,8 @@ test('the API server is running where Settings says', async () => {
   await shot(page, 'settings');
 });
 
-test('create a key: the secret is shown once, and it signs a request to the local API', async () => {
-  const { page, apiBase } = session();
+test('create a key: the secret is shown once, and it signs a request to the local API', async ({ nps }) => {
+  const { page, apiBase } = await session(nps);
   await page.getByRole('button', { name: 'Create API key' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create an API key' });
   await dialog.getByLabel('Label').fill('Month-end script');
@@ -59,8 +59,8 @@ test('create a key: the secret is shown once, and it signs a request to the loca
   await expect(shown).toBeHidden();
 });
 
-test('the key is listed with its last use, and the secret is not shown again', async () => {
-  const { page } = session();
+test('the key is listed with its last use, and the secret is not shown again', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Ledger');
   await openScreen(page, 'Settings');
   const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Month-end script/ });
@@ -69,8 +69,8 @@ test('the key is listed with its last use, and the secret is not shown again', a
   await expect(page.getByText(created.api_secret)).toHaveCount(0);
 });
 
-test('add a public key made elsewhere, scoped to one wallet', async () => {
-  const { page, apiBase } = session();
+test('add a public key made elsewhere, scoped to one wallet', async ({ nps }) => {
+  const { page, apiBase } = await session(nps);
   const outside = newKeyPair();
   const wallet = '3f2a6c1e-0b7d-4c9a-9e51-7d1f0c2b4a61';
   await page.getByRole('button', { name: 'Add public key' }).click();
@@ -91,8 +91,8 @@ test('add a public key made elsewhere, scoped to one wallet', async () => {
   expect(otherWallet.status).toBe(2006);
 });
 
-test('revoke a key: its requests are refused from then on', async () => {
-  const { page, apiBase } = session();
+test('revoke a key: its requests are refused from then on', async ({ nps }) => {
+  const { page, apiBase } = await session(nps);
   const row = page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Month-end script/ });
   await row.getByRole('button', { name: 'Revoke' }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });

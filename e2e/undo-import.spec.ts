@@ -1,10 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseLedgerFile } from './support/ledger';
-import { samples, shot, useSession } from './support/session';
+import { samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 test.describe.configure({ timeout: 120_000 });
 
 /*
@@ -28,8 +29,8 @@ async function importFile(page: Page, path: string, rows: number, result: RegExp
 
 const history = (page: Page) => page.getByRole('table', { name: 'Imports' });
 
-test('import the sample, then a file that changes one record and adds one', async () => {
-  const { page, dataDir } = session();
+test('import the sample, then a file that changes one record and adds one', async ({ nps }) => {
+  const { page, dataDir } = await session(nps);
   await importFile(page, join(samples, 'native-ledger.csv'), 30, /30 added/);
   const second = join(dataDir, 'second.csv');
   writeFileSync(second, SECOND + '\n');
@@ -50,8 +51,8 @@ test('import the sample, then a file that changes one record and adds one', asyn
   await expect(page.getByTestId('tx-count')).toHaveText('31 transactions');
 });
 
-test('the first import cannot be undone while the second changed its records', async () => {
-  const { page } = session();
+test('the first import cannot be undone while the second changed its records', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('tab', { name: 'Import history' }).click();
   await expect(history(page).getByRole('row')).toHaveCount(3);
   // A native file names its rows' wallets; the detail says how it was read.
@@ -70,8 +71,8 @@ test('the first import cannot be undone while the second changed its records', a
   await expect(dialog).toBeHidden();
 });
 
-test('undo the second import: the confirmation says what changes, the history shows it undone, the ledger is back', async () => {
-  const { page } = session();
+test('undo the second import: the confirmation says what changes, the history shows it undone, the ledger is back', async ({ nps }) => {
+  const { page } = await session(nps);
   await history(page).getByRole('button', { name: 'Undo import of second.csv' }).click();
   const dialog = page.getByRole('dialog', { name: 'Undo import' });
   const plan = dialog.getByTestId('undo-plan');

@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { join } from 'node:path';
-import { openScreen, samples, shot, useSession } from './support/session';
+import { openScreen, samples, shot, session } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
 
-const session = useSession();
+test.describe.configure({ mode: 'serial' });
 // The address resources/samples/tronscan-token-transfers.csv was exported for.
 const OWN = 'TWSjYGnedK9bWn4ov6LeXR9euGKbPoCcE5';
 
@@ -19,8 +20,8 @@ async function shots(page: Page, name: string): Promise<void> {
 
 let walletId = '';
 
-test('name a wallet and give it its address on a chain', async () => {
-  const { page } = session();
+test('name a wallet and give it its address on a chain', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Wallets');
   await expect(page.getByText('No wallets yet')).toBeVisible();
   await page.getByRole('button', { name: 'New wallet' }).click();
@@ -46,8 +47,8 @@ test('name a wallet and give it its address on a chain', async () => {
   await shots(page, 'list');
 });
 
-test('import a file into the wallet by its name; its address reads the direction', async () => {
-  const { page } = session();
+test('import a file into the wallet by its name; its address reads the direction', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Ledger');
   await page.getByRole('tab', { name: 'Import', exact: true }).click();
   await page.getByTestId('file-input').setInputFiles(join(samples, 'tronscan-token-transfers.csv'));
@@ -69,8 +70,8 @@ test('import a file into the wallet by its name; its address reads the direction
   await expect(page.getByTestId('import-result')).toContainText('8 added');
 });
 
-test('the ledger shows the wallet by name, its ID on hover and in the detail', async () => {
-  const { page } = session();
+test('the ledger shows the wallet by name, its ID on hover and in the detail', async ({ nps }) => {
+  const { page } = await session(nps);
   await page.getByRole('tab', { name: 'Transactions' }).click();
   await expect(page.getByTestId('tx-count')).toHaveText('8 transactions');
   const grid = page.getByRole('grid', { name: 'Transactions' });
@@ -89,8 +90,8 @@ test('the ledger shows the wallet by name, its ID on hover and in the detail', a
   await page.keyboard.press('Escape');
 });
 
-test('rename the wallet: every screen follows', async () => {
-  const { page } = session();
+test('rename the wallet: every screen follows', async ({ nps }) => {
+  const { page } = await session(nps);
   await openScreen(page, 'Wallets');
   const row = page.getByRole('table', { name: 'Wallets' }).getByRole('row').nth(1);
   await expect(row).toContainText('8');

@@ -2,7 +2,7 @@ import { expect } from '@playwright/test';
 import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 
 /*
- * A client of the /nps API written from SPEC.md alone (the Cobo WaaS 2.0 scheme), not from the
+ * A client of the /nps API written from docs/api.md alone (the Cobo WaaS 2.0 scheme), not from the
  * service's code: if the two disagreed, the journeys would say so.
  */
 

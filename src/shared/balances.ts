@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LedgerStatus, LedgerType } from './ledger';
-import { Amount, queryInt, requiredString, Uuid } from './primitives';
+import { intField, numberText, queryInt, requiredString, toPlainDecimal, Uuid } from './primitives';
 
 /*
  * Balances and statements from the ledger (docs/ledger.md, "Balances"): the balance of each wallet
@@ -37,9 +37,62 @@ const BalanceMovementsQuery = z
   })
   .strict();
 
+/**
+ * A number as a statement writes it: its decimal places are the statement's precision, so "0.4490"
+ * keeps its four places (exponent notation is moved into place; a JSON number keeps what its text
+ * has). Answers the plain text with the places as written.
+ */
+function writtenDecimal(text: string): string | undefined {
+  if (/[eE]/.test(text)) return toPlainDecimal(text);
+  const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, sign, int = '', fraction = ''] = m;
+  const whole = int.replace(/^0+(?=\d)/, '');
+  const out = fraction ? `${whole}.${fraction}` : whole;
+  return sign === '-' && /[1-9]/.test(out) ? `-${out}` : out;
+}
+
+/** The decimal places of a plain decimal's text. */
+export const placesOf = (plain: string): number => (plain.includes('.') ? plain.length - plain.indexOf('.') - 1 : 0);
+
+/** The most decimal places a statement is compared at. */
+const MAX_STATEMENT_PLACES = 36;
+
+const StatementFigure = z
+  .unknown()
+  .transform((v, ctx) => {
+    const text = numberText(v);
+    const written = text === undefined ? undefined : writtenDecimal(text);
+    if (written === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'must be a number or a decimal string, such as 10.50' });
+      return z.NEVER;
+    }
+    if (placesOf(written) > MAX_STATEMENT_PLACES) {
+      ctx.addIssue({ code: 'custom', message: `has more than ${MAX_STATEMENT_PLACES} decimal places` });
+      return z.NEVER;
+    }
+    return written;
+  })
+  .meta({
+    type: ['number', 'string'],
+    description: 'The closing balance as the statement writes it: its decimal places are the precision it is compared at',
+  });
+
 const BalanceCheckRequest = z
-  .object({ wallet_id: Uuid, token_id: TokenId, at: DateText, time_zone: TimeZone, statement_balance: Amount })
-  .strict();
+  .object({
+    wallet_id: Uuid,
+    token_id: TokenId,
+    at: DateText,
+    time_zone: TimeZone,
+    statement_balance: StatementFigure,
+    /** Compare at this many decimal places instead of those the figure is written with (a statement in whole units written "4000"). */
+    places: intField({ min: 0, max: MAX_STATEMENT_PLACES }).optional(),
+  })
+  .strict()
+  .refine((v) => v.places === undefined || placesOf(v.statement_balance) <= v.places, {
+    error: 'is fewer than the decimal places statement_balance is written with',
+    path: ['places'],
+  });
 
 const BalanceRow = z.object({
   wallet_id: z.string(),
@@ -119,17 +172,32 @@ export const BalanceStatement = z.object({
 });
 export type BalanceStatement = z.infer<typeof BalanceStatement>;
 
+/**
+ * A statement against the ledger, at the statement's precision: the ledger's balance is rounded half
+ * to even to the decimal places the statement is written with (or `places`), and the two agree when
+ * the rounded figure equals the statement's.
+ */
 export const BalanceCheck = z.object({
   wallet_id: z.string(),
   chain_id: z.string(),
   token_id: z.string(),
   at: z.number().int(),
+  /** The ledger's balance, exact. */
   ledger_balance: z.string(),
+  /** The statement's figure with its decimal places as written ("0.4490"). */
   statement_balance: z.string(),
-  /** statement_balance - ledger_balance */
+  /** The decimal places the two are compared at. */
+  places: z.number().int(),
+  /** ledger_balance rounded half to even to `places`: what the statement is compared with. */
+  ledger_rounded: z.string(),
+  /** statement_balance - ledger_rounded: 0 when they agree. */
   difference: z.string(),
-  /** The `balance` exception the difference opened or updated; null when there is none. */
+  /** The rule with these figures, in words. */
+  rule: z.string(),
+  /** The `balance` exception: the difference opened or updated it, or an agreeing figure resolved the Pending one; null when there is none. */
   ticket_id: z.string().nullable(),
+  /** Pending: opened or updated by this check; Resolved: this agreeing check resolved it; null: no exception. */
+  ticket_status: z.enum(['Pending', 'Resolved']).nullable(),
 });
 export type BalanceCheck = z.infer<typeof BalanceCheck>;
 

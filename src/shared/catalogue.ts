@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { addition, DecimalString, PageQuery } from './primitives';
 
 /*
- * The catalogue under the source description's names (shared/source/service-description.md,
- * "Token" and "Chain"): its fields first, in its order, then this product's additions. The same
+ * The catalogue under the source description's names (docs/api.md, "Resources":
+ * Chain and Token): its fields first, in its order, then this product's additions. The same
  * names are the columns of the store, the keys of resources/catalogue.json and the screen's labels.
  */
 

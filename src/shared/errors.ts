@@ -1,4 +1,4 @@
-/** The /nps error table (SPEC.md, "Envelope"): code -> HTTP status and a short name. */
+/** The /nps error table (docs/api.md, "The envelope and the error table"): code -> HTTP status and a short name. */
 export const ErrorCodes = {
   OK: 0,
   INVALID_JSON: 1001,

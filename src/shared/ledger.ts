@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addition, isExactNumber, pageOf, queryInt, Uuid } from './primitives';
 import { ReportFile, ReportFormat } from './files';
 
-/* The service's own records (SPEC.md, "The service's own records (the ledger)") and their import. */
+/* The service's own records (docs/ledger.md) and their import. */
 
 export const LEDGER_TYPES = ['Deposit', 'Withdrawal'] as const;
 export const LEDGER_STATUSES = ['Pending', 'Confirming', 'Completed', 'Failed', 'Rejected'] as const;
@@ -14,8 +14,8 @@ export type LedgerStatus = z.infer<typeof LedgerStatus>;
 const msOrNull = z.number().int().nullable();
 
 /**
- * The transaction record: the source description's sixteen fields in its order (shared/source/
- * service-description.md, "Transaction record"), then the additions transaction_id and request_id.
+ * The transaction record: the source description's sixteen fields in its order (docs/api.md,
+ * "Resources", Transaction record), then the additions transaction_id and request_id.
  * This object is the one list of the record's fields: the ledger table's columns (db/schema.ts),
  * the statement that reads a record (main's db/record-sql.ts), both wire shapes of the verify answer
  * (reconcile.ts), openapi.json and the Ledger screen's columns are all made from it.
@@ -434,6 +434,9 @@ const optionalMs = z
   })
   .meta({ type: 'integer', description: 'Unix milliseconds' });
 
+/** A ledger search this long (a hash's 0x not counted) also finds the identifiers it begins. */
+export const PARTIAL_SEARCH_MIN = 4;
+
 /** A filter left empty (a cleared search box, "all" in a select) is no filter. */
 const blankIsAbsent = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v), schema.optional());
@@ -450,7 +453,11 @@ const transactionFilters = {
   from: optionalMs,
   /** created_at < to (Unix ms) */
   to: optionalMs,
-  /** An exact transaction_id, request_id or hash (0x hashes case-insensitively). */
+  /**
+   * A transaction_id, request_id or hash equal to it (hex hashes and IDs case-insensitively, a
+   * request_id as written) and, from PARTIAL_SEARCH_MIN characters (a hash's 0x not counted), every
+   * one that begins with it.
+   */
   search: optionalText,
 };
 export const TransactionFilters = z.object(transactionFilters);
@@ -550,8 +557,10 @@ export const TokenTotal = z.object({
   chain_id: z.string(),
   token_id: z.string(),
   type: LedgerType,
-  /** Records summed. */
+  /** Records whose amount and fee are summed. */
   count: z.number().int(),
+  /** Failed withdrawals that reached the chain: their fee is in `fee`, their amount (which moved nothing) is not in `amount`. */
+  fee_only: z.number().int(),
   amount: z.string(),
   fee: z.string(),
 });
@@ -559,15 +568,23 @@ export type TokenTotal = z.infer<typeof TokenTotal>;
 /** Statuses whose records moved no amount (docs/ledger.md, "Balances"): the totals leave them out unless the status filter names one. */
 export const UNSUMMED_STATUSES = ['Failed', 'Rejected'] as const satisfies readonly LedgerStatus[];
 
+/**
+ * How failed records count, in words, the same on every screen and file that sums the ledger
+ * (Ledger totals, Balances, the reconciliation report): the rule of docs/ledger.md, "Balances".
+ */
+export const FAILED_FEE_RULE =
+  'a failed withdrawal that reached the chain (it has a hash) moved no amount but paid its fee, which counts; other failed and rejected records count nothing';
+
 export const LedgerTotals = z.object({
   /** Every record the filters select (those left out of the sums too). */
   total: z.number().int(),
   /** Sums per chain_id, token_id and type of the records selected, less those left out. */
   totals: z.array(TokenTotal),
   /**
-   * Records selected but not summed, per status (UNSUMMED_STATUSES; only those with records): a
-   * Failed or Rejected record moved no amount, as balances count it. Empty when the status filter
-   * asks for such records, which are then summed.
+   * Records selected but not summed at all, per status (UNSUMMED_STATUSES; only those with
+   * records): a Failed or Rejected record moved no amount, as balances count it (a failed withdrawal
+   * that reached the chain is summed for its fee: `fee_only`). Empty when the status filter asks for
+   * such records, which are then summed.
    */
   left_out: z.array(z.object({ status: LedgerStatus, count: z.number().int() })),
 });

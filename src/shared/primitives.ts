@@ -104,14 +104,19 @@ export function intField(opts: { min?: number; max?: number; description?: strin
     });
 }
 
-/** An integer carried in a query string ("2"), or a number over IPC. */
+/**
+ * An integer carried in a query string ("2"), or a number over IPC. Without a `max`, the largest
+ * integer a double holds exactly (2^53 - 1) is the bound, said as such: a larger one cannot be told
+ * from its neighbours.
+ */
 export function queryInt(opts: { min: number; max?: number; default: number; description?: string }) {
-  const range = opts.max !== undefined ? `an integer from ${opts.min} to ${opts.max}` : `an integer >= ${opts.min}`;
+  const max = opts.max ?? Number.MAX_SAFE_INTEGER;
+  const range = `an integer from ${opts.min} to ${max}`;
   return z
     .unknown()
     .transform((v, ctx) => {
       const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : NaN;
-      if (!Number.isSafeInteger(n) || n < opts.min || (opts.max !== undefined && n > opts.max)) {
+      if (!Number.isSafeInteger(n) || n < opts.min || n > max) {
         ctx.addIssue({ code: 'custom', message: `must be ${range}` });
         return z.NEVER;
       }
@@ -120,7 +125,7 @@ export function queryInt(opts: { min: number; max?: number; default: number; des
     .meta({
       type: 'integer',
       minimum: opts.min,
-      ...(opts.max !== undefined ? { maximum: opts.max } : {}),
+      maximum: max,
       ...(opts.description ? { description: opts.description } : {}),
     })
     .default(opts.default);

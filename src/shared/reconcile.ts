@@ -3,7 +3,7 @@ import { ReconcileReport, ReportFile, ReportFormat } from './reports';
 import { LEDGER_STATUSES, LEDGER_TYPES, LedgerRecord, TransactionRecord, type LedgerStatus, type LedgerType } from './ledger';
 import { addition, Amount, PageQuery, Uuid, intField, isExactNumber, numberText, pageOf, toPlainDecimal } from './primitives';
 
-/** The fields a claim is compared on, in the order `abnormals` lists them (docs/api.md, Tickets). */
+/** The fields a claim is compared on, in the order `abnormals` lists them (docs/api.md, "Tickets"). */
 export const FLAG_FIELDS = ['chain_id', 'token_id', 'to', 'status', 'type', 'amount', 'fee', 'amount_actual', 'time'] as const;
 export const FlagField = z.enum(FLAG_FIELDS);
 export type FlagField = z.infer<typeof FlagField>;
@@ -25,7 +25,7 @@ export const MAX_BATCH = 1000;
 /** 9999-12-31T23:59:59Z: later moments have no ISO 8601 form. */
 const MAX_UNIX_SECONDS = 253402300799;
 
-/** null and "" both mean "not given" (docs/api.md: empty strings count as absent). */
+/** null and "" both mean "not given" (docs/api.md, "A claim"). */
 const absentToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(absentToUndefined, schema.optional());
 
@@ -101,8 +101,8 @@ const ITEM_FIELDS: readonly ItemField[] = [
   { name: 'chain_id', kind: 'text', description: 'Compared exactly, e.g. ETH, TRON' },
   { name: 'token_id', kind: 'text', description: 'Compared exactly, e.g. TRON_USDT' },
   { name: 'to', kind: 'text', description: 'Destination address: case-insensitive on EVM chains, exact elsewhere' },
-  { name: 'type', kind: 'word', words: LEDGER_TYPES, description: 'Case-insensitive' },
-  { name: 'status', kind: 'word', words: LEDGER_STATUSES, description: 'Case-insensitive' },
+  { name: 'type', kind: 'word', words: LEDGER_TYPES, description: 'The transaction’s type' },
+  { name: 'status', kind: 'word', words: LEDGER_STATUSES, description: 'The transaction’s status' },
   { name: 'amount', kind: 'amount', description: 'Compared exactly within amount_delta' },
   { name: 'fee', kind: 'amount', description: 'Compared exactly within amount_delta' },
   { name: 'amount_actual', kind: 'amount', description: 'Compared exactly within amount_delta' },
@@ -146,9 +146,7 @@ function messageOf(f: ItemField): string {
     case 'amount':
       return 'must be a number or a decimal string';
     case 'integer':
-      return f.max === undefined
-        ? `must be an integer >= ${f.min}`
-        : `must be an integer from ${f.min} to ${f.max}${f.unit ? ` (${f.unit})` : ''}`;
+      return `must be an integer from ${f.min} to ${f.max ?? Number.MAX_SAFE_INTEGER}${f.unit ? ` (${f.unit})` : ''}`;
   }
 }
 
@@ -170,7 +168,7 @@ function readInteger(v: unknown, min: number, max: number): number | undefined {
 }
 
 /**
- * Read one claim by the contract's item rules (docs/api.md), the first problem answering: each field of ITEM_FIELDS
+ * Read one claim by the claim rules of docs/api.md, the first problem answering: each field of ITEM_FIELDS
  * in order, then at least one identifier, a Deposit's identifiers, at least one field to compare.
  * null and "" count as absent for every field. Unknown fields are ignored. A loop over the table,
  * not a schema, because a request holds a thousand of these and the check must cost microseconds.
@@ -233,25 +231,75 @@ export function readVerifyItem(raw: unknown): VerifyItem | ItemIssue {
 
 export const isItemIssue = (r: VerifyItem | ItemIssue): r is ItemIssue => 'message' in r;
 
+/** A word in any case, as a JSON Schema pattern (ECMA-262 has no case-insensitive flag there): "Deposit" -> [Dd][Ee]… */
+const anyCase = (word: string) =>
+  [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+
+/** A JSON number's text (numberText), with an exponent of at most three digits (toPlainDecimal moves digits at most 1000 places). */
+const NUMBER_TEXT = '-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]{1,3})?';
+
+/** A field given (not null, not ""): what counts as present for the identifier and compared-field rules. */
+function presentSchemaOf(f: ItemField): Record<string, unknown> {
+  switch (f.kind) {
+    case 'text':
+    case 'word':
+      return { type: 'string', minLength: 1 };
+    case 'amount':
+      return { anyOf: [{ type: 'number' }, { type: 'string', minLength: 1 }] };
+    case 'integer':
+      return { type: 'integer' };
+  }
+}
+
+/** What a field accepts: null and "" (absent, for every field), or its value as readVerifyItem reads it. */
 function jsonSchemaOf(f: ItemField): Record<string, unknown> {
+  const absent = [{ type: 'null' }, { const: '' }];
   switch (f.kind) {
     case 'text':
       return { type: ['string', 'null'], description: f.description };
     case 'word':
-      return { type: ['string', 'null'], enum: [...f.words, null], description: f.description };
+      return {
+        anyOf: [{ type: 'null' }, { type: 'string', pattern: `^(|${f.words.map(anyCase).join('|')})$` }],
+        description: `${f.description}: one of ${f.words.join(', ')}, in any case`,
+      };
     case 'amount':
-      return { type: ['number', 'string', 'null'], ...(f.nonNegative ? { minimum: 0 } : {}), description: f.description };
+      return {
+        anyOf: [
+          ...absent,
+          { type: 'number', ...(f.nonNegative ? { minimum: 0 } : {}) },
+          { type: 'string', pattern: f.nonNegative ? `^${NUMBER_TEXT.slice(2)}$` : `^${NUMBER_TEXT}$` },
+        ],
+        description: `${f.description}; a JSON number, or a decimal string such as "12.5" (an exponent of at most three digits)`,
+      };
     case 'integer':
-      return { type: ['integer', 'null'], minimum: f.min, ...(f.max !== undefined ? { maximum: f.max } : {}), description: f.description };
+      return {
+        anyOf: [...absent, { type: 'integer', minimum: f.min, maximum: f.max ?? Number.MAX_SAFE_INTEGER }],
+        description: f.description,
+      };
   }
 }
 
-/** The claim's JSON Schema, for openapi.json, made from the same table readVerifyItem reads by. */
+const fieldByName = new Map(ITEM_FIELDS.map((f) => [f.name, f]));
+const given = (name: ItemField['name']) => ({ required: [name], properties: { [name]: presentSchemaOf(fieldByName.get(name)!) } });
+
+/**
+ * The claim's JSON Schema, for openapi.json, made from the same table readVerifyItem reads by: each
+ * field's values, and the rules across fields (an identifier, a Deposit's, a field to compare), so
+ * that a claim the schema accepts is one the service reads.
+ */
 export const VERIFY_ITEM_JSON_SCHEMA = {
   type: 'object',
   description:
-    'At least one of request_id, transaction_id, hash (a Deposit needs transaction_id or hash) and at least one field to compare. null and "" count as absent.',
+    'At least one of request_id, transaction_id, hash (a Deposit needs transaction_id or hash) and at least one field to compare. null and "" count as absent. Unknown fields are ignored.',
   properties: Object.fromEntries(ITEM_FIELDS.map((f) => [f.name, jsonSchemaOf(f)])),
+  allOf: [
+    { anyOf: IDENTIFIER_FIELDS.map(given) },
+    { anyOf: FLAG_FIELDS.map(given) },
+    {
+      if: { required: ['type'], properties: { type: { type: 'string', pattern: `^${anyCase('Deposit')}$` } } },
+      then: { anyOf: [given('transaction_id'), given('hash')] },
+    },
+  ],
 };
 
 export const Shape = z.enum(['A', 'B'], { error: 'must be A or B' });
@@ -404,8 +452,13 @@ export type VerifyField = z.infer<typeof VerifyField>;
 
 /** Columns of a pair: the amount received (Deposit) and the amount sent (Withdrawal); debit and credit are such a pair. */
 export const BOOKS_PAIR_FIELDS = ['amount_in', 'amount_out'] as const;
-/** Where a books column goes: a claim field, or one side of an In/Out pair. */
-export const BooksColumnField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS, ...BOOKS_PAIR_FIELDS]);
+/**
+ * Columns kept with each claim as the books wrote them and never compared: the books' own
+ * description of the line (Description, Memo, Narrative), shown in the results and the report.
+ */
+export const BOOKS_KEPT_FIELDS = ['description'] as const;
+/** Where a books column goes: a claim field, one side of an In/Out pair, or a column kept beside the claim. */
+export const BooksColumnField = z.enum([...IDENTIFIER_FIELDS, ...FLAG_FIELDS, ...BOOKS_PAIR_FIELDS, ...BOOKS_KEPT_FIELDS]);
 export type BooksColumnField = z.infer<typeof BooksColumnField>;
 /** Fields whose books values may be translated ("Receive" -> Deposit, "Ethereum" -> ETH). */
 export const BOOKS_TRANSLATED_FIELDS = ['type', 'status', 'chain_id', 'token_id'] as const;
@@ -424,6 +477,7 @@ const BOOKS_THOUSANDS_SEPARATORS = ['auto', '', ',', '.', ' ', "'", '_'] as cons
  * is optional and its absence means what the first version did, so a saved mapping keeps working.
  *  - amount_in / amount_out (columns): an In/Out (debit/credit) pair; the non-zero one is the amount
  *    and says the type. amount_sign: the amount column is signed and its sign says the type.
+ *  - description (column): the books' own words for the line, kept with the claim, never compared.
  *  - translations: per field, a books value -> the value the claim takes (case-insensitive, trimmed).
  *  - decimal_separator: absent is '.', 'auto' decides from the file's first rows.
  *  - date_order (dates with the year last, 11/06/2021): absent or 'auto' decides from the file.
@@ -433,7 +487,7 @@ export const BooksMapping = z.object({
   columns: z
     .partialRecord(BooksColumnField, z.string().min(1))
     .default({})
-    .meta({ description: 'verification field (or amount_in / amount_out) -> source column header' }),
+    .meta({ description: 'verification field (or amount_in / amount_out, or description) -> source column header' }),
   constants: z.partialRecord(VerifyField, z.string()).default({}),
   amount_sign: z.enum(BOOKS_AMOUNT_SIGNS).optional().meta({
     description: 'The amount column is signed: positive_deposit (+ Deposit, - Withdrawal) or positive_withdrawal; absent: not signed',
@@ -482,7 +536,93 @@ export const BooksReadAs = z.object({
 });
 export type BooksReadAs = z.infer<typeof BooksReadAs>;
 
-const BooksDetectInput = z.object({ source: BooksSource });
+const BooksDetectInput = z.object({
+  source: BooksSource,
+  wallet_id: Uuid.optional().meta({ description: "The run's wallet, when chosen: a mapping saved for it is proposed first" }),
+});
+
+/** A saved mapping's name: unique ignoring case. */
+const MappingName = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(100, { error: 'must be at most 100 characters' })
+  .refine((s) => ![...s].some((c) => c < ' ' || c === '\u007f'), { error: 'must not contain control characters (line breaks, tabs)' });
+
+/** What a books run was given besides its mapping: kept with a saved mapping and proposed with it. */
+export const SavedRunOptions = z.object({
+  amount_delta: z.string().optional(),
+  time_type: z.enum(TIME_TYPES).optional(),
+  time_delta: z.number().int().min(0).optional(),
+  two_way: z.boolean().optional(),
+  /** The period of the run it was last used for, as given (YYYY-MM-DD or ISO 8601), and its zone. */
+  from: z.string().optional(),
+  to: z.string().optional(),
+  time_zone: z.string().optional(),
+});
+export type SavedRunOptions = z.infer<typeof SavedRunOptions>;
+
+/**
+ * A books mapping kept for the next file of its layout: its header (the columns as written) and
+ * the wallet it was used for (null: every wallet). `named`: the user named it; otherwise a run
+ * remembered it under the name of its file. Times are Unix ms; used_at is its last run.
+ */
+export const SavedMapping = z.object({
+  mapping_id: z.string(),
+  name: z.string(),
+  named: z.boolean(),
+  headers: z.array(z.string()),
+  wallet_id: z.string().nullable(),
+  mapping: BooksMapping,
+  options: SavedRunOptions,
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+  used_at: z.number().int(),
+});
+export type SavedMapping = z.infer<typeof SavedMapping>;
+
+const SavedMappingListed = SavedMapping.extend({
+  /** The file asked about has this mapping's layout (the same columns, ignoring case and spaces around them). */
+  same_layout: z.boolean(),
+});
+export type SavedMappingListed = z.infer<typeof SavedMappingListed>;
+
+const MappingsListInput = z
+  .object({
+    headers: z.array(z.string()).optional().meta({ description: "A books file's header: its layout's mappings first" }),
+    wallet_id: Uuid.optional().meta({ description: "The run's wallet: its mappings of the layout first" }),
+  })
+  .strict();
+
+const MappingRef = z.object({ mapping: z.string().min(1, { error: 'must name a saved mapping (its name or ID)' }) }).strict();
+const MappingGet = MappingRef.extend({
+  headers: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "The header of a books file of the mapping's layout: its columns as that file spells them" }),
+}).strict();
+
+const MappingSave = z
+  .object({
+    name: MappingName,
+    headers: z.array(z.string()).min(1, { error: "must hold the books file's columns" }),
+    wallet_id: Uuid.nullable().optional(),
+    mapping: BooksMapping,
+    options: SavedRunOptions.optional(),
+    /** The name is another mapping's: replace that one (otherwise refused). */
+    replace: z.boolean().default(false),
+  })
+  .strict();
+
+const MappingUpdate = z
+  .object({
+    mapping_id: z.string().min(1),
+    name: MappingName.optional(),
+    wallet_id: Uuid.nullable().optional(),
+    mapping: BooksMapping.optional(),
+  })
+  .strict();
+
 export const BooksDetected = z.object({
   headers: z.array(z.string()),
   sample: z.array(z.record(z.string(), z.string())).meta({ description: 'The first rows, keyed by header' }),
@@ -491,6 +631,8 @@ export const BooksDetected = z.object({
   /** How the suggested mapping reads this file, and what it leaves to be chosen. */
   read_as: BooksReadAs,
   needs: z.array(BooksNeed),
+  /** A mapping saved for this layout (for the wallet asked about first, else the last used), proposed instead of the guess. */
+  saved: SavedMapping.nullable(),
 });
 export type BooksDetected = z.infer<typeof BooksDetected>;
 
@@ -544,6 +686,10 @@ export const BooksRunInput = z.object({
   ...PeriodInput,
   /** false: one-way (claims only), as before two-way reconciliation. Default true. */
   two_way: z.boolean().default(true),
+  /** Keep the mapping for the next file of this layout and wallet (default), in the entry of that layout and wallet. */
+  remember_mapping: z.boolean().default(true),
+  /** Keep it under this name (the mapping of that name is replaced). */
+  save_mapping_as: MappingName.optional(),
 });
 export type BooksRunInput = z.output<typeof BooksRunInput>;
 
@@ -551,6 +697,8 @@ export const BooksRunResult = RunSummary.extend({
   rejected: RejectedRows,
   /** Pending exceptions of earlier books runs that this run found put right, and resolved (a two-way run). */
   settled: z.number().int(),
+  /** Where the run kept its mapping; null when it was told not to. */
+  saved_mapping: SavedMapping.nullable(),
 });
 export type BooksRunResult = z.infer<typeof BooksRunResult>;
 
@@ -559,6 +707,11 @@ export const reconcileContract = {
   'reconcile-books-detect': { readOnly: true, input: BooksDetectInput, output: BooksDetected },
   'reconcile-books-run': { input: BooksRunInput, output: BooksRunResult },
   'reconcile-books-preview': { readOnly: true, input: BooksPreviewInput, output: BooksPreview },
+  'books-mappings-list': { readOnly: true, input: MappingsListInput, output: z.array(SavedMappingListed) },
+  'books-mapping-get': { readOnly: true, input: MappingGet, output: SavedMapping },
+  'books-mapping-save': { input: MappingSave, output: SavedMapping },
+  'books-mapping-update': { input: MappingUpdate, output: SavedMapping },
+  'books-mapping-remove': { input: MappingRef, output: SavedMapping },
   'runs-list': { readOnly: true, input: z.object({ ...PageQuery }), output: pageOf(RunSummary) },
   'run-report': {
     readOnly: true,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LedgerRecord } from './ledger';
 import { addition, Amount, PageQuery, UUID_RE, Uuid, pageOf, requiredString } from './primitives';
 import { FlagField } from './reconcile';
+import { REPORT_GROUP_LABELS } from './reports';
 
 const TICKET_STATUSES = ['Pending', 'Resolved', 'Dismissed'] as const;
 export const TicketStatus = z.enum(TICKET_STATUSES, { error: `must be one of ${TICKET_STATUSES.join(', ')}` });
@@ -16,12 +17,12 @@ export const EXCEPTION_KINDS = ['mismatch', 'not_in_ledger', 'not_in_books', 'du
 export const ExceptionKind = z.enum(EXCEPTION_KINDS, { error: `must be one of ${EXCEPTION_KINDS.join(', ')}` });
 export type ExceptionKind = z.infer<typeof ExceptionKind>;
 
-/** How the desktop app names each kind. */
+/** How the desktop app names each kind: a reconciliation's by the name of its group. */
 export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
-  mismatch: 'Mismatch',
-  not_in_ledger: 'Not in ledger',
-  not_in_books: 'Not in books',
-  duplicate: 'Duplicate claim',
+  mismatch: REPORT_GROUP_LABELS.mismatched,
+  not_in_ledger: REPORT_GROUP_LABELS.not_in_ledger,
+  not_in_books: REPORT_GROUP_LABELS.not_in_books,
+  duplicate: REPORT_GROUP_LABELS.duplicates,
   balance: 'Balance difference',
 };
 
@@ -76,6 +77,8 @@ export const TicketListInput = z.object({
   wallet_id: Uuid.optional(),
   chain_id: z.string().optional(),
   token_id: z.string().optional(),
+  /** The reconciliation run that last opened or updated the exception. */
+  run_id: z.string().optional(),
   /** A false flag the exception must have (mismatches), e.g. amount. */
   field: FlagField.optional(),
   /** Amount bounds, inclusive, compared exactly as decimal numbers (never as floats). */

@@ -124,7 +124,7 @@ describe('npm run nps -- balances', () => {
     ]);
     expect(check.code).toBe(0);
     expect(check.out).toMatch(
-      /^Tron cold, TRON_USDT at 2026-01-31T23:59:59\.999Z: statement 60, ledger 59\.5, difference 0\.5\nException [0-9a-f-]{36} \(kind balance\) is Pending/,
+      /^Tron cold, TRON_USDT at 2026-01-31T23:59:59\.999Z: statement 60, ledger 59\.5, difference 0\.5\n\(compared exactly: the statement is written without decimal places \(give 0 decimal places to compare in whole units\)\)\nException [0-9a-f-]{36} \(kind balance\) is Pending/,
     );
     const again = BalanceCheck.parse(
       JSON.parse(
@@ -133,6 +133,23 @@ describe('npm run nps -- balances', () => {
       ),
     );
     expect(check.out).toContain(again.ticket_id!);
+    // The statement's figure as written, 59.50, agrees at its two places: the exception is resolved.
+    const agrees = await nps([
+      'balances',
+      'check',
+      '--wallet',
+      W,
+      '--token',
+      'TRON_USDT',
+      '--at',
+      '2026-01-31',
+      '--balance',
+      '59.50',
+      ...dir,
+    ]);
+    expect(agrees.out).toContain(
+      `statement 59.50, ledger 59.5, difference 0\n(compared at the statement's 2 decimal places; the ledger's 59.5 needs no rounding)\nThey agree: exception ${again.ticket_id} (kind balance) is resolved.`,
+    );
 
     const bad = await nps([
       'balances',

@@ -5,6 +5,7 @@ import { UsageError } from './errors';
 import type { Invoker } from './running';
 import { balancesUsage } from './usage';
 import { walletId } from './wallets';
+import { requireSubcommand } from './suggest';
 
 const cli = { actor: 'cli' as const };
 const out = (s: string) => process.stdout.write(s + '\n');
@@ -68,8 +69,10 @@ function showStatement(s: BalanceStatement, lines: BalanceStatement['list'], nam
 }
 
 function showCheck(c: BalanceCheck, name: string): string {
-  const head = `${name}, ${c.token_id} at ${iso(c.at)}: statement ${c.statement_balance}, ledger ${c.ledger_balance}, difference ${c.difference}`;
-  return c.ticket_id === null ? `${head}: they agree.` : `${head}\nException ${c.ticket_id} (kind balance) is Pending in the queue.`;
+  const head = `${name}, ${c.token_id} at ${iso(c.at)}: statement ${c.statement_balance}, ledger ${c.ledger_balance}, difference ${c.difference}\n(${c.rule})`;
+  if (c.difference === '0')
+    return c.ticket_id === null ? `${head}\nThey agree.` : `${head}\nThey agree: exception ${c.ticket_id} (kind balance) is resolved.`;
+  return `${head}\nException ${c.ticket_id} (kind balance) is Pending in the queue.`;
 }
 
 /** Today's date where the user is: the default moment of `nps balances`. */
@@ -88,9 +91,11 @@ export async function balancesCommand(args: string[]): Promise<void> {
     to: { type: 'string' },
     'time-zone': { type: 'string' },
     balance: { type: 'string' },
+    places: { type: 'string' },
     json: { type: 'boolean' },
   });
   const [sub, ...rest] = positionals;
+  if (sub !== undefined) requireSubcommand('balances', sub, ['check', 'statement']);
   if (rest.length > 0 || (sub !== undefined && sub !== 'check' && sub !== 'statement')) throw new UsageError(balancesUsage);
   const zone = values['time-zone'] !== undefined ? { time_zone: values['time-zone'] } : {};
   const need = (flag: string, v: string | undefined): string => {
@@ -110,6 +115,8 @@ export async function balancesCommand(args: string[]): Promise<void> {
           token_id: need('token', values.token),
           at: need('at', values.at),
           statement_balance: need('balance', values.balance),
+          // The service checks it is a whole number and names the field when it is not.
+          ...(values.places !== undefined ? { places: /^\d+$/.test(values.places) ? Number(values.places) : values.places } : {}),
           ...zone,
         },
         cli,

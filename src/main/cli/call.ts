@@ -1,24 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_HOST, DEFAULT_PORT, DISCOVERY_FILE } from '../service/http/server';
+import { DISCOVERY_FILE } from '../service/data-folder';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../service/http/server';
 import { signedHeaders } from '../service/keys/sign';
-import { defaultDataDir } from '../service/paths';
-import { dataDirOption, parseFlags } from './common';
+import { dataDirFrom, dataDirOption, parseFlags } from './common';
 import { UsageError } from './errors';
 import { callUsage } from './usage';
 
-/** The service this machine runs: api.json of the data directory, else the default port. */
-function discoverBase(dataDir: string): string {
+/**
+ * The service this machine runs: api.json of the data directory, else the default port; with where
+ * the address came from, so a failure can say what was tried and how to point elsewhere.
+ */
+function discoverBase(dataDir: string): { base: string; from: string } {
   const file = join(dataDir, DISCOVERY_FILE);
   if (existsSync(file)) {
     try {
       const { base_url } = JSON.parse(readFileSync(file, 'utf8')) as { base_url?: string };
-      if (base_url) return base_url.replace(/\/nps\/?$/, '');
+      if (base_url) return { base: base_url.replace(/\/nps\/?$/, ''), from: `named by ${file}` };
     } catch {
       // A half-written or foreign file: fall back to the default address.
     }
   }
-  return `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
+  return { base: `http://${DEFAULT_HOST}:${DEFAULT_PORT}`, from: `the default: no service runs on the data folder ${dataDir}` };
 }
 
 function bodyText(flag: string | undefined): string {
@@ -54,7 +57,9 @@ export async function callCommand(args: string[]): Promise<void> {
   if (!secret) throw new UsageError('--secret: the API secret (64 hex digits) is required, or set NPS_API_SECRET');
   if (!/^[0-9a-fA-F]{64}$/.test(secret)) throw new UsageError('--secret: must be the 32-byte API secret as 64 hex digits');
 
-  const base = (values.base ?? discoverBase(values['data-dir'] ?? defaultDataDir())).replace(/\/+$/, '');
+  const dataDir = dataDirFrom(values['data-dir']);
+  const found = values.base !== undefined ? { base: values.base, from: 'given with --base' } : discoverBase(dataDir);
+  const base = found.base.replace(/\/+$/, '');
   const url = new URL(`${base}${path}${query ? `?${query}` : ''}`);
   // What is signed must be what goes on the wire: refuse a path or query that fetch would re-encode.
   if (url.pathname !== path || url.search.replace(/^\?/, '') !== query) {
@@ -68,8 +73,11 @@ export async function callCommand(args: string[]): Promise<void> {
   try {
     res = await fetch(url, { method, headers, ...(body !== '' ? { body } : {}) });
   } catch (err) {
+    const why = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
     throw new UsageError(
-      `cannot reach ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}; is the service running (npm run nps -- serve)?`,
+      values.base !== undefined
+        ? `cannot reach ${base} (given with --base): ${why}; is the service running there?`
+        : `cannot reach ${base} (${found.from}): ${why}; start the service (nps serve --data-dir ${dataDir}), or point at a running one with --data-dir DIR or --base URL`,
     );
   }
   const text = await res.text();

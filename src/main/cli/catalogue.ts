@@ -3,6 +3,7 @@ import { CHAIN_FIELDS, TOKEN_FIELDS } from './usage';
 import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
 import { chainsUsage, tokensUsage } from './usage';
+import { requireSubcommand } from './suggest';
 
 const cli = { actor: 'cli' as const };
 const out = (s: string) => process.stdout.write(s + '\n');
@@ -64,6 +65,7 @@ export async function chainsCommand(args: string[]): Promise<void> {
     ...dataDirOption,
   });
   const [sub, id, ...words] = positionals;
+  requireSubcommand('chains', sub, ['list', 'set', 'add']);
   await withService(values['data-dir'], async (service) => {
     if (sub === 'list') {
       const page = await service.invoke('catalogue-chains-list', { page_size: 100, chain_identifier: values['chain-identifier'] }, cli);
@@ -112,6 +114,7 @@ export async function tokensCommand(args: string[]): Promise<void> {
     ...dataDirOption,
   });
   const [sub, id, ...words] = positionals;
+  requireSubcommand('tokens', sub, ['list', 'set', 'add', 'remove']);
   await withService(values['data-dir'], async (service) => {
     if (sub === 'list') {
       const page = await service.invoke('catalogue-tokens-list', { page_size: 100, chain_id: values['chain-id'] }, cli);

@@ -76,6 +76,11 @@ describe('kill -9 of the service', () => {
         killedMidway++;
       } else expect([state.imports, state.transactions, state.importedRows]).toEqual([1, 150_000, 150_000]);
       if (cli.code === 0) expect(state.transactions).toBe(150_000);
+      // The command line says the service went away in one line, never with a stack.
+      else
+        expect(cli.err.trim().split('\n'), cli.err).toEqual([
+          expect.stringMatching(/^the service running on this data folder .* (stopped before it finished answering|did not answer)/),
+        ]);
       // The folder is usable again: the api.json left behind names a dead process.
       const again = await serve(dataDir);
       const imports = (await (await fetch(`${again.url}/nps/chains?page_size=1`)).json()) as { status: number };

@@ -14,8 +14,7 @@ import { startServe, type ServingProcess } from './serve.test-support';
  * goes through the service (one writer), lands whole, and meanwhile every request is answered
  * within a second: catalogue reads, and verifications with 0 (their runs and tickets kept until
  * the import ends: engine/deferred.ts) or, past the admission bound, 4003. Never a 5000, never a
- * crash. (Before, the CLI wrote beside the service and requests stalled for seconds; then
- * verifications waited for the import's commit, 5 s with 200,000 rows.)
+ * crash: a verification must never wait for an import's commit, however large the file.
  */
 
 const work = mkdtempSync(join(tmpdir(), 'nps-import-load-'));

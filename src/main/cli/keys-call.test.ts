@@ -48,22 +48,11 @@ describe('npm run nps -- keys / call', () => {
         { api_key: key, label: 'books robot', wallets: null, revoked_at: null, last_used_at: expect.any(Number) },
       ]);
 
-      const updated = await nps([
-        'keys',
-        'update',
-        key,
-        '--label',
-        'month-end robot',
-        '--wallets',
-        '11111111-1111-4111-8111-111111111111',
-        '--data-dir',
-        svc.dataDir,
-      ]);
+      const treasury = await svc.invoke('wallet-create', { name: 'Treasury' }, { actor: 'cli' });
+      const updated = await nps(['keys', 'update', key, '--label', 'month-end robot', '--wallets', 'treasury', '--data-dir', svc.dataDir]);
       expect(updated.code).toBe(0);
       const relabelled = await nps(['keys', 'list', '--json', '--data-dir', svc.dataDir]);
-      expect(JSON.parse(relabelled.out)).toMatchObject([
-        { api_key: key, label: 'month-end robot', wallets: ['11111111-1111-4111-8111-111111111111'] },
-      ]);
+      expect(JSON.parse(relabelled.out)).toMatchObject([{ api_key: key, label: 'month-end robot', wallets: [treasury.wallet_id] }]);
       const nothing = await nps(['keys', 'update', key, '--data-dir', svc.dataDir]);
       expect(nothing.code).toBe(1);
       expect(nothing.err.trim()).toBe('keys update: give --label, --wallets or both');
@@ -96,7 +85,7 @@ describe('npm run nps -- keys / call', () => {
         '--label',
         'hsm',
         '--wallets',
-        '11111111-1111-4111-8111-111111111111',
+        'all',
         '--data-dir',
         svc.dataDir,
       ]);
@@ -118,6 +107,46 @@ describe('npm run nps -- keys / call', () => {
       ]);
       expect(badQuery.code).toBe(1);
       expect(badQuery.err).toMatch(/not URL-encoded/);
+    },
+    CLI_TIMEOUT,
+  );
+
+  it(
+    'keys create --wallets takes wallet names and IDs, and refuses a wallet that does not exist, naming it',
+    async () => {
+      const cold = await svc.invoke('wallet-create', { name: 'Cold storage' }, { actor: 'cli' });
+      const hot = await svc.invoke('wallet-create', { name: 'Hot wallet' }, { actor: 'cli' });
+      const dir = ['--data-dir', svc.dataDir];
+      // A name (any case) and an ID (any case) in one list: the key holds both wallets' IDs.
+      const made = await nps([
+        'keys',
+        'create',
+        '--label',
+        'two wallets',
+        '--wallets',
+        `cold STORAGE,${hot.wallet_id.toUpperCase()}`,
+        ...dir,
+      ]);
+      expect(made.err).toBe('');
+      expect(made.out).toMatch(/^Created API key "two wallets" for [0-9a-f-]{36},[0-9a-f-]{36}\.\n/);
+      const key = /API key: +([0-9a-f]{64})/.exec(made.out)![1]!;
+      const keys = JSON.parse((await nps(['keys', 'list', '--json', ...dir])).out) as { api_key: string; wallets: string[] | null }[];
+      expect(keys.find((k) => k.api_key === key)!.wallets!.sort()).toEqual([cold.wallet_id, hot.wallet_id].sort());
+
+      // A typo of a name, and an ID no wallet has: refused in one line, and no key is made.
+      const before = keys.length;
+      const typo = await nps(['keys', 'create', '--label', 'typo', '--wallets', 'Hot walet', ...dir]);
+      expect(typo).toMatchObject({
+        code: 1,
+        err: '--wallets: no wallet is named or has the ID "Hot walet"; did you mean "Hot wallet"? (nps wallets list)\n',
+      });
+      const stranger = '11111111-1111-4111-8111-111111111111';
+      const unknown = await nps(['keys', 'update', key, '--wallets', `Hot wallet,${stranger}`, ...dir]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.err).toMatch(new RegExp(`^--wallets: no wallet is named or has the ID "${stranger}"`));
+      const after = JSON.parse((await nps(['keys', 'list', '--json', ...dir])).out) as { api_key: string; wallets: string[] | null }[];
+      expect(after).toHaveLength(before);
+      expect(after.find((k) => k.api_key === key)!.wallets!.sort()).toEqual([cold.wallet_id, hot.wallet_id].sort());
     },
     CLI_TIMEOUT,
   );

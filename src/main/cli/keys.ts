@@ -2,18 +2,33 @@ import type { ApiKey } from '../../shared/keys';
 import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
 import { keysUsage } from './usage';
+import type { Invoker } from './running';
+import { closest, requireSubcommand } from './suggest';
 
 const cli = { actor: 'cli' as const };
 
-/** "W1,W2" -> the list; absent or "all" -> null (every wallet). */
-function walletsFlag(value: string | undefined): string[] | null {
+/**
+ * "W1,W2" -> their wallet IDs, each given by its name (ignoring case) or its ID; absent or "all" ->
+ * null (every wallet). A wallet that does not exist is refused, naming it: a key scoped to a typo
+ * would fail every request for a reason its holder cannot see.
+ */
+async function walletsFlag(service: Invoker, value: string | undefined): Promise<string[] | null> {
   if (value === undefined || value.trim().toLowerCase() === 'all') return null;
   const list = value
     .split(',')
     .map((w) => w.trim())
     .filter((w) => w !== '');
-  if (list.length === 0) throw new UsageError('--wallets: give wallet IDs separated by commas, or "all"');
-  return list;
+  if (list.length === 0) throw new UsageError('--wallets: give wallet names or IDs separated by commas, or "all"');
+  const wallets = await service.invoke('wallets-list', {}, cli);
+  return list.map((given) => {
+    const found = wallets.find(
+      (w) => w.wallet_id.toLowerCase() === given.toLowerCase() || (w.name !== '' && w.name.toLowerCase() === given.toLowerCase()),
+    );
+    if (found) return found.wallet_id;
+    const names = wallets.map((w) => w.name).filter((n) => n !== '');
+    const near = names.length ? `; did you mean ${JSON.stringify(closest(given, names))}?` : '; there are no wallets yet';
+    throw new UsageError(`--wallets: no wallet is named or has the ID ${JSON.stringify(given)}${near} (nps wallets list)`);
+  });
 }
 
 const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -35,12 +50,13 @@ export async function keysCommand(args: string[]): Promise<void> {
     ...dataDirOption,
   });
   const [sub, ...rest] = positionals;
+  requireSubcommand('keys', sub, ['create', 'add', 'list', 'update', 'revoke']);
   const out = (s: string) => process.stdout.write(s + '\n');
   await withService(values['data-dir'], async (service) => {
     switch (sub) {
       case 'create': {
         if (values.label === undefined) throw new UsageError('keys create: --label is required');
-        const k = await service.invoke('keys-create', { label: values.label, wallets: walletsFlag(values.wallets) }, cli);
+        const k = await service.invoke('keys-create', { label: values.label, wallets: await walletsFlag(service, values.wallets) }, cli);
         out(`Created API key ${JSON.stringify(k.label)} for ${scope(k)}.`);
         out(`API key:    ${k.api_key}`);
         out(`API secret: ${k.api_secret}`);
@@ -53,7 +69,7 @@ export async function keysCommand(args: string[]): Promise<void> {
           throw new UsageError('keys add: --public-key and --label are required');
         const k = await service.invoke(
           'keys-add',
-          { public_key: values['public-key'], label: values.label, wallets: walletsFlag(values.wallets) },
+          { public_key: values['public-key'], label: values.label, wallets: await walletsFlag(service, values.wallets) },
           cli,
         );
         out(`Registered API key ${k.api_key} ${JSON.stringify(k.label)} for ${scope(k)}.`);
@@ -74,7 +90,7 @@ export async function keysCommand(args: string[]): Promise<void> {
           {
             api_key: rest[0],
             ...(values.label !== undefined ? { label: values.label } : {}),
-            ...(values.wallets !== undefined ? { wallets: walletsFlag(values.wallets) } : {}),
+            ...(values.wallets !== undefined ? { wallets: await walletsFlag(service, values.wallets) } : {}),
           },
           cli,
         );

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generateLedger } from '../../../bench/generate-ledger';
 import { nps } from './nps.test-support';
 
 const root = join(import.meta.dirname, '../../..');
@@ -49,5 +51,32 @@ describe('npm run nps -- ledger export', () => {
 
     const none = await nps(['ledger', 'export', '--json', '--token', 'NOPE', '--data-dir', data]);
     expect(JSON.parse(none.out)).toEqual([]);
+  }, 120_000);
+
+  it('a large export leaves no listener behind (no MaxListenersExceededWarning); a failed one leaves no partial file where the ledger should be', async () => {
+    const big = join(dir, 'big');
+    const csv = join(dir, 'big.csv');
+    await generateLedger(csv, 60_000, { seed: 3, wallets: 2 });
+    expect((await nps(['import', csv, '--data-dir', big])).code).toBe(0);
+    const out = join(dir, 'big-export.csv');
+    const exported = await nps(['ledger', 'export', '--out', out, '--data-dir', big]);
+    expect(exported.err.trim()).toBe(`Exported 60000 records to ${out}`);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(60_001);
+
+    // Onto a disk that fills (a 256 KiB tmpfs, where the tests may mount): one line, and the file
+    // that was there before is still there, whole; nothing half-written beside it.
+    const small = join(dir, 'small-disk');
+    mkdirSync(small);
+    if (process.getuid?.() !== 0 || spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', small]).status !== 0) return;
+    try {
+      writeFileSync(join(small, 'ledger.csv'), 'the export of last month\n');
+      const failed = await nps(['ledger', 'export', '--out', join(small, 'ledger.csv'), '--data-dir', big]);
+      expect(failed.code).toBe(1);
+      expect(failed.err.trim().split('\n')).toEqual([expect.stringMatching(/ENOSPC/)]);
+      expect(readdirSync(small)).toEqual(['ledger.csv']);
+      expect(readFileSync(join(small, 'ledger.csv'), 'utf8')).toBe('the export of last month\n');
+    } finally {
+      spawnSync('umount', [small]);
+    }
   }, 120_000);
 });

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nps } from './nps.test-support';
-import { otherServiceOn } from './running';
+import { busyMessage, isBusy, takeDataFolder } from '../service/data-folder';
 import { startServe, type ServingProcess } from './serve.test-support';
+import { sayFor } from '../service/said';
 
 /*
  * One data folder, one writer: while `serve` runs on a folder, the command line's writes go
@@ -62,9 +63,20 @@ describe('while serve runs on the data folder', () => {
     const second = await nps(['serve', '--port', '0', '--data-dir', dataDir]);
     expect(second.code).toBe(1);
     expect(second.err.trim()).toBe(line);
-    // The desktop app asks the same before it opens the store, and shows this line instead of starting.
-    expect(otherServiceOn(dataDir)).toBe(line);
-    expect(otherServiceOn(mkdtempSync(join(tmpdir(), 'nps-none-')))).toBeUndefined();
+    // The desktop app takes the folder the same way before it opens the store, and shows this line instead of starting.
+    const taken = takeDataFolder(dataDir);
+    expect(isBusy(taken) && { busy: true, pid: taken.pid }).toEqual({ busy: true, pid: child.pid });
+    const said = isBusy(taken) ? await busyMessage(dataDir, taken) : '';
+    expect(sayFor(said, 'cli')).toBe(line);
+    // The desktop app's dialog names another data folder its own way, not by a flag.
+    expect(sayFor(said, 'window')).toBe(
+      line.replace('use --data-dir for another folder', 'start the app on another data folder (NPS_DATA_DIR)'),
+    );
+    const free = takeDataFolder(mkdtempSync(join(tmpdir(), 'nps-none-')));
+    expect(isBusy(free)).toBe(false);
+    if (!isBusy(free)) free.release();
+    // The refused service removed nothing of the running one's.
+    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['api.json', 'local.token', 'nps.lock']));
   }, 60_000);
 
   it('the log (written on close) has a line per request, the import through the service, and no secret', async () => {

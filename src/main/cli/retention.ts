@@ -2,6 +2,7 @@ import type { RetentionApplied, RetentionPolicy, RetentionStatus, RetentionStore
 import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
 import { retentionUsage } from './usage';
+import { requireSubcommand } from './suggest';
 
 const out = (s: string) => process.stdout.write(s + '\n');
 const count = (n: number) => n.toLocaleString('en-US');
@@ -58,6 +59,7 @@ export async function retentionCommand(args: string[]): Promise<void> {
     ...dataDirOption,
   });
   const [sub = 'show', ...rest] = positionals;
+  requireSubcommand('retention', sub, ['show', 'set', 'apply']);
   if (rest.length > 0 || !['show', 'set', 'apply'].includes(sub)) throw new UsageError(retentionUsage);
   if (sub !== 'set' && (values.days !== undefined || values.runs !== undefined)) {
     throw new UsageError(`retention ${sub}: --days and --runs go with retention set\n${retentionUsage}`);

@@ -1,61 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { contract, type HandlerName, type HandlerResult } from '../../shared/contract';
 import type { ErrorCode } from '../../shared/errors';
 import type { CallMeta } from '../service/context';
+import { LOCAL_TOKEN_HEADER, type RunningService } from '../service/data-folder';
 import { ServiceError } from '../service/errors';
-import { DISCOVERY_FILE } from '../service/http/server';
-import { LOCAL_TOKEN_FILE, LOCAL_TOKEN_HEADER, PROGRESS_MEDIA_TYPE } from '../service/http/local-door';
+import { PROGRESS_MEDIA_TYPE } from '../service/http/local-door';
+import { UsageError } from './errors';
 
 /*
- * One data folder, one writer: a command finds out whether a service already runs on the folder
- * (api.json names its address and process; local.token lets this user call in), and then calls
- * that service's handler map instead of opening the store itself.
+ * One data folder, one writer: while a service runs on the folder, a command calls that service's
+ * handler map through its command-line door (/local/rpc) instead of opening the store itself
+ * (common.ts, withService; data-folder.ts finds the service).
  */
-
-export interface RunningService {
-  /** e.g. http://127.0.0.1:8730 */
-  origin: string;
-  pid: number;
-  token: string;
-}
-
-/** Whether a process of this id exists (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The service api.json names, when its process still runs; undefined when none does (or the files are left from a crash). */
-export function runningService(dataDir: string): RunningService | undefined {
-  let discovery: { base_url?: unknown; pid?: unknown };
-  let token: string;
-  try {
-    discovery = JSON.parse(readFileSync(join(dataDir, DISCOVERY_FILE), 'utf8')) as typeof discovery;
-    token = readFileSync(join(dataDir, LOCAL_TOKEN_FILE), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-  const { base_url: base, pid } = discovery;
-  if (typeof base !== 'string' || typeof pid !== 'number' || pid === process.pid || !alive(pid) || token === '') return undefined;
-  return { origin: base.replace(/\/nps\/?$/, ''), pid, token };
-}
-
-/**
- * One line saying that a service already runs on the folder, and where, when one does: a second
- * service (a `serve`, or the desktop app) on it would fight the first over the store.
- */
-export function otherServiceOn(dataDir: string): string | undefined {
-  const other = runningService(dataDir);
-  return (
-    other &&
-    `a service already runs on ${dataDir}: ${other.origin}/nps (process ${other.pid}); stop it first, or use --data-dir for another folder`
-  );
-}
 
 /** The calls a command makes: the same whether the store is opened here or a running service answers. */
 export interface Invoker {
@@ -90,6 +45,7 @@ async function readProgress(res: Response, onProgress: NonNullable<CallMeta['onP
 
 /** Calls to the service running on the folder, through its command-line door; a refusal throws as it would here. */
 export function remoteInvoker(service: RunningService): Invoker {
+  const where = `the service running on this data folder (process ${service.pid}, ${service.origin})`;
   return {
     async invoke(name, input, meta) {
       let res: Response;
@@ -104,17 +60,29 @@ export function remoteInvoker(service: RunningService): Invoker {
           body: JSON.stringify(input ?? {}),
         });
       } catch (err) {
-        throw new Error(
-          `the service running on this data folder (process ${service.pid}, ${service.origin}) did not answer: ${(err as Error).message}; stop it, or wait until it answers`,
-          { cause: err },
+        throw new UsageError(`${where} did not answer: ${reasonOf(err)}; stop it, or wait until it answers`);
+      }
+      let envelope: Envelope;
+      try {
+        envelope =
+          meta.onProgress && (res.headers.get('content-type') ?? '').startsWith(PROGRESS_MEDIA_TYPE)
+            ? await readProgress(res, meta.onProgress)
+            : ((await res.json()) as Envelope);
+      } catch (err) {
+        // The service stopped (or died) while it answered: what it did is in its store as far as it got
+        // (an import lands whole or not at all), and its log says why.
+        throw new UsageError(
+          `${where} stopped before it finished answering ${name} (${reasonOf(err)}); see its log, then run the command again`,
         );
       }
-      const envelope =
-        meta.onProgress && (res.headers.get('content-type') ?? '').startsWith(PROGRESS_MEDIA_TYPE)
-          ? await readProgress(res, meta.onProgress)
-          : ((await res.json()) as Envelope);
       if (envelope.status !== 0) throw new ServiceError(envelope.status as ErrorCode, envelope.msg);
       return contract[name].output.parse(envelope.data) as HandlerResult<typeof name>;
     },
   };
+}
+
+/** A failed fetch's own reason (undici hides it in its cause: "fetch failed" says nothing). */
+function reasonOf(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  return e.cause?.code ?? e.cause?.message ?? e.message;
 }

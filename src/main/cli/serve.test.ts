@@ -1,7 +1,7 @@
 import type { ChainPage } from '../../shared/catalogue';
 import { parseAnswer } from '../service/http/answers.test-support';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,42 @@ describe('npm run nps -- serve', () => {
         }
         rmSync(dataDir, { recursive: true, force: true });
       }
+    }
+  }, 150_000);
+
+  it('takes a relative --data-dir or NPS_DATA_DIR as an absolute path from the folder it runs in', async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'nps-serve-relative-')));
+    try {
+      for (const [args, env] of [
+        [['--data-dir', 'my books'], {}],
+        [[], { NPS_DATA_DIR: 'my books' }],
+      ] as const) {
+        const child = spawn(process.execPath, [join(root, 'out/main/cli.js'), 'serve', '--port', '0', ...args], {
+          cwd: base,
+          env: { ...process.env, ...env },
+        });
+        const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+        let out = '';
+        child.stderr.on('data', (c) => (out += c));
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`not listening: ${out}`)), 60_000);
+          child.stdout.on('data', (c) => {
+            out += c;
+            if (out.includes('listening on')) {
+              clearTimeout(timer);
+              resolve();
+            }
+          });
+        });
+        expect(out).toContain(`(data: ${join(base, 'my books')})`);
+        expect(existsSync(join(base, 'my books', 'api.json'))).toBe(true);
+        // Answered: the service is past its start (its signal handlers are in place).
+        expect((await fetch(`${/listening on (\S+)/.exec(out)![1]}/chains`)).status).toBe(200);
+        child.kill('SIGTERM');
+        expect(await exited, out).toBe(0);
+      }
+    } finally {
+      rmSync(base, { recursive: true, force: true });
     }
   }, 150_000);
 

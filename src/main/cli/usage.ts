@@ -5,6 +5,7 @@
 
 import { ChainUpdate, TokenUpdate } from '../../shared/catalogue';
 import { DEFAULT_RETENTION, RETENTION_LIMITS } from '../../shared/retention';
+import { EXCEPTION_KINDS, TICKET_SORTS } from '../../shared/tickets';
 import { DEFAULT_RATE_LIMITS } from '../service/http/limit-defaults';
 
 /** The catalogue fields `chains set` and `tokens set` take: the contract's, by their wire names. */
@@ -62,18 +63,35 @@ export const ledgerUsage = `npm run nps -- ledger export [--wallet-id W] [--chai
   Written to FILE, or to standard output. Importing the file again changes nothing.`;
 
 export const reconcileUsage = `npm run nps -- reconcile BOOKS [--wallet NAME | --wallet-id W] [--from DATE] [--to DATE] [--time-zone Z]
-                            [--map FILE] [--amount-delta X] [--time-delta S] [--one-way] [--json] [--out FILE.xlsx|.csv] [--data-dir D]
+                            [--map NAME|FILE] [--save-map NAME] [--amount-delta X] [--time-delta S] [--one-way] [--json]
+                            [--out FILE.xlsx|.csv] [--data-dir D]
   Reconcile the books (CSV) against the ledger both ways: each claim is matched, mismatched (field by
   field), not in the ledger or a duplicate of an earlier claim; each ledger record of the wallet (or
   every wallet) created in the period that no claim found is not in the books. Every group but
   matched opens an exception in the queue. DATE is YYYY-MM-DD (the whole day) or an ISO 8601 moment,
   read in --time-zone (IANA, default UTC); no --from/--to: the ledger side covers all time. The books'
   native header is the claim's fields (request_id, transaction_id, hash, chain_id, token_id, to, type,
-  amount, fee, amount_actual, status, time); other layouts need --map (a books mapping, JSON).
+  amount, fee, amount_actual, status, time); other layouts are mapped: --map names a saved mapping or a
+  JSON file. Without --map, the mapping saved for the file's layout is used (the wallet's first, else the
+  last used), else a first guess from the header. Each run keeps its mapping for the next file of its
+  layout and wallet; --save-map NAME keeps it under NAME (replacing a mapping of that name); see mappings.
   --json prints the report: summary {matched, mismatched, not_in_ledger, not_in_books, duplicates}
-  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the period,
-  wallets, counts, balances, who ran it and a sign-off, then a sheet per group) or CSV (one table).
+  and the items of each group. --out writes the auditor's report: XLSX (a summary sheet with the books
+  file and its SHA-256, the period, tolerances, counts, exceptions, balances, who ran it and a sign-off;
+  a sheet per group with each exception's state; the rejected books rows) or CSV (the same columns).
   Exit status 1 when there is anything to work.`;
+
+export const mappingsUsage = `npm run nps -- mappings list [--json] [--data-dir D]
+npm run nps -- mappings show NAME [--json] [--data-dir D]
+npm run nps -- mappings rename NAME NEW_NAME [--data-dir D]
+npm run nps -- mappings edit NAME [--map FILE] [--wallet WALLET|all] [--data-dir D]
+npm run nps -- mappings remove NAME [--data-dir D]
+  The books mappings kept for the next file of a layout (its header's columns): a reconcile run keeps the
+  mapping it used, for its layout and wallet, named after the file until you name it (reconcile
+  --save-map NAME, or rename). show prints the mapping as JSON, as reconcile --map FILE and edit --map
+  FILE take it (--json: with its name, layout, wallet and last use). edit replaces the mapping with the
+  file's (checked against the layout) or moves it to another wallet (all: every wallet). NAME is a
+  mapping's name (ignoring case) or its ID.`;
 
 export const walletsUsage = `npm run nps -- wallets list [--json] [--data-dir D]
 npm run nps -- wallets create NAME [--notes T] [--data-dir D]
@@ -89,7 +107,7 @@ npm run nps -- wallets address remove WALLET CHAIN_ID ADDRESS [--data-dir D]
 export const balancesUsage = `npm run nps -- balances [--wallet WALLET] [--at DATE] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances --from DATE --to DATE [--wallet WALLET] [--time-zone Z] [--json] [--data-dir D]
 npm run nps -- balances statement --wallet WALLET --token TOKEN_ID --from DATE --to DATE [--time-zone Z] [--json] [--data-dir D]
-npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--time-zone Z] [--json] [--data-dir D]
+npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balance X [--places N] [--time-zone Z] [--json] [--data-dir D]
   Balances from the ledger, exact: per wallet and token at a moment (default: the end of today), or a
   period's opening, in, out, fees and closing. Completed deposits count in, completed withdrawals and
   fees out, a failed withdrawal that went on chain its fee; a record counts at completed_at, else
@@ -97,8 +115,9 @@ npm run nps -- balances check --wallet WALLET --token TOKEN_ID --at DATE --balan
   --at and --to its end, --from its start) or an ISO 8601 moment; days are read in --time-zone (an
   IANA name, default UTC). WALLET is a wallet's ID or its name.
   statement: the records between with the balance after each. check: compares the custodian's
-  closing balance X with the ledger's at DATE; a difference opens an exception of kind balance
-  (the same check again updates it).`;
+  closing balance X with the ledger's at DATE, at X's decimal places (or --places N): the ledger's
+  balance rounded half to even to them. A difference opens an exception of kind balance (the same
+  check again updates it); a figure that agrees resolves it.`;
 
 export const keysUsage = `npm run nps -- keys create --label L [--wallets W1,W2] [--data-dir D]
   Make an Ed25519 API key; prints the secret once (it is never stored) and the key.
@@ -108,7 +127,8 @@ npm run nps -- keys list [--json] [--data-dir D]
 npm run nps -- keys update KEY [--label L] [--wallets W1,W2|all] [--data-dir D]
   Relabel a key or change the wallets it may act on.
 npm run nps -- keys revoke KEY [--data-dir D]
-  --wallets limits the key to these wallet IDs; without it (or with "all") the key may act on every wallet.`;
+  --wallets limits the key to these wallets, each by its name or ID (an unknown one is refused);
+  without it (or with "all") the key may act on every wallet.`;
 
 export const retentionUsage = `npm run nps -- retention [show] [--json] [--data-dir D]
 npm run nps -- retention set [--days N] [--runs M] [--json] [--data-dir D]
@@ -128,7 +148,8 @@ export const userUsage = `npm run nps -- user [NAME] [--json] [--data-dir D]
 
 export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--data-dir D] [--nonce-window S]
                           [--rate-limit N] [--read-limit N] [--auth-fail-limit N] [--max-verifies N]
-                          [--max-imports N] [--log-level info|debug|warn|error|fatal|silent]
+                          [--max-imports N] [--request-timeout S] [--max-connections N]
+                          [--session-idle M] [--log-level info|debug|warn|error|fatal|silent]
   Start the service headless on http://127.0.0.1:8730 (port 0 picks a free one).
   --nonce-window: seconds a signed request's nonce may be off the clock (default 60).
   Limits, in requests a minute (0: no limit); all loopback addresses count as one client:
@@ -136,14 +157,41 @@ export const serveUsage = `npm run nps -- serve [--ui] [--port N] [--host H] [--
   --read-limit: unsigned requests per client (default ${DEFAULT_RATE_LIMITS.reads}).
   --auth-fail-limit: requests failing authentication per client, counted apart so they never
   use up what good requests need (default ${DEFAULT_RATE_LIMITS.failedAuth}).
-  --max-verifies: verification requests taken at once; beyond, 4003 busy at once with Retry-After
-  (default 2 per core).
+  --max-verifies: verification requests taken at once, once authenticated; beyond, 4003 busy at
+  once with Retry-After (default 2 per core).
   --max-imports: import jobs (imports, previews, undos) the command line may have running or
   waiting at once; beyond, 4003 busy at once with Retry-After (default 1 per core; the window's
   own imports are not counted).
+  --request-timeout: seconds a request's headers and body may take to arrive; past it, 408 and the
+  connection is closed (default 10).
+  --max-connections: connections open at once; past it, the one idle or unfinished the longest is
+  closed to make room, never one whose request is being answered (default 1024).
+  --session-idle: minutes a browser window's session lasts without a call from it (default 30).
   --log-level: what the log (logs/nps.N.log in the data folder) keeps; default info, a line per request.
   --ui also serves the desktop screens at / (browser mode), building them first when needed.`;
+
+export const openUsage = `npm run nps -- open [--data-dir D]
+  Print a fresh link to the browser window of the service running on the data folder (npm start
+  in browser mode, or serve --ui). A link opens one window, once; a window's session ends when it
+  closes or after --session-idle minutes without a call.`;
 
 export const startUsage = `npm start [-- --browser] [--port N] [--data-dir D]
   Start the desktop app (Electron). Where no Electron binary can be had, say so in one line and
   serve the same screens in browser mode instead, printing the URL. --browser skips Electron.`;
+
+const TICKET_FILTERS = `[--kind K] [--status S] [--wallet WALLET] [--chain C] [--token T] [--run RUN_ID] [--search WORDS]`;
+
+export const ticketsUsage = `npm run nps -- tickets list ${TICKET_FILTERS} [--sort F] [--order asc|desc] [--limit N] [--json] [--data-dir D]
+npm run nps -- tickets show TICKET_ID [--json] [--data-dir D]
+npm run nps -- tickets resolve|dismiss TICKET_ID... --reason TEXT [--json] [--data-dir D]
+npm run nps -- tickets resolve|dismiss ${TICKET_FILTERS} --reason TEXT [--yes] [--json] [--data-dir D]
+npm run nps -- tickets reopen TICKET_ID... [--reason TEXT] [--json] [--data-dir D]
+npm run nps -- tickets reopen ${TICKET_FILTERS} [--reason TEXT] [--yes] [--json] [--data-dir D]
+  The exceptions queue, as the Tickets screen works it. K is ${EXCEPTION_KINDS.join(', ')};
+  S is Pending, Resolved or Dismissed; WALLET is a wallet's name or ID; RUN_ID is a reconciliation
+  run's (nps reconcile prints it); --search finds words in the description, the ids, the claim and
+  the record's hash. list: newest change first (--sort ${TICKET_SORTS.join('|')}), at most N (default 100).
+  resolve and dismiss need a reason, which every ticket's history keeps with your name (nps user NAME).
+  Given ticket IDs, every one changes or none does. Given filters instead, every Pending ticket they
+  select is resolved or dismissed (every Resolved or Dismissed one is reopened): the CLI says how many
+  and asks y/N on a terminal; without a terminal it changes them only with --yes.`;

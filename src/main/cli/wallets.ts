@@ -4,6 +4,7 @@ import { dataDirOption, parseFlags, withService } from './common';
 import { UsageError } from './errors';
 import type { Invoker } from './running';
 import { walletsUsage } from './usage';
+import { requireSubcommand } from './suggest';
 
 const cli = { actor: 'cli' as const };
 const out = (s: string) => process.stdout.write(s + '\n');
@@ -32,6 +33,7 @@ export async function walletsCommand(args: string[]): Promise<void> {
     json: { type: 'boolean' },
   });
   const [sub, ...rest] = positionals;
+  requireSubcommand('wallets', sub, ['list', 'create', 'rename', 'notes', 'address']);
   await withService(values['data-dir'], async (service) => {
     const show = (w: WalletSummary, verb: string) => out(values.json ? JSON.stringify(w, null, 2) : `${verb}:\n${describeWallet(w)}`);
     if (sub === 'list' && rest.length === 0) {

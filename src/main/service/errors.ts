@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { ErrorCodes, httpStatusOf, type ErrorCode } from '../../shared/errors';
+import { byDoor } from './said';
 
-/** A failure the caller can act on: a code from SPEC.md's table and a sentence naming the field or rule. */
+/** A failure the caller can act on: a code from the error table of docs/api.md and a sentence naming the field or rule. */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string) {
@@ -37,6 +38,9 @@ const theOpenStore = (): string | undefined => (new Set(openStores).size === 1 ?
  * (extended codes such as SQLITE_READONLY_CANTINIT or SQLITE_IOERR_WRITE by their prefix): the
  * file, the cause in SQLite's words, and what to do. One line, never a stack.
  */
+/** Another data folder, as each door gives one (service/said.ts). */
+const ELSEWHERE = byDoor('point --data-dir elsewhere', 'start the app on another data folder (NPS_DATA_DIR)');
+
 const storeProblems: [prefix: string, say: (file: string, sqlite: string) => string][] = [
   [
     'SQLITE_BUSY',
@@ -45,8 +49,7 @@ const storeProblems: [prefix: string, say: (file: string, sqlite: string) => str
   ],
   [
     'SQLITE_READONLY',
-    (file, sqlite) =>
-      `${file} is read-only (SQLite says: ${sqlite}); make the file and its folder writable by this user, or point --data-dir elsewhere`,
+    (file, sqlite) => `${file} is read-only (SQLite says: ${sqlite}); make the file and its folder writable by this user, or ${ELSEWHERE}`,
   ],
   [
     'SQLITE_FULL',
@@ -58,14 +61,11 @@ const storeProblems: [prefix: string, say: (file: string, sqlite: string) => str
     (file, sqlite) =>
       `${file} is damaged (SQLite says: ${sqlite}); restore it from a backup, or move it away to start an empty store (this version will not repair or replace it)`,
   ],
-  [
-    'SQLITE_NOTADB',
-    (file, sqlite) => `${file} is not an NPS Reconcile store (SQLite says: ${sqlite}); move it away or point --data-dir elsewhere`,
-  ],
+  ['SQLITE_NOTADB', (file, sqlite) => `${file} is not an NPS Reconcile store (SQLite says: ${sqlite}); move it away or ${ELSEWHERE}`],
   [
     'SQLITE_CANTOPEN',
     (file, sqlite) =>
-      `${file} cannot be opened (SQLite says: ${sqlite}); check that its folder exists and this user may write in it, or point --data-dir elsewhere`,
+      `${file} cannot be opened (SQLite says: ${sqlite}); check that its folder exists and this user may write in it, or ${ELSEWHERE}`,
   ],
   [
     'SQLITE_IOERR',
@@ -75,7 +75,7 @@ const storeProblems: [prefix: string, say: (file: string, sqlite: string) => str
 ];
 
 /**
- * A failure of the store itself (SPEC.md's 5001: locked by another writer, read-only, full, damaged,
+ * A failure of the store itself (5001 in docs/api.md: locked by another writer, read-only, full, damaged,
  * not a store), said as such, naming the file when it is known; undefined for anything else (a
  * constraint, a bug: those stay internal errors).
  */

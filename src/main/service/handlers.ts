@@ -11,21 +11,22 @@ import type { CallMeta, HandlersOf, ServiceContext } from './context';
 import { parseInput } from './errors';
 import { ledgerHandlers } from './ledger/handlers';
 import { walletsHandlers } from './ledger/wallets';
-import { balancesHandlers, type RaiseBalanceException } from './ledger/balances';
-import { raiseExceptions } from './tickets/repository';
+import { balancesHandlers, type BalanceExceptions } from './ledger/balances';
+import { raiseExceptions, resolvePendingException } from './tickets/repository';
 
 export type Handlers = HandlersOf<Contract>;
 
-/** A balance check's difference, opened in the exception queue (the ledger sits below tickets/). */
-const raiseBalanceException =
-  (ctx: ServiceContext): RaiseBalanceException =>
-  (e, meta) =>
+/** A balance check's difference, opened in the exception queue or settled there (the ledger sits below tickets/). */
+const balanceExceptions = (ctx: ServiceContext): BalanceExceptions => ({
+  raise: (e, meta) =>
     ctx.db.$client.transaction(
       () =>
         raiseExceptions(ctx.db, [
           { ...e, kind: 'balance', transaction_id: '', run_id: null, actor: actorOf(ctx, meta), at: ctx.now() },
         ])[0]!,
-    )();
+    )(),
+  settle: (subject, reason, meta) => resolvePendingException(ctx.db, 'balance', subject, reason, actorOf(ctx, meta), ctx.now()),
+});
 
 /** The one handler map: every domain's handlers, each name once (a repeat throws at start). */
 export function createHandlers(ctx: ServiceContext): Handlers {
@@ -39,7 +40,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ticketsHandlers(ctx),
     ledgerHandlers(ctx, actorOf),
     walletsHandlers(ctx),
-    balancesHandlers(ctx, raiseBalanceException(ctx)),
+    balancesHandlers(ctx, balanceExceptions(ctx)),
   );
   const missing = Object.keys(contract).filter((name) => !(name in handlers));
   if (missing.length) throw new Error(`handlers missing for: ${missing.join(', ')}`);

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HandlerName, HandlerResult } from '../../shared/contract';
 import { seedFromResources } from './catalogue/handlers';
 import type { CallMeta, ServiceContext } from './context';
 import { ErrorCodes } from '../../shared/errors';
 import { openDb, type Db } from './db/open';
+import { prepareDataFolder } from './data-folder';
 import { rememberStore, ServiceError, storeFailure } from './errors';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
@@ -14,6 +14,7 @@ import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
+import { answerFor, byDoor, sayFor } from './said';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -28,6 +29,10 @@ export interface ServiceOptions {
   logger?: Logger;
   /** See OpenDbOptions.busyTimeoutMs: serving processes pass SERVING_BUSY_TIMEOUT_MS. */
   busyTimeoutMs?: number;
+  /** The folder is the app's own (the default one): made private whatever else it holds (data-folder.ts). */
+  own?: boolean;
+  /** Told what the user should know about the folder (other users can read it); also in the log. */
+  onWarning?: (line: string) => void;
 }
 
 export interface Service {
@@ -41,12 +46,13 @@ export const DB_FILE = 'nps.sqlite';
 
 /**
  * Open (or create) the data directory's store, bring it up to date, seed the catalogue. A store
- * that cannot be used (not a store, damaged, read-only, full, locked, of a newer version: SPEC.md's
- * 5001) is a ServiceError of one line naming the file, the cause and what to do; such a store is
+ * that cannot be used (not a store, damaged, read-only, full, locked, of a newer version: 5001 in
+ * docs/api.md) is a ServiceError of one line naming the file, the cause and what to do; such a store is
  * never replaced, and one of a newer version is not written to at all.
  */
 export function openService(opts: ServiceOptions): Service {
   const file = join(opts.dataDir, DB_FILE);
+  const warnings = prepareFolder(opts);
   const db = openStore(opts, file);
   const forget = rememberStore(file);
   const ctx: ServiceContext = {
@@ -59,6 +65,10 @@ export function openService(opts: ServiceOptions): Service {
     ),
     log: opts.logger ?? silentLog,
   };
+  for (const line of warnings) {
+    ctx.log.warn({ event: 'data-folder' }, line);
+    opts.onWarning?.(line);
+  }
   try {
     seedFromResources(ctx);
     const handlers = createHandlers(ctx);
@@ -70,7 +80,14 @@ export function openService(opts: ServiceOptions): Service {
     return {
       ctx,
       handlers,
-      invoke: (name, input, meta) => invokeHandler(handlers, name, input, meta),
+      // The command line's words (said.ts): the CLI and the tests call here; the window's calls go through app/call.ts.
+      invoke: async (name, input, meta) => {
+        try {
+          return answerFor(await invokeHandler(handlers, name, input, meta), 'cli');
+        } catch (err) {
+          throw err instanceof ServiceError ? new ServiceError(err.code, sayFor(err.message, 'cli')) : err;
+        }
+      },
       close: () => {
         forget();
         ctx.engine.close();
@@ -85,16 +102,20 @@ export function openService(opts: ServiceOptions): Service {
   }
 }
 
-function openStore(opts: ServiceOptions, file: string): Db {
+/** The folder made (0700) or its modes tightened (data-folder.ts): the warnings to give. */
+function prepareFolder(opts: ServiceOptions): string[] {
   try {
-    mkdirSync(opts.dataDir, { recursive: true });
+    return prepareDataFolder(opts.dataDir, opts.own);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new ServiceError(
       ErrorCodes.STORE_UNAVAILABLE,
-      `the data folder ${opts.dataDir} cannot be created (${reason}); point --data-dir elsewhere`,
+      `the data folder ${opts.dataDir} cannot be created (${reason}); ${byDoor('point --data-dir elsewhere', 'start the app on another data folder (NPS_DATA_DIR)')}`,
     );
   }
+}
+
+function openStore(opts: ServiceOptions, file: string): Db {
   try {
     return openDb({ file, nativeBinding: opts.nativeBinding, onUpgrade: opts.onUpgrade, busyTimeoutMs: opts.busyTimeoutMs });
   } catch (err) {

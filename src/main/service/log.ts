@@ -1,7 +1,6 @@
 import pino, { type Logger } from 'pino';
-import roll from 'pino-roll';
-import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
+import { RollingFile } from './log-file';
 
 /*
  * The service's log: pino (Fastify's own logger), one JSON line per event, to a file in the data
@@ -14,9 +13,19 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Where the log files are, inside the data folder: nps.1.log, nps.2.log, … (the highest is the newest). */
 const LOG_DIR = 'logs';
-const ROLL_SIZE = '10m';
+/** A file's size at most: 10 MiB. */
+export const LOG_FILE_BYTES = 10 * 1024 * 1024;
 /** Files kept besides the one being written. */
 const KEPT_FILES = 4;
+/**
+ * Lines waiting for the disk at most: past it they are dropped and counted. Room for a burst while
+ * the system holds writes back (it throttles a process writing while much is waiting to reach the
+ * disk), not for a disk that takes nothing: memory stays within this whatever comes.
+ */
+const PENDING_BYTES = 16 * 1024 * 1024;
+
+/** Where the data folder's log is, as a message that sends the user there says it: "the log in <folder>". */
+export const logPlaceIn = (dataDir: string): string => `the log in ${join(dataDir, LOG_DIR)}`;
 
 /** A log that writes nothing (tests, and callers that keep no log). */
 export const silentLog: Logger = pino({ level: 'silent' });
@@ -24,33 +33,18 @@ export const silentLog: Logger = pino({ level: 'silent' });
 /** Open the data folder's log at `level` (info by default). */
 export async function openLog(dataDir: string, level: LogLevel = 'info'): Promise<Logger> {
   if (level === 'silent') return silentLog;
-  const file = (await roll({
-    file: join(dataDir, LOG_DIR, 'nps'),
-    extension: '.log',
-    size: ROLL_SIZE,
-    limit: { count: KEPT_FILES },
-    mkdir: true,
-    // Each batch is written as it comes (the batching is LineBatch's). Not 0: at 0 SonicBoom's
-    // flush answers at once, before a write in flight has landed, and lines written just before
-    // the process ends are lost.
-    minLength: 1,
-  })) as unknown as FileStream;
-  // The file opens in the background: wait for it, so a folder the log cannot be made in is this
-  // call's error (the caller says so and runs without a log) rather than a stray event later.
-  await new Promise<void>((resolve, reject) => {
-    file.once('ready', () => {
-      file.off('error', reject);
-      resolve();
-    });
-    file.once('error', reject);
-  });
-  // A write that fails later (a full disk, the folder removed) must not end the service: say it
-  // once on stderr, and keep serving; lines go on being tried.
-  let said = false;
-  file.on('error', (err: Error) => {
-    if (said) return;
-    said = true;
-    process.stderr.write(`log: cannot write ${file.file ?? join(dataDir, LOG_DIR)}: ${err.message}; the service goes on without it\n`);
+  // A folder the log cannot be made in is this call's error (the caller says so and runs without
+  // a log). A write that fails later (a full disk, the folder removed) must not end the service:
+  // it is said once on stderr, and the lines are dropped and counted until writing works again.
+  const file = new RollingFile({
+    dir: join(dataDir, LOG_DIR),
+    limitBytes: LOG_FILE_BYTES,
+    keep: KEPT_FILES,
+    maxPendingBytes: PENDING_BYTES,
+    onFirstFailure: (err, path) =>
+      process.stderr.write(
+        `log: cannot write ${path}: ${err.message}; the service goes on, dropping log lines and counting them until it can\n`,
+      ),
   });
   return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, new LineBatch(file));
 }
@@ -61,24 +55,13 @@ const BATCH_CHARS = 64 * 1024;
 /** A line at error or above is written at once, with what waits before it. */
 const ERROR_LEVEL = pino.levels.values.error!;
 
-/** What LineBatch and openLog need of the file's stream (SonicBoom, as pino-roll makes it). */
-interface FileStream extends Pick<EventEmitter, 'on' | 'once' | 'off'> {
-  /** The file being written. */
-  readonly file?: string;
-  write(data: string): boolean;
-  flush(cb: (err?: Error | null) => void): void;
-  end(): void;
-}
-
 /**
- * The log's lines gathered in memory and handed to the file's stream together: every 200 ms, or
- * when 64 KiB wait, or at once for an error. A line per request is then an array push, and the
- * file gets one write for hundreds of lines. Hand-written rather than SonicBoom's own minLength
- * batching: in text mode SonicBoom measures the byte length of its whole pending buffer on every
- * write, so each line cost a copy of up to 16 KiB (2.4 µs a line against 1.1 µs this way, file
- * writes included; bench/log-lines.ts measures both). Lines keep their order: pino's own lines
- * come through here too. What waits is written by flushLog (serve and the app call it when they
- * stop); a process killed outright loses at most the last 200 ms.
+ * The log's lines gathered in memory and handed to the file (log-file.ts) together: every 200 ms,
+ * or when 64 KiB wait, or at once for an error. A line per request is then an array push, and the
+ * file gets one write for hundreds of lines (bench/log-lines.ts measures the cost of a line).
+ * Lines keep their order: pino's own lines come through here too. What waits is written by
+ * flushLog (serve and the app call it when they stop); a process killed outright loses at most
+ * the last 200 ms.
  */
 class LineBatch {
   /** Set by pino before each of its own lines (the metadata it gives streams that ask for it). */
@@ -87,7 +70,7 @@ class LineBatch {
   private chars = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly file: FileStream) {
+  constructor(private readonly file: RollingFile) {
     (this as unknown as Record<symbol, boolean>)[pino.symbols.needsMetadataGsym] = true;
   }
 
@@ -124,7 +107,7 @@ class LineBatch {
 
   flush(cb: (err?: Error | null) => void): void {
     this.drain();
-    this.file.flush(cb);
+    this.file.flush(() => cb());
   }
 
   end(): void {

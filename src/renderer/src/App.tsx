@@ -1,5 +1,5 @@
-import { useEffect, type ReactElement } from 'react';
-import { transportKind } from './api';
+import { useEffect, useSyncExternalStore, type ReactElement } from 'react';
+import { transportKind, windowSession } from './api';
 import { Icon, type IconName } from './components/icons';
 import { AddressScreen } from './screens/address';
 import { BalancesScreen } from './screens/balances';
@@ -41,7 +41,47 @@ function ApiStatus() {
   );
 }
 
+/** What the sentence of a refused session is about: the heading of the window that has none. */
+function noSessionTitle(message: string): string {
+  if (message.includes('already used')) return 'This link was already used';
+  if (message.includes('not from this run')) return 'This link is from an earlier run of the service';
+  if (message.includes('has ended')) return 'This window’s session has ended';
+  return 'This window has no session';
+}
+
+/**
+ * Browser mode, without a session: the link was opened before, is from before the service
+ * restarted, or the session ended. The service's own sentence, and how to open the app again; the
+ * service itself is running (it answered), so this is never said to be unreachable.
+ */
+function NoSession({ message }: { message: string }) {
+  const [why] = message.replace(/^(code|session): /, '').split('; for a fresh link');
+  return (
+    <main className="no-session" aria-labelledby="no-session-title">
+      <div className="card no-session-card">
+        <div className="brand no-session-brand">
+          <span className="brand-mark">N</span>
+          <div className="brand-name">NPS Reconcile</div>
+        </div>
+        <h1 id="no-session-title">{noSessionTitle(message)}</h1>
+        <p>{why![0]!.toUpperCase() + why!.slice(1)}.</p>
+        <p>For a fresh link, run this in a terminal, in the app’s folder, and open the link it prints:</p>
+        <pre className="no-session-command">npm run nps -- open</pre>
+        <p className="muted small">
+          Add <code>--data-dir DIR</code> when the service runs on another data folder.
+        </p>
+      </div>
+    </main>
+  );
+}
+
 export function App() {
+  const problem = useSyncExternalStore(windowSession.subscribe, windowSession.problem);
+  if (problem !== undefined) return <NoSession message={problem} />;
+  return <Shell />;
+}
+
+function Shell() {
   const screen = useRoute((s) => s.screen);
   const go = useRoute((s) => s.go);
   const { loadChains, loadApp } = useReference.getState();

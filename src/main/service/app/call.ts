@@ -3,11 +3,13 @@ import { ErrorCodes } from '../../../shared/errors';
 import type { CallMeta } from '../context';
 import { ServiceError, storeBusy } from '../errors';
 import { invokeHandler, isHandlerName, type Handlers } from '../handlers';
+import { answerFor, sayFor } from '../said';
 
 /**
  * A call from the window (IPC or the /app/rpc door): the name checked against the map, the input
  * validated by the contract, the answer or the failure as an envelope. Internal errors are logged
- * here and reach the window as one sentence, never a stack.
+ * here and reach the window as one sentence, never a stack; `logPlace` says where that log really
+ * is ("the log in /home/…/logs"), so the sentence sends the user there.
  */
 export async function callForWindow(
   handlers: Handlers,
@@ -15,18 +17,24 @@ export async function callForWindow(
   input: unknown,
   meta: CallMeta,
   log: (line: string) => void,
+  logPlace?: string,
 ): Promise<Envelope> {
   if (typeof name !== 'string' || !isHandlerName(name)) {
     return { status: ErrorCodes.NOT_FOUND, data: null, msg: `no such handler: ${String(name)}` };
   }
   try {
     const data = await invokeHandler(handlers, name, input ?? {}, meta);
-    return { status: ErrorCodes.OK, data, msg: '' };
+    // How to give something is said as the window says it: its screen, field or button, not a flag.
+    return { status: ErrorCodes.OK, data: answerFor(data, 'window'), msg: '' };
   } catch (err) {
     const known = err instanceof ServiceError ? err : storeBusy(err);
-    if (known) return { status: known.code, data: null, msg: known.message };
+    if (known) return { status: known.code, data: null, msg: sayFor(known.message, 'window') };
     log(`internal error in ${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return { status: ErrorCodes.INTERNAL, data: null, msg: 'internal error; the service log has the details' };
+    return {
+      status: ErrorCodes.INTERNAL,
+      data: null,
+      msg: `internal error; the details are in ${logPlace ?? 'the service log'}`,
+    };
   }
 }
 

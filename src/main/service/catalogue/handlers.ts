@@ -25,6 +25,7 @@ import {
   updateChain,
   updateToken,
 } from './repository';
+import { byDoor } from '../said';
 
 const CatalogueFile = z.object({ chains: z.array(Chain), tokens: z.array(Token) });
 
@@ -138,9 +139,15 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
         );
       const tokenId = input.token_id ?? `${input.chain_id}_${input.symbol.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
       if (!/^[A-Z][A-Z0-9_]{1,31}$/.test(tokenId))
-        throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${JSON.stringify(tokenId)} is not a valid id; give --token-id`);
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `token_id: ${JSON.stringify(tokenId)} is not a valid id; give ${byDoor('--token-id', 'a Token ID')} of capitals, digits and _`,
+        );
       if (getToken(ctx.db, tokenId))
-        throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${tokenId} is already in the catalogue (give another --token-id)`);
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `token_id: ${tokenId} is already in the catalogue (give another ${byDoor('--token-id', 'Token ID')})`,
+        );
       const same = tokenByContract(ctx.db, input.chain_id, input.contract_address);
       if (same)
         throw new ServiceError(

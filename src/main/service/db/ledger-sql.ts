@@ -1,4 +1,11 @@
-import { LEDGER_FIELDS, LEDGER_STATUSES, LEDGER_TYPES, type LedgerStatus, type LedgerType } from '../../../shared/ledger';
+import {
+  LEDGER_FIELDS,
+  LEDGER_STATUSES,
+  LEDGER_TYPES,
+  PARTIAL_SEARCH_MIN,
+  type LedgerStatus,
+  type LedgerType,
+} from '../../../shared/ledger';
 
 /*
  * How the ledger is stored (migration 0012). The records are rows of `ledger_rows`, each field in
@@ -54,10 +61,11 @@ const decodeHash = (k: string): string =>
   `CASE WHEN typeof(${k}) <> 'blob' THEN ${k} WHEN length(${k}) = 32 THEN '0x' || lower(hex(${k})) ELSE lower(hex(substr(${k}, 2))) END`;
 
 /**
- * The key transactions_hash_idx holds for an encoded hash: its last 8 bytes (of a hash kept as
- * text, its last 8 characters). A lookup by hash names this expression, then compares the whole.
+ * The key transactions_hash_idx holds for an encoded hash: its first 8 bytes (of a hash kept as
+ * text, its first 8 characters). A lookup by hash names this expression, then compares the whole;
+ * a search by the hash's first characters reads a range of it (identifierSearchSql).
  */
-export const hashIndexKey = (k: string): string => `substr(${k}, -8)`;
+export const hashIndexKey = (k: string): string => `substr(${k}, 1, 8)`;
 
 const encodeListed = (list: readonly string[], x: string): string =>
   `CASE ${x} ${list.map((v, i) => `WHEN '${v}' THEN ${i}`).join(' ')} ELSE ${x} END`;
@@ -198,3 +206,106 @@ export const VALUE_ENCODERS: Partial<Record<StoredRecordField, (v: string) => st
   type: listedValue(LEDGER_TYPES),
   status: listedValue(LEDGER_STATUSES),
 };
+
+/** The hex string just above every hex string beginning with `hex` (undefined: none is, it is all f). */
+function hexAfter(hex: string): string | undefined {
+  const i = [...hex].findLastIndex((c) => c !== 'f');
+  if (i < 0) return undefined;
+  return hex.slice(0, i) + (parseInt(hex[i]!, 16) + 1).toString(16);
+}
+
+const evenHex = (hex: string) => (hex.length % 2 ? `${hex}0` : hex);
+
+/** The text just above every text beginning with `text` (its last character one higher). */
+function textAfter(text: string): string {
+  const last = text.codePointAt(text.length - 1)!;
+  const size = last > 0xffff ? 2 : 1;
+  return text.slice(0, -size) + String.fromCodePoint(Math.min(last + 1, 0x10ffff));
+}
+
+interface Part {
+  where: string;
+  args: (string | number)[];
+}
+
+/**
+ * Rows of `column` (an encoded key, or an expression over one) that begin with hex digits as a
+ * blob (`lead`: bytes every such key starts with, e.g. a bare hash's zero byte), by one range of
+ * its index; `whole` (the column's full value) is checked too where the range cannot tell.
+ */
+function blobPrefix(column: string, hex: string, lead = '', whole?: { column: string; max: number }): Part {
+  const within = whole === undefined ? hex : hex.slice(0, whole.max * 2 - lead.length);
+  const after = hexAfter(lead + within);
+  const where = [`${column} >= unhex(?)`, ...(after !== undefined ? [`${column} < unhex(?)`] : [])];
+  const args: string[] = [evenHex(lead + within), ...(after !== undefined ? [evenHex(after)] : [])];
+  if (whole !== undefined && within.length < hex.length) {
+    where.push(`substr(hex(${whole.column}), 1, ?) = upper(?)`);
+    args.push(String(lead.length + hex.length), lead + hex);
+  }
+  return { where: where.join(' AND '), args };
+}
+
+/** Rows of `column` that begin with `text` as written, kept as text (a blob sorts above any text, so none is in the range). */
+function textPrefix(column: string, text: string, whole?: { column: string; max: number }): Part {
+  const within = whole === undefined ? text : [...text].slice(0, whole.max).join('');
+  const where = [`${column} >= ?`, `${column} < ?`];
+  const args = [within, textAfter(within)];
+  if (whole !== undefined && within !== text) {
+    where.push(`substr(${whole.column}, 1, ?) = ?`);
+    args.push(String([...text].length), text);
+  }
+  return { where: where.join(' AND '), args };
+}
+
+/** The hex digits of a UUID's beginning as typed (dashes where a UUID has them), or undefined when it is no such beginning. */
+function uuidHexPrefix(s: string): string | undefined {
+  const lower = s.toLowerCase();
+  const shape = '________-____-____-____-____________';
+  if (lower.length > shape.length) return undefined;
+  for (let i = 0; i < lower.length; i++) {
+    const dash = shape[i] === '-';
+    if (dash ? lower[i] !== '-' : !/[0-9a-f]/.test(lower[i]!)) return undefined;
+  }
+  return lower.replace(/-/g, '');
+}
+
+/**
+ * The rows a search of the ledger finds, as a subquery of rowids of `ledger_rows`: a transaction
+ * ID, request ID or hash equal to it (hex hashes without case, with or without 0x) and, from
+ * PARTIAL_SEARCH_MIN characters, every one that begins with it. Each part reads one index: the ID's
+ * and the request's (whole values: a range of UUID bytes, or of text as written) and the hash's
+ * first 8 bytes (a range of them, the whole hash checked past 16 hex digits), so a search costs a
+ * few index ranges whatever the ledger's size.
+ */
+export function identifierSearchSql(search: string): { sql: string; args: (string | number)[] } {
+  const s = search.trim();
+  const lowered = /^(0x)?[0-9a-fA-F]{64}$|^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(s)
+    ? s.toLowerCase()
+    : s;
+  const parts: Part[] = [
+    { where: keyEquals('transaction_id', 'tx_key'), args: [lowered] },
+    { where: `hash_key IS NOT NULL AND ${hashEquals('hash_key')}`, args: [lowered, lowered] },
+    { where: keyEquals('request_id', 'request_key'), args: [s] },
+  ];
+  const bare = s.replace(/^0x/i, '');
+  if (bare.length >= PARTIAL_SEARCH_MIN) {
+    for (const key of ['tx_key', 'request_key']) {
+      const hex = uuidHexPrefix(s);
+      if (hex !== undefined) parts.push(blobPrefix(key, hex));
+      parts.push(textPrefix(key, s));
+    }
+    // The hash index holds recorded hashes only: each part says so, for the index to serve.
+    const onHash = (p: Part): Part => ({ where: `hash_key IS NOT NULL AND ${p.where}`, args: p.args });
+    const hashKey = hashIndexKey('hash_key');
+    const whole = { column: 'hash_key', max: 8 };
+    if (/^[0-9a-fA-F]+$/.test(bare) && bare.length <= 64) {
+      const hex = bare.toLowerCase();
+      // 0x and 64 hex digits are kept as their 32 bytes; 64 digits alone as a zero byte and the 32.
+      parts.push(onHash(blobPrefix(hashKey, hex, '', whole)));
+      if (bare === s) parts.push(onHash(blobPrefix(hashKey, hex, '00', whole)));
+    }
+    parts.push(onHash(textPrefix(hashKey, s, whole)));
+  }
+  const sql = parts.map((p) => `SELECT rowid FROM ${LEDGER_TABLE} WHERE ${p.where}`).join(' UNION ALL ');
+  return { sql, args: parts.flatMap((p) => p.args) };
+}

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ErrorCodes } from '../../../shared/errors';
 import { ServiceError } from '../errors';
 import * as schema from './schema';
+import { byDoor } from '../said';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -116,7 +117,7 @@ function refuseNewerStore(sqlite: Database.Database, journal: Journal, file: str
   const migration = `${newest.created_at}${Number.isNaN(made.getTime()) ? '' : ` of ${made.toISOString().slice(0, 10)}`}`;
   throw new ServiceError(
     ErrorCodes.STORE_UNAVAILABLE,
-    `${file} was written by a newer version of NPS Reconcile (migration ${migration} unknown to this version); update the app, or use --data-dir for another store`,
+    `${file} was written by a newer version of NPS Reconcile (migration ${migration} unknown to this version); update the app, or ${byDoor('use --data-dir for another store', 'start it on another data folder (NPS_DATA_DIR)')}`,
   );
 }
 

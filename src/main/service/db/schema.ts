@@ -214,11 +214,12 @@ export const ledgerRows = sqliteTable(
   (t) => [
     uniqueIndex('transactions_id_idx').on(t.tx_key),
     /**
-     * A hash's last 8 bytes (db/ledger-sql.ts `hashIndexKey`), not the whole hash: every lookup by
-     * hash names the same expression, then compares the whole hash.
+     * A hash's first 8 bytes (db/ledger-sql.ts `hashIndexKey`), not the whole hash: every lookup by
+     * hash names the same expression, then compares the whole hash, and a search by a hash's first
+     * characters reads a range of it (migration 0015; it held the last 8 bytes before).
      */
     index('transactions_hash_idx')
-      .on(sql`substr(${t.hash_key}, -8)`)
+      .on(sql`substr(${t.hash_key}, 1, 8)`)
       .where(sql`hash_key IS NOT NULL`),
     index('transactions_request_idx')
       .on(t.request_key)
@@ -387,6 +388,33 @@ export const ticketEvents = sqliteTable(
     at: integer('at').notNull(),
   },
   (t) => [index('ticket_events_ticket_idx').on(t.ticket_id, t.id)],
+);
+
+/**
+ * Books mappings kept for the next file of the same layout (reconcile/mappings.ts): keyed by the
+ * books header (`header_key`, its columns trimmed and lower-cased) and the wallet the run was for
+ * (NULL: every wallet). A run remembers the mapping it used in the entry of its header and wallet;
+ * `named` is set once the user names one (Save mapping as…), otherwise the entry carries the name
+ * of the file it was first remembered from. Names are unique, ignoring case.
+ */
+export const booksMappings = sqliteTable(
+  'books_mappings',
+  {
+    mapping_id: text('mapping_id').primaryKey(),
+    name: text('name').notNull(),
+    named: integer('named', { mode: 'boolean' }).notNull().default(false),
+    header_key: text('header_key').notNull(),
+    /** The header's columns as the file wrote them (JSON array), for showing and for checking an edit. */
+    headers: text('headers').notNull(),
+    wallet_id: text('wallet_id'),
+    /** The BooksMapping (JSON), as shared/reconcile.ts reads it. */
+    mapping: text('mapping').notNull(),
+    /** What else the run was given (JSON): tolerances, time type, two-way, the period and its zone. */
+    options: text('options').notNull().default('{}'),
+    ...timestamps,
+    used_at: integer('used_at').notNull(),
+  },
+  (t) => [uniqueIndex('books_mappings_name_idx').on(sql`lower(${t.name})`), index('books_mappings_header_idx').on(t.header_key, t.used_at)],
 );
 
 export const settings = sqliteTable('settings', {

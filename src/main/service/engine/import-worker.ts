@@ -34,11 +34,22 @@ let writer: LedgerWriter | undefined;
 
 const send = (m: FromWorker) => port.postMessage(m);
 
-/** Roll back what is not committed and close the connection; the host then ends the thread. */
+/**
+ * Roll back what is not committed and close the connection; the host then ends the thread. The
+ * rolled-back rows stay in the write-ahead log's file (hundreds of MB a million rows, a full disk
+ * after a failure for want of space) until a checkpoint empties it: done here (TRUNCATE, waiting
+ * for readers up to the busy timeout), while the host still holds the write lock, so the file is
+ * small again at once, not when the service stops.
+ */
 function close(): void {
   try {
     writer?.rollback();
   } finally {
+    try {
+      sqlite?.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Only housekeeping: the next checkpoint empties it.
+    }
     sqlite?.close();
     sqlite = undefined;
   }
@@ -58,6 +69,14 @@ try {
   // Copying the import from the write-ahead log into the database waits until it is committed
   // and reported (below): the commit itself does not do it.
   sqlite.pragma('wal_autocheckpoint = 0');
+  // Earlier writes copied out of the log first (PASSIVE: without waiting for anyone): if the import
+  // fails (a full disk), what the log holds beyond the store is only its own rolled-back rows, which
+  // close() can drop without writing to the store, as a disk with no room left could not take.
+  try {
+    sqlite.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // The disk is full already: the import goes on as before, and fails as it would have.
+  }
   writer = new LedgerWriter(sqlite, init.writer);
   writer.begin();
   send({ type: 'begun' });

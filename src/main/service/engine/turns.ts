@@ -1,8 +1,8 @@
 /*
  * One caller a turn of the event loop. Node 20's libuv takes one new connection a turn, so a turn
  * that runs the work of several requests at once keeps the connections behind it waiting in the
- * kernel's queue: 200 verify clients at once waited up to 2.5 s for their first answer, most of it
- * before the service had read their request. Work that passes here runs one caller a turn (after
+ * kernel's queue, and a burst of clients waits for its first answers before the service has even
+ * read their requests. Work that passes here runs one caller a turn (after
  * that turn's I/O, in its check phase), so a burst's connections are taken between pieces of work.
  */
 export class Turns {

@@ -3,7 +3,7 @@ import { ErrorCodes } from '../../../shared/errors';
 import { ServiceError } from '../errors';
 
 /*
- * Admission control (SPEC.md, "Load, rate limits and one store"): the API takes at most so much
+ * Admission control (docs/api.md, "Admission control and imports"): the API takes at most so much
  * verification work at once, and a request beyond the bound is refused at once with 4003 and
  * Retry-After rather than queued, so a burst of clients never makes every client (and new
  * connections) wait. A request counts from its arrival, before its body is read, to its answer:
@@ -15,7 +15,7 @@ import { ServiceError } from '../errors';
  * libuv takes one new connection per turn of the event loop, and a turn handles every request
  * that has arrived on a connection already taken: clients that ignore Retry-After and send again
  * at once on a kept-alive connection made each turn longer the more of them were connected, and
- * a burst's last connections waited seconds to be taken (bench:load, 500 clients: 10 s). Closed,
+ * a burst's last connections waited seconds to be taken (docs/benchmarks.md, "Load"). Closed,
  * a refused client comes back through the listening socket's queue, behind the others, and
  * the turns stay short (docs/benchmarks.md, "Load").
  */

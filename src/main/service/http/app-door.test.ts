@@ -8,6 +8,8 @@ import { reportRuntime } from '../app/handlers';
 import { tempService } from '../test-support';
 import { CONTENT_SECURITY_POLICY, newUiCode, PROGRESS_MEDIA_TYPE, tokenMatches } from './app-door';
 import { buildServer } from './server';
+import { SESSION_HEADER } from './sessions';
+import { LOCAL_TOKEN_HEADER } from '../data-folder';
 
 let service: ReturnType<typeof tempService>;
 let app: FastifyInstance;
@@ -15,8 +17,12 @@ let uiDir: string;
 const code = newUiCode();
 const host = '127.0.0.1:8730';
 const origin = `http://${host}`;
-/** The Cookie header of the session the page traded the run's code for (beforeAll). */
+/** What the door logged (internal errors). */
+const logged: string[] = [];
+/** The headers of the session the page traded the run's code for (beforeAll): its cookie and its token. */
 let session: Record<string, string>;
+/** The service's clock: moved to let sessions idle. */
+let clock = Date.now();
 
 const trade = (body: unknown, headers: Record<string, string> = {}) =>
   app.inject({
@@ -34,21 +40,42 @@ beforeAll(async () => {
   );
   mkdirSync(join(uiDir, 'assets'));
   writeFileSync(join(uiDir, 'assets', 'app.js'), 'console.log(1)');
-  service = tempService();
-  app = buildServer(service, { ui: { dir: uiDir, code } });
+  service = tempService({ now: () => clock });
+  app = buildServer(service, {
+    ui: { dir: uiDir, code, idleMinutes: 30, logPlace: 'the log in /home/grace/NPS Reconcile/logs' },
+    localToken: LOCAL_TOKEN,
+    log: (line) => logged.push(line),
+  });
   strictAnswers(app);
   await app.ready();
   const traded = await trade({ code });
   expect(traded.statusCode).toBe(200);
   const cookie = String(traded.headers['set-cookie']);
   expect(cookie).toMatch(/^nps_session_8730=[\w-]{43}; HttpOnly; SameSite=Strict; Path=\/app$/);
-  session = { cookie: cookie.split(';')[0]! };
+  const answer = traded.json() as { status: number; data: { token: string; idle_minutes: number } };
+  expect(answer).toEqual({ status: 0, data: { token: expect.stringMatching(/^[\w-]{43}$/), idle_minutes: 30 }, msg: '' });
+  session = { cookie: cookie.split(';')[0]!, [SESSION_HEADER]: answer.data.token };
 });
 afterAll(async () => {
   await app.close();
   service.dispose();
   rmSync(uiDir, { recursive: true, force: true });
 });
+
+const LOCAL_TOKEN = 'the-command-lines-token';
+
+/** A fresh link's code, as `npm run nps -- open` asks the command line's door for one. */
+async function freshCode(): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/local/session-link',
+    headers: { host, 'content-type': 'application/json', [LOCAL_TOKEN_HEADER]: LOCAL_TOKEN },
+    payload: '{}',
+  });
+  const link = (res.json() as { data: { link: string } }).data.link;
+  expect(link).toMatch(new RegExp(`^http://${host}/#code=[\\w-]{43}$`));
+  return link.split('#code=')[1]!;
+}
 
 const rpc = async (name: string, body: unknown, headers: Record<string, string> = session) => {
   const res = await app.inject({
@@ -61,12 +88,40 @@ const rpc = async (name: string, body: unknown, headers: Record<string, string> 
 };
 
 describe('the /app/rpc door', () => {
-  it("trades the one-time code once: a second trade, a wrong code or another page's request gets no session", async () => {
+  it('answers a failure it did not expect with one sentence that names where the log is, and logs the stack', async () => {
+    const handlers = service.handlers as unknown as Record<string, () => unknown>;
+    const real = handlers['app-info']!;
+    handlers['app-info'] = () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'api')");
+    };
+    try {
+      const { http, body } = await rpc('app-info', {});
+      expect(http).toBe(500);
+      expect(body).toEqual({
+        status: 5000,
+        data: null,
+        msg: 'internal error; the details are in the log in /home/grace/NPS Reconcile/logs',
+      });
+      expect(logged.at(-1)).toMatch(
+        /^internal error in app-info: TypeError: Cannot read properties of undefined \(reading 'api'\)\n\s+at /,
+      );
+    } finally {
+      handlers['app-info'] = real;
+    }
+  });
+
+  it("trades the one-time code once: the link used again, one of another run, or another page's request gets no session", async () => {
     const again = await trade({ code });
     expect(again.statusCode).toBe(401);
     expect(again.headers['set-cookie']).toBeUndefined();
-    expect(again.json()).toEqual({ status: 2001, data: null, msg: expect.stringMatching(/^code: already used or wrong/) });
-    expect((await trade({ code: code.slice(0, -1) })).statusCode).toBe(401);
+    expect(again.json()).toEqual({
+      status: 2001,
+      data: null,
+      msg: 'code: this link was already used (a link opens one window, once); for a fresh link, run: npm run nps -- open (with --data-dir DIR when the service runs on another folder)',
+    });
+    const otherRun = await trade({ code: code.slice(0, -1) });
+    expect(otherRun.statusCode).toBe(401);
+    expect(otherRun.json().msg).toMatch(/^code: this link is not from this run of the service \(it has restarted since/);
     expect((await trade({})).statusCode).toBe(401);
     const foreign = await trade({ code }, { origin: 'http://evil.example' });
     expect(foreign.statusCode).toBe(403);
@@ -74,20 +129,45 @@ describe('the /app/rpc door', () => {
 
   it('refuses a call without the session, with a made-up one, or from another page, with the envelope', async () => {
     const id = session.cookie!.split('=')[1]!;
-    for (const headers of [
-      {} as Record<string, string>,
-      { cookie: 'nps_session_8730=' },
-      { cookie: `nps_session_8730=${id.slice(0, -1)}x` },
-      { cookie: `nps_session_9999=${id}` },
-      { 'x-nps-token': code },
-    ]) {
+    const token = session[SESSION_HEADER]!;
+    for (const [headers, why] of [
+      [{}, /^session: this window has none/],
+      [{ cookie: 'nps_session_8730=' }, /^session: this window has none/],
+      [
+        { cookie: `nps_session_8730=${id.slice(0, -1)}x`, [SESSION_HEADER]: token },
+        /^session: this window's session belongs to another browser/,
+      ],
+      [{ cookie: `nps_session_9999=${id}`, [SESSION_HEADER]: token }, /^session: this window's session belongs to another browser/],
+      [{ cookie: session.cookie!, [SESSION_HEADER]: token.slice(0, -1) + 'x' }, /^session: this window's session has ended/],
+      [{ 'x-nps-token': code }, /^session: this window has none/],
+    ] as [Record<string, string>, RegExp][]) {
       const r = await rpc('catalogue-chains-list', {}, headers);
       expect(r.http).toBe(401);
-      expect(r.body).toEqual({ status: 2001, data: null, msg: expect.stringMatching(/^session: this window has none/) });
+      expect(r.body).toEqual({ status: 2001, data: null, msg: expect.stringMatching(why) });
     }
     const foreign = await rpc('catalogue-chains-list', {}, { ...session, origin: 'http://localhost:8730' });
     expect(foreign.http).toBe(403);
     expect((await rpc('catalogue-chains-list', {}, { ...session, origin })).http).toBe(200);
+  });
+
+  it('the session cookie alone, even with this server’s own Origin, calls nothing (other local servers receive that cookie too)', async () => {
+    for (const headers of [{ cookie: session.cookie! }, { cookie: session.cookie!, origin }] as Record<string, string>[]) {
+      const r = await rpc('keys-create', { label: 'stolen', wallets: null }, headers);
+      expect(r.http).toBe(401);
+      expect(r.body.msg).toMatch(/^session: a cookie alone opens no session; only the window that opened the link can call/);
+    }
+    expect(((await rpc('keys-list', {})).body.data as unknown[]).length).toBe(0);
+  });
+
+  it('the session trade reads a few hundred bytes at most: a 50 MB body is refused (413) from its Content-Length', async () => {
+    const big = await app.inject({
+      method: 'POST',
+      url: '/app/session',
+      headers: { host, origin, 'content-type': 'application/json' },
+      payload: `{"code":"${'x'.repeat(50 * 1024 * 1024)}"}`,
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toEqual({ status: 1003, data: null, msg: 'body: larger than the 512 bytes this path takes' });
   });
 
   it('never reads a file by its path: a source path is refused and nothing is imported', async () => {
@@ -252,5 +332,43 @@ describe('token helpers', () => {
     expect(tokenMatches('abd', 'abc')).toBe(false);
     expect(tokenMatches(['abc'], 'abc')).toBe(false);
     expect(tokenMatches(undefined, 'abc')).toBe(false);
+  });
+});
+
+// Last: it moves the clock and ends the first window's session.
+describe('sessions that end', () => {
+  it('a session ends after the idle time without a call, and when its window closes (a reload keeps it)', async () => {
+    // A second window of the same browser: a fresh link (the local door's), a token of its own, the same cookie.
+    const second = await app.inject({
+      method: 'POST',
+      url: '/app/session',
+      headers: { host, origin, 'content-type': 'application/json', cookie: session.cookie! },
+      payload: JSON.stringify({ code: await freshCode() }),
+    });
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['set-cookie']).toBeUndefined();
+    const window2 = { cookie: session.cookie!, [SESSION_HEADER]: (second.json() as { data: { token: string } }).data.token };
+    expect((await rpc('app-info', {}, window2)).http).toBe(200);
+
+    // 29 minutes without a call: still open; each call starts the idle time again.
+    clock += 29 * 60_000;
+    expect((await rpc('app-info', {}, window2)).http).toBe(200);
+    clock += 29 * 60_000;
+    expect((await rpc('app-info', {}, window2)).http).toBe(200);
+    // The first window made no call for 58 minutes: ended.
+    const idle = await rpc('app-info', {});
+    expect(idle.http).toBe(401);
+    expect(idle.body.msg).toMatch(/^session: this window's session has ended \(no call from it for 30 minutes/);
+
+    // The second window closes: it says so as it goes; a reload calls again at once and keeps it …
+    const leave = (headers: Record<string, string>) =>
+      app.inject({ method: 'POST', url: '/app/session/leave', headers: { host, origin, ...headers } });
+    expect((await leave(window2)).statusCode).toBe(200);
+    clock += 2_000;
+    expect((await rpc('app-info', {}, window2)).http).toBe(200);
+    // … a closed window does not, and its session ends.
+    expect((await leave(window2)).statusCode).toBe(200);
+    clock += 31_000;
+    expect((await rpc('app-info', {}, window2)).http).toBe(401);
   });
 });

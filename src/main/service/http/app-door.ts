@@ -10,22 +10,28 @@ import { ServiceError } from '../errors';
 import type { Service } from '../index';
 import { sendError } from './envelope';
 import { isJsonContentType } from './json-body';
+import { DEFAULT_SESSION_IDLE_MINUTES, SESSION_HEADER, WindowSessions } from './sessions';
 
 /*
  * The browser-mode door: the built renderer at /, and the handler map at POST /app/rpc/<handler>.
  *
  * The page itself holds no secret: any local program can fetch it. `serve --ui` prints a link with
- * a one-time code in its fragment (never sent to a server, kept out of logs and Referer); the page
- * trades the code, once, at POST /app/session for an HttpOnly, SameSite=Strict session cookie, and
- * every /app/rpc call must carry that cookie and, from a browser, this server's own Origin. A code
- * already traded is refused, so a program that reads the link too late gets nothing.
+ * a one-time code in its fragment (never sent to a server, kept out of logs and Referer), and
+ * `npm run nps -- open` asks the running service for another. The page trades the code, once, at
+ * POST /app/session for a session (sessions.ts): an HttpOnly, SameSite=Strict cookie and a token
+ * the page keeps and sends with every call. Every /app/rpc call needs both and, from a browser, this
+ * server's own Origin: a cookie alone, which browsers also send to other local servers, is useless.
  */
 
 export interface UiOptions {
   /** The built renderer (out/renderer): index.html and assets/. */
   dir: string;
-  /** This run's one-time code (newUiCode), printed in the link `serve --ui` gives. */
+  /** This run's first one-time code (newUiCode), printed in the link `serve --ui` gives. */
   code: string;
+  /** Where the service's log is ("the log in <folder>", or the terminal without one): an internal error's sentence names it. */
+  logPlace?: string;
+  /** Minutes a window's session lasts without a call from it (default 30). */
+  idleMinutes?: number;
 }
 
 /** Ask for progress lines before the answer: newline-delimited JSON, the envelope last. */
@@ -40,9 +46,10 @@ export function answerCall(
   call: { name: string; input: unknown; actor: CallMeta['actor']; progress: boolean },
   reply: FastifyReply,
   log: (line: string) => void,
+  logPlace?: string,
 ): FastifyReply | Promise<FastifyReply> {
   if (!call.progress) {
-    return callForWindow(service.handlers, call.name, call.input, { actor: call.actor }, log).then((envelope) =>
+    return callForWindow(service.handlers, call.name, call.input, { actor: call.actor }, log, logPlace).then((envelope) =>
       reply
         .code(httpStatusOf[envelope.status as ErrorCode] ?? 500)
         .header('content-type', 'application/json; charset=utf-8')
@@ -51,7 +58,9 @@ export function answerCall(
   }
   const out = new PassThrough();
   const meta: CallMeta = { actor: call.actor, onProgress: throttleProgress((progress) => out.write(JSON.stringify({ progress }) + '\n')) };
-  void callForWindow(service.handlers, call.name, call.input, meta, log).then((envelope) => out.end(JSON.stringify(envelope) + '\n'));
+  void callForWindow(service.handlers, call.name, call.input, meta, log, logPlace).then((envelope) =>
+    out.end(JSON.stringify(envelope) + '\n'),
+  );
   return reply.code(200).header('content-type', `${PROGRESS_MEDIA_TYPE}; charset=utf-8`).header('cache-control', 'no-store').send(out);
 }
 
@@ -146,18 +155,24 @@ function staticFile(dir: string, urlPath: string): string | undefined {
   }
 }
 
-/** Files travel as text inside the call in browser mode, so the door takes far more than /nps's 5 MiB. */
+/** Files travel as text inside the call in browser mode, so the door takes far more than /nps's 5 MiB (only from a window with a session). */
 const DOOR_BODY_LIMIT = 512 * 1024 * 1024;
+/** The session trade's body: a one-time code of 43 characters, in JSON. */
+const SESSION_BODY_LIMIT = 512;
 
-export function registerAppDoor(app: FastifyInstance, service: Service, ui: UiOptions, log: (line: string) => void): void {
-  void app.register(async (door) => doorRoutes(door, service, ui, log));
+/** Register the door; answers the window sessions, whose newCode() makes the code of a fresh link. */
+export function registerAppDoor(app: FastifyInstance, service: Service, ui: UiOptions, log: (line: string) => void): WindowSessions {
+  const sessions = new WindowSessions(service.ctx.now, (ui.idleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES) * 60_000, ui.code);
+  void app.register(async (door) => doorRoutes(door, service, ui, sessions, log));
+  return sessions;
 }
 
-function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: (line: string) => void): void {
+function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessions: WindowSessions, log: (line: string) => void): void {
   // Plain JSON.parse on purpose: the handlers then see exactly what IPC's structured clone gives them
   // (the /nps parser keeps numbers' text and the raw bytes for signatures; neither applies here).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: DOOR_BODY_LIMIT }, (_req, body, done) => {
+  // Each route names its limit: checked from Content-Length, and while the body arrives, before it is parsed.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     try {
       const text = body as string;
       done(null, text.trim() === '' ? {} : JSON.parse(text));
@@ -169,66 +184,67 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, log: 
     }
   });
 
-  let codeUsed = false;
-  /** Hashes of the session ids handed out (never the ids themselves). */
-  const sessions = new Set<string>();
-  const digest = (id: string) => createHash('sha256').update(id).digest('base64url');
-
-  app.post('/app/session', async (req, reply) => {
-    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
-    const code = (req.body as { code?: unknown } | null)?.code;
-    if (codeUsed || !tokenMatches(code, ui.code)) {
-      return sendError(
-        reply,
-        ErrorCodes.AUTH_MISSING,
-        'code: already used or wrong; open the link `npm run nps -- serve --ui` printed (restart it for a new link)',
-        401,
-      );
-    }
-    codeUsed = true;
-    const id = randomBytes(32).toString('base64url');
-    sessions.add(digest(id));
-    return reply
-      .header('set-cookie', `${sessionCookie(req.headers.host)}=${id}; HttpOnly; SameSite=Strict; Path=/app`)
-      .header('cache-control', 'no-store')
-      .send({ status: 0, data: {}, msg: '' });
-  });
-
-  // Checked before the body is read: a caller without a session never gets its body parsed.
-  const requireSession = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
-    const id = cookieValue(req.headers.cookie, sessionCookie(req.headers.host));
-    if (id === undefined || !sessions.has(digest(id))) {
-      return sendError(
-        reply,
-        ErrorCodes.AUTH_MISSING,
-        'session: this window has none; open the link `npm run nps -- serve --ui` printed when it started',
-        401,
-      );
-    }
+  const tokenOf = (req: FastifyRequest): string | undefined => {
+    const v = req.headers[SESSION_HEADER];
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  const cookieOf = (req: FastifyRequest): string | undefined => {
+    const v = cookieValue(req.headers.cookie, sessionCookie(req.headers.host));
+    return v === '' ? undefined : v;
   };
 
-  app.post<{ Params: { name: string } }>('/app/rpc/:name', { onRequest: requireSession }, async (req, reply) => {
-    if (!isJsonContentType(req.headers['content-type'])) {
-      return sendError(reply, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
-    }
-    const input: unknown = req.body ?? {};
-    const { name } = req.params;
-    if (readsPath(input)) {
-      return sendError(
-        reply,
-        ErrorCodes.INVALID_PARAM,
-        "source.path: the browser window sends a file's contents ({name, text}), never a path for the service to read",
-      );
-    }
-
-    return answerCall(
-      service,
-      { name, input, actor: 'ui', progress: (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE) },
-      reply,
-      log,
-    );
+  app.post('/app/session', { bodyLimit: SESSION_BODY_LIMIT }, async (req, reply) => {
+    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
+    const traded = sessions.trade((req.body as { code?: unknown } | null)?.code, cookieOf(req));
+    if ('refused' in traded) return sendError(reply, ErrorCodes.AUTH_MISSING, traded.refused, 401);
+    if (traded.cookie !== undefined)
+      reply.header('set-cookie', `${sessionCookie(req.headers.host)}=${traded.cookie}; HttpOnly; SameSite=Strict; Path=/app`);
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ status: 0, data: { token: traded.token, idle_minutes: traded.idleMinutes }, msg: '' });
   });
+
+  // The window is closing or reloading (the page says so as it goes): see sessions.ts.
+  app.post('/app/session/leave', { bodyLimit: SESSION_BODY_LIMIT }, async (req, reply) => {
+    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
+    sessions.leave(tokenOf(req), cookieOf(req));
+    return reply.header('cache-control', 'no-store').send({ status: 0, data: {}, msg: '' });
+  });
+
+  // Checked before the body is read: a caller without a session never gets its body parsed or kept
+  // (what arrives of it is dropped as it comes).
+  const requireSession = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (foreignOrigin(req)) return sendError(reply, ErrorCodes.AUTH_MISSING, 'Origin: not this service’s own page', 403);
+    const refused = sessions.check(tokenOf(req), cookieOf(req));
+    if (refused !== undefined) return sendError(reply, ErrorCodes.AUTH_MISSING, refused, 401);
+  };
+
+  app.post<{ Params: { name: string } }>(
+    '/app/rpc/:name',
+    { onRequest: requireSession, bodyLimit: DOOR_BODY_LIMIT },
+    async (req, reply) => {
+      if (!isJsonContentType(req.headers['content-type'])) {
+        return sendError(reply, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');
+      }
+      const input: unknown = req.body ?? {};
+      const { name } = req.params;
+      if (readsPath(input)) {
+        return sendError(
+          reply,
+          ErrorCodes.INVALID_PARAM,
+          "source.path: the browser window sends a file's contents ({name, text}), never a path for the service to read",
+        );
+      }
+
+      return answerCall(
+        service,
+        { name, input, actor: 'ui', progress: (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE) },
+        reply,
+        log,
+        ui.logPlace,
+      );
+    },
+  );
 
   const serveIndex = async (_req: FastifyRequest, reply: FastifyReply) => {
     const html = readFileSync(join(ui.dir, 'index.html'), 'utf8');

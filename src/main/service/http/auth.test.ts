@@ -171,6 +171,28 @@ describe('authentication failures', () => {
     expectError(await call(req), 2004, 401);
   });
 
+  test('replay after a restart with a wider nonce window: still refused, though the narrower window had forgotten the nonce', async () => {
+    const req = { method: 'POST' as const, url: VERIFY, body: body([claim1]), nonce: T };
+    expect((await call(req)).body.status).toBe(0);
+    // Past the 60 s window: the next signed request prunes the pair.
+    clock = T + 61_000;
+    expect((await call({ ...req, nonce: clock })).body.status).toBe(0);
+    const dataDir = svc.dataDir;
+    await app.close();
+    svc.close();
+    // Restarted with a window of ten minutes: the first request's nonce is inside it again.
+    svc = tempService({ now: () => clock, dataDir });
+    app = buildServer(svc, { log: () => {}, auth: { nonceWindowMs: 600_000 } });
+    strictAnswers(app);
+    expectError(await call(req), 2003, 401, /^Biz-Api-Nonce: older than \d+, when this service widened the nonce window/);
+    // The nonce the narrow window still knew stays used; one signed now passes, once, and is kept for the wide window's length.
+    expectError(await call({ ...req, nonce: clock }), 2004, 401);
+    clock += 1;
+    expect((await call({ ...req, nonce: clock })).body.status).toBe(0);
+    clock += 300_000;
+    expectError(await call({ ...req, nonce: clock - 300_000 }), 2004, 401);
+  });
+
   test('a failed signature does not use up the nonce', async () => {
     const req = { method: 'POST' as const, url: VERIFY, body: body([claim1]), nonce: T };
     expectError(await call({ ...req, headers: { 'Biz-Api-Signature': '00'.repeat(64) } }), 2005, 401);

@@ -21,11 +21,12 @@ const HEADER_LABEL: Record<string, string> = {
 };
 
 /**
- * The check of a signed request (SPEC.md, Authentication), in this order, the first failure
+ * The check of a signed request (docs/api.md, "Signing a request" and "Order of checks"), in this order, the first failure
  * answering:
  *   2001 a credential header is missing or empty (names are case-insensitive: Node lower-cases them);
  *   2002 the key is not a registered, unrevoked Ed25519 public key;
  *   2003 the nonce is not Unix milliseconds within the window of the service clock;
+ *        (these three from the headers alone, before the body is read: `early`)
  *   2005 the signature does not verify over METHOD|PATH|NONCE|QUERY|BODY as received;
  *   2004 the (key, nonce) pair was accepted before: checked last, so only a correctly signed
  *        request can use up a nonce, and recorded in the store, so a restart does not forget it
@@ -39,7 +40,14 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const { db, now } = service.ctx;
   const acceptNonce = nonceBook(service.ctx, windowMs);
 
-  return async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'> & { keyLabel: string }> => {
+  /**
+   * The checks the headers alone allow (2001, 2002, 2003), made before the body is read: a request
+   * without a registered key, or with a stale nonce, is refused without the service reading (or
+   * holding) its body.
+   */
+  const early = (
+    req: FastifyRequest,
+  ): { apiKey: string; key: NonNullable<ReturnType<typeof getKey>>; nonce: string; nonceMs: number; t: number } => {
     const values: Record<string, string> = {};
     const missing: string[] = [];
     for (const name of [HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE]) {
@@ -64,7 +72,18 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
         `Biz-Api-Nonce: must be the request time in Unix milliseconds, within ${windowMs / 1000} s of the service clock (now ${t})`,
       );
     }
+    if (nonceMs < acceptNonce.recordsFromMs) {
+      throw new ServiceError(
+        ErrorCodes.AUTH_BAD_NONCE,
+        `Biz-Api-Nonce: older than ${acceptNonce.recordsFromMs}, when this service widened the nonce window: an earlier, narrower window may have forgotten it, so it cannot be told from a replay; sign with the current time`,
+      );
+    }
+    return { apiKey, key, nonce, nonceMs, t };
+  };
 
+  const authenticate = async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'> & { keyLabel: string }> => {
+    // Again, with the body: the key may have been revoked, or the clock moved, while it arrived.
+    const { apiKey, key, nonce, nonceMs, t } = early(req);
     const url = req.raw.url ?? '/';
     const q = url.indexOf('?');
     const parts = {
@@ -74,7 +93,7 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
       query: q < 0 ? '' : url.slice(q + 1),
       body: req.rawBody ?? '',
     };
-    if (!verifyRequest(apiKey, values[HEADER_SIGNATURE]!, parts)) {
+    if (!verifyRequest(apiKey, (req.headers[HEADER_SIGNATURE] as string).trim(), parts)) {
       throw new ServiceError(
         ErrorCodes.AUTH_BAD_SIGNATURE,
         'Biz-Api-Signature: does not verify for METHOD|PATH|NONCE|QUERY|BODY of this request',
@@ -82,9 +101,10 @@ export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
     }
 
     // Using the nonce is a write; while an import holds the write lock it is deferred (keys/nonces.ts).
-    if (!(await acceptNonce(apiKey, nonce, nonceMs + windowMs, t))) {
+    if (!(await acceptNonce(apiKey, nonceMs, nonce, t))) {
       throw new ServiceError(ErrorCodes.AUTH_REPLAY, 'Biz-Api-Nonce: already used with this key; sign each request with a new nonce');
     }
     return { apiKey, walletScope: key.wallets ?? undefined, keyLabel: key.label };
   };
+  return Object.assign(authenticate, { early });
 }

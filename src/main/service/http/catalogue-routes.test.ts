@@ -85,6 +85,17 @@ describe('GET /nps/chains', () => {
   });
 });
 
+it('a page past 2^53 - 1 (which a double cannot tell from its neighbours) is refused saying the bound, as openapi.json gives it', async () => {
+  expect((await get('/nps/chains?page=9007199254740991')).body.status).toBe(0);
+  for (const page of ['9007199254740992', '9007199254740993', '99999999999999999999']) {
+    const r = await get(`/nps/chains?page=${page}`);
+    expect(r.body).toEqual({ status: 1002, data: null, msg: 'page: must be an integer from 1 to 9007199254740991' });
+  }
+  const doc = (await app().inject({ method: 'GET', url: '/nps/openapi.json', headers: { host: 'localhost' } })).json();
+  const page = doc.paths['/nps/chains'].get.parameters.find((p: { name: string }) => p.name === 'page');
+  expect(page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 9007199254740991 });
+});
+
 describe('GET /nps/tokens', () => {
   it('orders by chain_id then token_id, native coins included', async () => {
     const { tokens, total } = (await get('/nps/tokens?page_size=100')).body.data;

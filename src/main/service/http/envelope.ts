@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { httpStatusOf, type ErrorCode } from '../../../shared/errors';
+import { sayFor } from '../said';
 
 interface Envelope<T> {
   status: number;
@@ -27,6 +28,6 @@ export function asSent(body: string | Buffer): string | Buffer {
 }
 
 export function sendError(reply: FastifyReply, code: ErrorCode, msg: string, httpStatus = httpStatusOf[code]): FastifyReply {
-  const body: Envelope<never> = { status: code, data: null, msg };
+  const body: Envelope<never> = { status: code, data: null, msg: sayFor(msg, 'cli') };
   return reply.code(httpStatus).header('content-type', JSON_TYPE).send(JSON.stringify(body));
 }

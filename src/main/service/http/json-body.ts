@@ -10,15 +10,14 @@ declare module 'fastify' {
   }
 }
 
-export const BODY_LIMIT = 5 * 1024 * 1024;
-
 /**
  * JSON is the only body this service reads. Numbers keep their source text, so "0.1" is 0.1 and an
  * 18-decimal amount keeps every digit; the raw bytes are kept for signatures.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+  // The limit is each route's own (routes.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const raw = body as Buffer;
     req.rawBody = raw;
     try {

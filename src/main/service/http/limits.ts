@@ -6,8 +6,8 @@ import { ServiceError } from '../errors';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './limit-defaults';
 
 /*
- * Rate limits protect the service without punishing its users (SPEC.md, "Load, rate limits and
- * one store"): three buckets, each counted by @fastify/rate-limit over a minute.
+ * Rate limits protect the service without punishing its users (docs/api.md, "Rate
+ * limit"): three buckets, each counted by @fastify/rate-limit over a minute.
  * - signed calls: per API key, charged only once the signature shows the request is the key's;
  * - unsigned reads (catalogue, address check, anything unsigned under /nps): per client, with a
  *   limit high enough for a busy local tool;

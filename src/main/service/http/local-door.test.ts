@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { tempService } from '../test-support';
 import { generateLedger } from '../../../../bench/generate-ledger';
-import { LOCAL_TOKEN_FILE, LOCAL_TOKEN_HEADER, PROGRESS_MEDIA_TYPE } from './local-door';
+import { LOCAL_TOKEN_FILE, LOCAL_TOKEN_HEADER } from '../data-folder';
+import { PROGRESS_MEDIA_TYPE } from './local-door';
 import { startServer, type RunningServer } from './server';
 
 const svc = tempService();

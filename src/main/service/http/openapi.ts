@@ -7,7 +7,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   0: 'success',
   1001: 'body is not valid JSON',
   1002: 'a parameter is missing, of the wrong type, or out of range (also a Host header that is not loopback)',
-  1003: 'body larger than 5 MiB',
+  1003: 'body larger than the path takes (a verification 5 MiB, an address check 16 KiB); the connection is closed',
   1004: 'content type is not JSON',
   1005: 'no such path (404), or wrong method on a known path (405)',
   2001: 'credential headers missing',
@@ -90,7 +90,13 @@ export function buildOpenApi(routes: NpsRoute[], baseUrl: string): Record<string
         operationId: route.handler,
         parameters: queryParameters(route.query),
         ...(route.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: strip(toSchema(route.body)) } } } }
+          ? {
+              requestBody: {
+                required: true,
+                ...(route.bodyLimit ? { description: `JSON, at most ${route.bodyLimit / 1024} KiB (larger: 1003, HTTP 413)` } : {}),
+                content: { 'application/json': { schema: strip(toSchema(route.body)) } },
+              },
+            }
           : {}),
         ...(route.signed ? { security: [{ apiKey: [], nonce: [], signature: [] }] } : {}),
         responses,

@@ -29,13 +29,20 @@ export interface NpsRoute {
    */
   catalogueCache?: true;
   handler: HandlerName;
-  /** Counted by admission control from arrival to answer (admission.ts): beyond the bound, 4003 at once. */
+  /** Counted by admission control, once authenticated, until answered (admission.ts): beyond the bound, 4003 at once. */
   admitted?: true;
+  /** Bytes of body it reads at most (checked from Content-Length, and while it arrives): beyond, 1003 (HTTP 413). */
+  bodyLimit?: number;
   /** Builds the handler's input from the parsed query and body; default: the one that is present. */
   toInput?: (query: unknown, body: unknown) => unknown;
   /** Failure codes this endpoint can answer with, beyond the ones every endpoint has. */
   errors: ErrorCode[];
 }
+
+/** A verification's body: 1,000 claims of every field, with room to spare. */
+const VERIFY_BODY_LIMIT = 5 * 1024 * 1024;
+/** An address check's body: an address and a chain. */
+const ADDRESS_BODY_LIMIT = 16 * 1024;
 
 export const COMMON_ERRORS: ErrorCode[] = [
   ErrorCodes.INVALID_PARAM,
@@ -88,6 +95,7 @@ export const npsRoutes: NpsRoute[] = [
     body: AddressVerifyRequest,
     response: AddressVerifyResult,
     handler: 'address-verify',
+    bodyLimit: ADDRESS_BODY_LIMIT,
     errors: [...BODY_ERRORS, ErrorCodes.UNKNOWN_CHAIN, ErrorCodes.CHAIN_NOT_VERIFIABLE],
   },
   {
@@ -103,6 +111,7 @@ export const npsRoutes: NpsRoute[] = [
     responseFor: (input) => ((input as VerifyInput).shape === 'B' ? VerifyResultsB : VerifyResultsA),
     handler: 'reconcile-verify-txs',
     admitted: true,
+    bodyLimit: VERIFY_BODY_LIMIT,
     toInput: (query, body) => ({ ...(body as object), shape: (query as { shape: string }).shape }),
     errors: [...BODY_ERRORS, ErrorCodes.AUTH_WALLET_FORBIDDEN, ErrorCodes.UNKNOWN_WALLET, ErrorCodes.BATCH_TOO_LARGE, ErrorCodes.BUSY],
   },

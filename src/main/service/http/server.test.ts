@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { connect } from 'node:net';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainPage } from '../../../shared/catalogue';
 import { parseAnswer } from './answers.test-support';
@@ -162,6 +163,25 @@ describe('the real server on a free port', () => {
     expect(r.json).toEqual({ status: 1004, data: null, msg: 'Content-Type: must be application/json' });
   });
 
+  it('answers a client’s mistakes in the envelope, never 500: a method no route takes, a bad escape, HTTP/1.1 without Host', async () => {
+    const query = await rawSocket('QUERY /nps/chains HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(query.status).toBe(405);
+    expect(JSON.parse(query.body)).toEqual({ status: 1005, data: null, msg: 'method QUERY is not allowed on /nps/chains; use GET' });
+    const unknown = await rawSocket('PROPFIND /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ status: 1005, data: null });
+    const escape = await rawSocket('GET /nps/%ZZ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(escape.status).toBe(400);
+    expect(JSON.parse(escape.body)).toEqual({
+      status: 1002,
+      data: null,
+      msg: 'path: not a valid URL (a % not followed by two hex digits, or bytes that are not UTF-8)',
+    });
+    const noHost = await rawSocket('GET /nps/chains HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(noHost.status).toBe(400);
+    expect(JSON.parse(noHost.body)).toMatchObject({ status: 1002, msg: 'Host: "" is not accepted; use 127.0.0.1, localhost or [::1]' });
+  });
+
   it('removes api.json when it closes', async () => {
     const other = tempService();
     const s = await startServer(other, { port: 0 });
@@ -170,5 +190,97 @@ describe('the real server on a free port', () => {
     await s.close();
     expect(existsSync(file)).toBe(false);
     other.dispose();
+  });
+});
+
+describe('slow and departing clients', () => {
+  let quick: RunningServer;
+  let svc: ReturnType<typeof tempService>;
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    svc = tempService();
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    quick = await startServer(svc, { port: 0, logger, requestTimeoutMs: 600 });
+  });
+  afterAll(async () => {
+    await quick.close();
+    svc.dispose();
+  });
+
+  /** Write to the server, then wait for it to close the connection (bounded); what it answered and when. */
+  function held(text: string, waitMs: number): Promise<{ ms: number; got: string; closed: boolean }> {
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const socket = connect(quick.port, '127.0.0.1', () => socket.write(text));
+      let got = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (c) => (got += c));
+      socket.on('error', () => undefined);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve({ ms: Date.now() - started, got, closed: false });
+      }, waitMs);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve({ ms: Date.now() - started, got, closed: true });
+      });
+    });
+  }
+
+  it('a request whose headers or body do not arrive within the deadline is answered 408 in the envelope and its connection closed', async () => {
+    const [partialHeaders, partialBody] = await Promise.all([
+      held('POST /nps/address/verify HTTP/1.1\r\nHost: 127.0.0.1\r\n', 5_000),
+      held(
+        'POST /nps/address/verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"addr',
+        5_000,
+      ),
+    ]);
+    for (const r of [partialHeaders, partialBody]) {
+      expect(r.closed).toBe(true);
+      expect(r.ms).toBeLessThan(3_000);
+      expect(r.got).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(JSON.parse(r.got.split('\r\n\r\n')[1]!)).toEqual({
+        status: 1002,
+        data: null,
+        msg: 'request: its headers and body did not arrive in time; send the whole request at once',
+      });
+    }
+  });
+
+  it('a client that leaves in the middle of its body is logged as the client’s doing, without a stack, never as an internal error', async () => {
+    await new Promise<void>((resolve) => {
+      const socket = connect(quick.port, '127.0.0.1', () => {
+        socket.write(
+          'POST /nps/address/verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"address":',
+        );
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('close', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(lines.filter((l) => l.msg === 'internal error' || l.level === 50)).toEqual([]);
+    expect(lines).toContainEqual(expect.objectContaining({ event: 'client-left', method: 'POST', path: '/nps/address/verify' }));
+    expect(JSON.stringify(lines)).not.toContain('stack');
+  });
+
+  it('a failure after the request arrived whole is still the service’s own: 500, logged with its stack', async () => {
+    const handlers = svc.handlers as unknown as Record<string, () => never>;
+    const kept = handlers['address-verify']!;
+    handlers['address-verify'] = () => {
+      throw new Error('a bug');
+    };
+    try {
+      const res = await fetch(`${quick.url}/nps/address/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ address: 'x', chain_id: 'ETH' }),
+      });
+      expect(res.status).toBe(500);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: 'internal error', error: 'a bug', stack: expect.stringContaining('a bug') }),
+      );
+    } finally {
+      handlers['address-verify'] = kept;
+    }
   });
 });

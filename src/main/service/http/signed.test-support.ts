@@ -13,7 +13,7 @@ export interface SignedCall {
   headers?: Record<string, string>;
 }
 
-/** Sign a request as SPEC.md says (through the one signing module) and send it with inject. */
+/** Sign a request as docs/api.md says (through the one signing module) and send it with inject. */
 export async function signedInject(app: FastifyInstance, secret: string, call: SignedCall, now: number = Date.now()) {
   const body = call.body === undefined ? '' : typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
   const q = call.url.indexOf('?');

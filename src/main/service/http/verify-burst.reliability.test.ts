@@ -13,8 +13,9 @@ import { tempService } from '../test-support';
  * than 2 s, and the verifications go on (at least one batch for every two clients). The clients are
  * bench/load's (two processes of 100, each client on its own kept-alive connection, a batch of 100
  * claims a request), and they wait the Retry-After their refusal names before sending again, as
- * SPEC.md asks of a client. (Before the API's verifications took the event loop one a turn,
- * engine/turns.ts, the slowest answer was 1.36-2.23 s here, 2.52 s in CI; since, 0.66-0.71 s.)
+ * docs/api.md asks of a client. What keeps the first answers quick is that the API's
+ * verifications take the event loop one a turn (engine/turns.ts); the figures are in
+ * docs/benchmarks.md.
  */
 
 const CLIENTS = 200;

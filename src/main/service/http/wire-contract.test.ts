@@ -9,7 +9,7 @@ import { tempService } from '../test-support';
 import { envelopeSerializer, outputJsonSchema } from './serialize';
 
 /*
- * The source description's resource tables (shared/source/service-description.md), copied here as
+ * The source description's resource tables (docs/api.md, "Resources"), copied here as
  * data: field and JSON type, in the source's order. Each strict contract schema must carry exactly
  * these fields first, in this order, with these types; anything after them is an addition and says
  * so. Renaming any one field of the contract to another name, nesting the flags in an object or

@@ -1,12 +1,22 @@
 import type { ServiceContext } from '../context';
-import { consumeNonce, nonceUsed, pruneNonces } from './repository';
+import { consumeNonce, nonceUsed, nonceWindowRecord, pruneNonces, widenNonceWindow } from './repository';
 
 /*
- * Accepting a signed request's nonce is a write (SPEC.md: a (key, nonce) pair passes once, and a
+ * Accepting a signed request's nonce is a write (docs/api.md: a (key, nonce) pair passes once, and a
  * restart does not forget it). While an import holds the store's write lock the pair is checked
  * against the store and the pairs accepted meanwhile, and kept as a deferred write
  * (engine/deferred.ts): signed requests never wait for an import.
+ *
+ * A used pair is kept until it can no longer pass the widest window any service has used on the
+ * store, not only this one's: a service started with a wider --nonce-window than the last would
+ * otherwise accept again a request whose nonce the narrower one had already forgotten. The store
+ * records that widest window; a service that widens it keeps the pairs already recorded as much
+ * longer, and refuses nonces older than its start less the previous widest (some of those may have
+ * been forgotten): `recordsFromMs`.
  */
+
+/** The window services used before this record was kept (the default): what an older store's pairs were kept for. */
+const EARLIER_DEFAULT_WINDOW_MS = 60_000;
 
 const DEFERRED_NONCE = 'nonce';
 
@@ -25,14 +35,30 @@ export function applyDeferredNonces(ctx: ServiceContext): void {
   });
 }
 
-/** The service's nonce book: `accept` answers false for a pair accepted before (a replay). */
+/**
+ * The service's nonce book: `accept` answers false for a pair accepted before (a replay);
+ * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused.
+ */
 export function nonceBook(ctx: ServiceContext, windowMs: number) {
   const { db, engine } = ctx;
+  const record = nonceWindowRecord(db);
+  const previous = record.widestMs ?? EARLIER_DEFAULT_WINDOW_MS;
+  let recordsFromMs = record.recordsFromMs;
+  const keepMs = Math.max(windowMs, previous);
+  if (record.widestMs === undefined || windowMs > previous) {
+    if (windowMs > previous) recordsFromMs = Math.max(recordsFromMs, ctx.now() - previous);
+    try {
+      widenNonceWindow(db, previous, keepMs, recordsFromMs, ctx.now());
+    } catch {
+      // A store that cannot be written (read-only) accepts no nonce either; its refusal is the store's own.
+    }
+  }
   /** Pairs accepted while the store could not be written, until they no longer pass the window. */
   const deferred = new Map<string, number>();
   let lastPrune = -Infinity;
 
-  return async (apiKey: string, nonce: string, expiresAt: number, now: number): Promise<boolean> => {
+  const accept = async (apiKey: string, nonceMs: number, nonce: string, now: number): Promise<boolean> => {
+    const expiresAt = nonceMs + keepMs;
     if (now - lastPrune >= windowMs) {
       for (const [pair, expires] of deferred) if (expires < now) deferred.delete(pair);
       if (!engine.importing) pruneNonces(db, now);
@@ -52,4 +78,5 @@ export function nonceBook(ctx: ServiceContext, windowMs: number) {
     }
     return true;
   };
+  return Object.assign(accept, { recordsFromMs });
 }

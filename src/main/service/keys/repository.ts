@@ -99,3 +99,39 @@ export function nonceUsed(db: Db, apiKey: string, nonce: string): boolean {
 export function pruneNonces(db: Db, now: number): number {
   return stmt(db, 'DELETE FROM used_nonces WHERE expires_at < ?').run(now).changes;
 }
+
+const WIDEST_WINDOW_KEY = 'nonce_window_widest_ms';
+const RECORDS_FROM_KEY = 'nonce_records_from_ms';
+
+/** What the store knows of the nonce windows used on it: the widest, and from when its records of used nonces are whole. */
+export interface NonceWindowRecord {
+  /** The widest window any service has used on this store (ms); undefined before one said. */
+  widestMs: number | undefined;
+  /** Nonces older than this (Unix ms) may have been forgotten: they cannot be told from a replay. */
+  recordsFromMs: number;
+}
+
+export function nonceWindowRecord(db: Db): NonceWindowRecord {
+  const read = (key: string) => stmt<[string], string>(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(key);
+  const widest = read(WIDEST_WINDOW_KEY);
+  const from = read(RECORDS_FROM_KEY);
+  return { widestMs: widest === undefined ? undefined : Number(widest), recordsFromMs: from === undefined ? -Infinity : Number(from) };
+}
+
+/**
+ * A service starts with a window wider than any before (`previousMs`): the nonces already recorded
+ * are kept as much longer, and nonces older than `now - previousMs` (some may have been forgotten
+ * under the narrower window) are from now on refused, in one commit.
+ */
+export function widenNonceWindow(db: Db, previousMs: number, widestMs: number, recordsFromMs: number, now: number): void {
+  const put = stmt(
+    db,
+    `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  );
+  db.$client.transaction(() => {
+    stmt(db, 'UPDATE used_nonces SET expires_at = expires_at + ?').run(widestMs - previousMs);
+    put.run(WIDEST_WINDOW_KEY, String(widestMs), now);
+    if (Number.isFinite(recordsFromMs)) put.run(RECORDS_FROM_KEY, String(recordsFromMs), now);
+  })();
+}

@@ -38,7 +38,7 @@ export function publicKeyFromHex(keyHex: string): KeyObject {
   return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(keyHex, 'hex')]), format: 'der', type: 'spki' });
 }
 
-/** Public keys already decoded, by hex: decoding one cost a signed request about 0.15 ms. A key is public, so keeping it is harmless. */
+/** Public keys already decoded, by hex: decoding one is a measurable part of a signed request's check. A key is public, so keeping it is harmless. */
 const verifyingKeys = new Map<string, KeyObject>();
 const VERIFYING_KEYS_KEPT = 256;
 

@@ -248,7 +248,7 @@ describe('balances from the ledger', () => {
     expect(all.list.map((m) => m.balance)).toEqual(['1250', '950', '948', '937.9', '917.9', '917.900001']);
   });
 
-  it('periodBalances gives the report its rows, with the wallet name and every fee in outflow', async () => {
+  it('periodBalances gives the report its rows, with the wallet name, and the fees apart as Balances show them', async () => {
     await load();
     const rows = periodBalances(svc.ctx.db, [W.toUpperCase()], ms('2026-01-13T00:00:00Z'), ms('2026-01-31T23:59:59.999Z'));
     expect(rows.find((r) => r.token_id === 'ETH_USDT')).toEqual({
@@ -258,8 +258,10 @@ describe('balances from the ledger', () => {
       token_id: 'ETH_USDT',
       opening: '1000',
       inflow: '250.5',
-      outflow: '312.6', // 308.75 + 3.85
+      outflow: '308.75',
+      fees: '3.85',
       closing: '937.9',
+      movements: 4,
     });
     // Open ends: from the beginning, to the end of the ledger.
     expect(periodBalances(svc.ctx.db, null, null, null).find((r) => r.token_id === 'ETH_USDT')).toMatchObject({
@@ -285,7 +287,7 @@ describe('balances from the ledger', () => {
     expect(first.ticket_id).toEqual(expect.any(String));
     const [t] = tickets();
     expect(t).toMatchObject({ ticket_id: first.ticket_id, subject: `${W}|ETH_USDT|${ms('2026-01-31T23:59:59.999Z')}`, amount: '0.25' });
-    expect(t!.desc).toMatch(/^statement 938\.15 USDT, ledger 937\.9, difference 0\.25/);
+    expect(t!.desc).toBe('statement 938.15 USDT, ledger 937.9, difference 0.25 at the end of 2026-01-31 (UTC)');
     expect(JSON.parse(t!.claimed)).toMatchObject({ statement_balance: '938.15', ledger_balance: '937.9', difference: '0.25' });
 
     const again = BalanceCheck.parse(await svc.invoke('balance-check', { ...check, statement_balance: 938.15 }, meta));
@@ -300,10 +302,94 @@ describe('balances from the ledger', () => {
     const queue = await svc.invoke('tickets-list', { kind: 'balance' }, meta);
     expect(queue.list.map((x) => x.ticket_id)).toEqual([first.ticket_id]);
 
-    // An agreeing statement opens nothing.
-    const agrees = BalanceCheck.parse(await svc.invoke('balance-check', { ...check, statement_balance: '937.90' }, meta));
-    expect(agrees).toMatchObject({ difference: '0', ticket_id: null });
+    // Another moment agrees and opens nothing; the exception of 2026-01-31 stays as it is.
+    const other = BalanceCheck.parse(
+      await svc.invoke('balance-check', { ...check, at: '2026-01-31T12:00:00Z', statement_balance: '937.90' }, meta),
+    );
+    expect(other).toMatchObject({ statement_balance: '937.90', places: 2, difference: '0', ticket_id: null, ticket_status: null });
     expect(tickets()).toHaveLength(1);
+  });
+
+  it('compares a statement at its own precision: the ledger rounded half to even to its decimal places', async () => {
+    // 0.449205855000000001 ETH: what a custodian writes as 0.4492 (four places) or 0.449206 (six).
+    const eth = { wallet_id: W, chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', status: 'Completed', hash: evmHash(9) };
+    const when = String(ms('2019-10-20T08:00:00Z'));
+    await svc.invoke(
+      'ledger-import',
+      { source: text([line({ ...eth, transaction_id: id(9), amount: '0.449205855000000001', created_at: when })]) },
+      meta,
+    );
+    const check = (statement_balance: string, extra: Record<string, unknown> = {}) =>
+      svc
+        .invoke('balance-check', { wallet_id: W, token_id: 'ETH', at: '2019-10-31', statement_balance, ...extra }, meta)
+        .then(BalanceCheck.parse);
+
+    const agrees = await check('0.4492');
+    expect(agrees).toMatchObject({
+      ledger_balance: '0.449205855000000001',
+      statement_balance: '0.4492',
+      places: 4,
+      ledger_rounded: '0.4492',
+      difference: '0',
+      rule: "compared at the statement's 4 decimal places: the ledger's 0.449205855000000001 rounded half to even is 0.4492",
+      ticket_id: null,
+      ticket_status: null,
+    });
+    expect((await check('0.449206')).difference).toBe('0');
+    // Trailing zeros are places too: 0.44920 is five places, where the ledger is 0.44921.
+    expect(await check('0.44920')).toMatchObject({ places: 5, ledger_rounded: '0.44921', difference: '-0.00001' });
+
+    const differs = await check('0.4493');
+    expect(differs).toMatchObject({ places: 4, ledger_rounded: '0.4492', difference: '0.0001', ticket_status: 'Pending' });
+    const opened = await svc.invoke('ticket-get', { ticket_id: differs.ticket_id! }, meta);
+    expect(opened).toMatchObject({ kind: 'balance', status: 'Pending' });
+    expect(opened.desc).toBe(
+      'statement 0.4493 ETH, ledger 0.449205855000000001 (0.4492 at 4 places, rounded half to even), difference 0.0001 at the end of 2019-10-31 (UTC)',
+    );
+    // Told to compare at six places, 0.4492 is a statement of 0.449200.
+    expect(await check('0.4492', { places: 6 })).toMatchObject({
+      places: 6,
+      ledger_rounded: '0.449206',
+      difference: '-0.000006',
+      rule: "compared at the asked 6 decimal places: the ledger's 0.449205855000000001 rounded half to even is 0.449206",
+    });
+
+    // Checked again with a figure that agrees: the exception is resolved, by whom, and why.
+    await svc.invoke('app-user-set', { name: 'Grace Hopper' }, meta);
+    expect((await check('0.4493')).ticket_id).toBe(differs.ticket_id);
+    const settled = await check('0.4492');
+    expect(settled).toMatchObject({ difference: '0', ticket_id: differs.ticket_id, ticket_status: 'Resolved' });
+    const resolved = await svc.invoke('ticket-get', { ticket_id: differs.ticket_id! }, meta);
+    expect(resolved.status).toBe('Resolved');
+    expect(resolved.events.at(-1)).toMatchObject({
+      kind: 'status',
+      from_status: 'Pending',
+      to_status: 'Resolved',
+      actor: 'Grace Hopper',
+      note: "statement 0.4492 ETH agrees with the ledger at the end of 2019-10-31 (UTC): compared at the statement's 4 decimal places: the ledger's 0.449205855000000001 rounded half to even is 0.4492",
+    });
+    // Nothing Pending is left to resolve: agreeing again touches nothing.
+    expect(await check('0.4492')).toMatchObject({ ticket_id: null, ticket_status: null });
+    expect((await svc.invoke('ticket-get', { ticket_id: differs.ticket_id! }, meta)).events).toHaveLength(resolved.events.length);
+    // A whole number is compared exactly, unless it is said to be in whole units.
+    expect(await check('0')).toMatchObject({ places: 18, difference: '-0.449205855000000001', ticket_status: 'Pending' });
+    expect(await check('0', { places: 0 })).toMatchObject({ places: 0, ledger_rounded: '0', difference: '0', ticket_status: 'Resolved' });
+  });
+
+  it("rounds half to even at the statement's places", async () => {
+    const eth = { wallet_id: W, chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', status: 'Completed', hash: evmHash(9) };
+    await svc.invoke(
+      'ledger-import',
+      { source: text([line({ ...eth, transaction_id: id(9), amount: '0.44925', created_at: String(ms('2019-10-20T08:00:00Z')) })]) },
+      meta,
+    );
+    const check = (statement_balance: string) =>
+      svc.invoke('balance-check', { wallet_id: W, token_id: 'ETH', at: '2019-10-31', statement_balance }, meta).then(BalanceCheck.parse);
+    expect(await check('0.4492')).toMatchObject({ ledger_rounded: '0.4492', difference: '0' });
+    expect(await check('0.4493')).toMatchObject({ ledger_rounded: '0.4492', difference: '0.0001' });
+    expect(await check('0.44925')).toMatchObject({
+      rule: "compared at the statement's 5 decimal places; the ledger's 0.44925 needs no rounding",
+    });
   });
 
   it('sums stay exact past what 64-bit integer parts hold (more than 18 places or digits, sums past 2^63)', async () => {
@@ -356,6 +442,16 @@ describe('balances from the ledger', () => {
       ],
       ['balance-check', { wallet_id: W, token_id: 'ETH_USDT', at: '2026-13-01', statement_balance: '1' }, /^at: /],
       ['balance-check', { wallet_id: W, token_id: 'ETH_USDT', at: '2026-01-31' }, /^statement_balance: /],
+      [
+        'balance-check',
+        { wallet_id: W, token_id: 'ETH_USDT', at: '2026-01-31', statement_balance: '1.005', places: 2 },
+        /^places: is fewer than the decimal places statement_balance is written with/,
+      ],
+      [
+        'balance-check',
+        { wallet_id: W, token_id: 'ETH_USDT', at: '2026-01-31', statement_balance: '1', places: -1 },
+        /^places: must be an integer/,
+      ],
     ];
     for (const [name, input, message] of cases) {
       const err = await failure(svc.invoke(name as 'balances-at', input, meta));

@@ -1,12 +1,13 @@
 import Big from 'big.js';
-import type {
-  BalanceCheck,
-  BalancesAt,
-  balancesContract,
-  BalanceStatement,
-  BalancesPeriod,
-  Movement,
-  PeriodBalance,
+import {
+  placesOf,
+  type BalanceCheck,
+  type BalancesAt,
+  type balancesContract,
+  type BalanceStatement,
+  type BalancesPeriod,
+  type Movement,
+  type PeriodBalance,
 } from '../../../shared/balances';
 import type { LedgerStatus, LedgerType } from '../../../shared/ledger';
 import type { ReportBalance } from '../../../shared/reports';
@@ -128,22 +129,13 @@ function balanceOf(db: Db, walletId: string, tokenId: string, at: number): Big {
 }
 
 /**
- * The period's balances of the report (shared/reports.ts): opening, inflow, outflow (withdrawals and
- * every fee, so opening + inflow - outflow = closing) and closing, per wallet (with its name) and token.
+ * The period's balances of the report (shared/reports.ts): the Balances screen's rows (opening,
+ * inflow, outflow, fees, closing, by the same rule), per wallet, with its name, and token.
  */
 export function periodBalances(db: Db, walletIds: string[] | null, from: number | null, to: number | null): ReportBalance[] {
   const names = walletNames(db);
   const ids = walletIds === null || walletIds.length === 0 ? null : walletIds.map((w) => w.toLowerCase());
-  return sumPeriod(db, ids, from, to).rows.map((g) => ({
-    wallet_id: g.wallet_id,
-    wallet_name: names.get(g.wallet_id) ?? '',
-    chain_id: g.chain_id,
-    token_id: g.token_id,
-    opening: plain(g.opening),
-    inflow: plain(g.inflow),
-    outflow: plain(g.outflow.plus(g.fees)),
-    closing: plain(closingOf(g)),
-  }));
+  return sumPeriod(db, ids, from, to).rows.map((g) => ({ ...periodRow(g), wallet_name: names.get(g.wallet_id) ?? '' }));
 }
 
 /**
@@ -239,9 +231,50 @@ interface BalanceException {
   /** JSON of the check's figures. */
   claimed: string;
 }
-export type RaiseBalanceException = (exception: BalanceException, meta: CallMeta) => string;
 
-export function balancesHandlers(ctx: ServiceContext, raise: RaiseBalanceException): HandlersOf<typeof balancesContract> {
+/** What the balance check asks of the exception queue. */
+export interface BalanceExceptions {
+  /** Open the exception, or update the Pending one of its subject; answers its ticket_id. */
+  raise: (exception: BalanceException, meta: CallMeta) => string;
+  /** Resolve the Pending exception of the subject with the reason; answers its ticket_id, or null when none is Pending. */
+  settle: (subject: string, reason: string, meta: CallMeta) => string | null;
+}
+
+/**
+ * The moment of a check in words: a date is the end of that day in its zone, which is what a
+ * statement dated that day means; a moment is shown as given, in UTC.
+ */
+function momentWords(atText: string, at: number, zone: string): string {
+  const day = atText.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(day)) return `at the end of ${day} (${zone})`;
+  return `at ${new Date(at).toISOString().replace('.000Z', 'Z')}`;
+}
+
+/**
+ * A statement figure against the ledger's, at the statement's precision: the decimal places it is
+ * written with (or `places`), the ledger's balance rounded half to even to them. A figure written
+ * without decimal places is compared exactly unless `places` says 0: a whole number is more often a
+ * round figure typed than a balance rounded to whole units, and rounding would hide a difference.
+ */
+function compareAtPlaces(statement: string, ledger: Big, asked: number | undefined) {
+  const written = placesOf(statement);
+  const ledgerText = plain(ledger);
+  const exact = asked === undefined && written === 0;
+  const places = exact ? Math.max(written, placesOf(ledgerText)) : (asked ?? written);
+  const rounded = ledger.round(places, Big.roundHalfEven);
+  const roundedText = places > 0 ? rounded.toFixed(places) : plain(rounded);
+  const difference = plain(new Big(statement).minus(rounded));
+  const placesWords = `${places} decimal place${places === 1 ? '' : 's'}`;
+  const whose = asked === undefined ? "the statement's" : 'the asked';
+  const rule = exact
+    ? 'compared exactly: the statement is written without decimal places (give 0 decimal places to compare in whole units)'
+    : rounded.eq(ledger)
+      ? `compared at ${whose} ${placesWords}; the ledger's ${ledgerText} needs no rounding`
+      : `compared at ${whose} ${placesWords}: the ledger's ${ledgerText} rounded half to even is ${roundedText}`;
+  return { places, ledger_rounded: roundedText, difference, rule };
+}
+
+export function balancesHandlers(ctx: ServiceContext, exceptions: BalanceExceptions): HandlersOf<typeof balancesContract> {
   return {
     'balances-at': ({ wallet_id, at, time_zone }): BalancesAt => {
       const zone = readZone(time_zone);
@@ -265,31 +298,40 @@ export function balancesHandlers(ctx: ServiceContext, raise: RaiseBalanceExcepti
       const zone = readZone(input.time_zone);
       const at = readMoment(input.at, 'end', zone, 'at');
       const ledger = balanceOf(ctx.db, walletId!, input.token_id, at);
-      const stated = new Big(input.statement_balance);
-      const difference = stated.minus(ledger);
+      const compared = compareAtPlaces(input.statement_balance, ledger, input.places);
       const figures = {
         wallet_id: walletId!,
         chain_id: token.chain_id,
         token_id: input.token_id,
         at,
         ledger_balance: plain(ledger),
-        statement_balance: plain(stated),
-        difference: plain(difference),
+        statement_balance: input.statement_balance,
+        ...compared,
       };
-      if (difference.eq(0)) return { ...figures, ticket_id: null };
-      const ticketId = raise(
+      const subject = `${walletId}|${input.token_id}|${at}`;
+      const when = momentWords(input.at, at, zone);
+      if (compared.difference === '0') {
+        // An agreeing figure settles the difference an earlier check of the same moment found.
+        const reason = `statement ${figures.statement_balance} ${token.symbol} agrees with the ledger ${when}: ${compared.rule}`;
+        const settled = exceptions.settle(subject, reason, meta);
+        return { ...figures, ticket_id: settled, ticket_status: settled === null ? null : 'Resolved' };
+      }
+      const rounding = ledger.eq(compared.ledger_rounded)
+        ? ''
+        : ` (${compared.ledger_rounded} at ${compared.places} places, rounded half to even)`;
+      const ticketId = exceptions.raise(
         {
-          subject: `${walletId}|${input.token_id}|${at}`,
+          subject,
           wallet_id: walletId!,
           chain_id: token.chain_id,
           token_id: input.token_id,
           amount: figures.difference,
-          desc: `statement ${figures.statement_balance} ${token.symbol}, ledger ${figures.ledger_balance}, difference ${figures.difference} (at ${new Date(at).toISOString()})`,
+          desc: `statement ${figures.statement_balance} ${token.symbol}, ledger ${figures.ledger_balance}${rounding}, difference ${figures.difference} ${when}`,
           claimed: JSON.stringify({ ...figures, time_zone: zone, at_text: input.at }),
         },
         meta,
       );
-      return { ...figures, ticket_id: ticketId };
+      return { ...figures, ticket_id: ticketId, ticket_status: 'Pending' };
     },
   };
 }

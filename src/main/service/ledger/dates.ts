@@ -1,6 +1,7 @@
 import { IANAZone } from 'luxon';
 import type { Mapping } from '../../../shared/ledger';
 import { CellError } from './values';
+import { byDoor } from '../said';
 
 /*
  * Time cells as ledger exports write them, read into Unix milliseconds (DATE_FORMATS in
@@ -370,7 +371,7 @@ function yearLastDayMonth(cell: string, a: number, b: number, order: Mapping['da
   if (b > 12 && a <= 12) return [b, a];
   if (a === b || a > 12 || b > 12 || a === 0 || b === 0) return [a, b];
   return new CellError(
-    `${q(cell)} is ambiguous: ${a} ${MONTH_NAMES[b - 1]} or ${MONTH_NAMES[a - 1]} ${b}? Choose the date order day_first or month_first (--date-order on the command line)`,
+    `${q(cell)} is ambiguous: ${a} ${MONTH_NAMES[b - 1]} or ${MONTH_NAMES[a - 1]} ${b}? Choose the date order: ${byDoor('day_first or month_first (--date-order)', 'day first or month first')}`,
   );
 }
 

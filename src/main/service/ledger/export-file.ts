@@ -1,4 +1,5 @@
 import {
+  FAILED_FEE_RULE,
   MAX_EXPORT_RECORDS,
   RECORD_FIELDS,
   RECORD_TIME_FIELDS,
@@ -40,6 +41,7 @@ const TOTAL_COLUMNS: TableColumn<TokenTotal>[] = [
   { key: 'token_id', header: 'token_id', width: 20, kind: 'text', value: (t) => t.token_id },
   { key: 'type', header: 'type', width: 12, kind: 'text', value: (t) => t.type },
   { key: 'count', header: 'records', width: 12, kind: 'count', value: (t) => t.count },
+  { key: 'fee_only', header: 'fee_only', width: 12, kind: 'count', value: (t) => t.fee_only },
   { key: 'amount', header: 'amount', width: 34, kind: 'amount', value: (t) => t.amount },
   { key: 'fee', header: 'fee', width: 30, kind: 'amount', value: (t) => t.fee },
 ];
@@ -76,10 +78,15 @@ export async function exportLedgerFile(db: Db, query: LedgerFileQuery, now: numb
     return { file_name, mime: CSV_MIME, base64: Buffer.from(text, 'utf8').toString('base64') };
   }
   const { totals, left_out } = sumTransactions(db, query);
-  // The sums leave Failed and Rejected records out (they moved no amount): the sheet says how many.
-  const leftOut = left_out.length
-    ? ` Left out of the sums, as they moved no amount: ${left_out.map((l) => `${l.count} ${l.status}`).join(', ')} record${left_out.reduce((n, l) => n + l.count, 0) === 1 ? '' : 's'}.`
-    : '';
+  // The sums count failed records as balances do (FAILED_FEE_RULE): the sheet says so, and how many were left out.
+  const leftOut =
+    query.status === undefined
+      ? ` The sums count by the rule of balances: ${FAILED_FEE_RULE} (fee_only: such withdrawals, their fee in fee).${
+          left_out.length
+            ? ` Left out of the sums: ${left_out.map((l) => `${l.count} ${l.status}`).join(', ')} record${left_out.reduce((n, l) => n + l.count, 0) === 1 ? '' : 's'}.`
+            : ''
+        }`
+      : '';
   const bytes = await streamedXlsx(APP_NAME, new Date(now), (wb) => {
     wb.title = 'Ledger';
     wb.subject = filtersText(query);

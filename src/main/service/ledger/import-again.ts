@@ -10,7 +10,8 @@ import { FileError, streamRows, type OpenedSource, type Sniffed } from '../table
  * Importing a file again that an earlier import read the same way, with no record updated since
  * (see repeatImport in import-repository.ts): every valid row is unchanged, and the report says so
  * without reading a row (but those rejected for an unknown token, read again for the tokens the
- * report lists). Hashing the file is most of its time (a fraction of a second for 250 MB).
+ * report lists). Hashing the file is then most of its time: reading each row again is what this
+ * spares.
  */
 
 export interface Again {

@@ -852,7 +852,7 @@ describe('transactions, wallets and imports lists', () => {
     await expect(all({ type: 'Transfer' })).rejects.toThrow(/type/);
   });
 
-  it('searches by exact hash (0x hashes in any case), transaction_id or request_id', async () => {
+  it('searches by exact hash (0x hashes in any case), transaction_id or request_id, and from 4 characters by their beginning', async () => {
     const rows = await all();
     const evm = rows.find((x) => x.hash?.startsWith('0x'))!;
     const tronRow = rows.find((x) => x.chain_id === 'TRON' && x.hash)!;
@@ -863,7 +863,46 @@ describe('transactions, wallets and imports lists', () => {
     expect(await search(evm.transaction_id.toUpperCase())).toEqual([evm.transaction_id]);
     expect(await search(withRequest.request_id!)).toEqual([withRequest.transaction_id]);
     expect(await search(withRequest.request_id!.toLowerCase())).toEqual([]);
-    expect(await search(evm.hash!.slice(0, 20))).toEqual([]);
+
+    // What a search of the beginning finds: every record whose transaction_id, hash (0x and hex
+    // without case, a Tron hash without 0x) or request_id (as written) begins with it.
+    const begins = (p: string) => {
+      const hex = /^(0x)?[0-9a-f]+$/i.test(p);
+      const bare = p.replace(/^0x/i, '').toLowerCase();
+      return rows
+        .filter(
+          (x) =>
+            x.transaction_id.startsWith(p.toLowerCase()) ||
+            x.request_id.startsWith(p) ||
+            x.hash.startsWith(p) ||
+            (hex && x.hash.toLowerCase().replace(/^0x/, '').startsWith(bare) && (x.hash.startsWith('0x') || !/^0x/i.test(p))),
+        )
+        .map((x) => x.transaction_id);
+    };
+    const prefixes = [
+      evm.hash!.slice(0, 6), // 0x and 4 hex digits
+      evm.hash!.slice(0, 9).toUpperCase().replace('0X', '0x'), // an odd number of digits, in capitals
+      evm.hash!.slice(0, 20), // past the index's 8 bytes: the whole hash is checked
+      evm.hash!.slice(2, 12), // without its 0x
+      tronRow.hash!.slice(0, 5),
+      tronRow.hash!.slice(0, 40),
+      evm.transaction_id.slice(0, 4),
+      evm.transaction_id.slice(0, 11).toUpperCase(), // across the first dash
+      withRequest.request_id!.slice(0, 5),
+      tronRow.transaction_id.slice(0, 8),
+    ];
+    for (const p of prefixes) {
+      const found = await search(p);
+      expect(found.length, p).toBeGreaterThan(0);
+      expect(found.toSorted(), p).toEqual(begins(p).toSorted());
+    }
+    expect(await search(evm.hash!.slice(0, 20))).toContain(evm.transaction_id);
+    expect(await search(tronRow.hash!.slice(0, 40))).toContain(tronRow.transaction_id);
+    // Under 4 characters only an identifier equal to it is found; a beginning nothing has finds nothing.
+    expect(await search(evm.hash!.slice(0, 5))).toEqual([]);
+    expect(await search(evm.transaction_id.slice(0, 3))).toEqual([]);
+    expect(await search('0xffffffffffffffffff')).toEqual([]);
+    expect(await search('zzzz')).toEqual([]);
   });
 
   it('gets one record, lists wallets with their counts', async () => {

@@ -37,6 +37,7 @@ import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, ty
 import type { RowWriter } from '../engine/index';
 import { readFingerprint, type WriterStats } from './import-repository';
 import { importAgain } from './import-again';
+import { byDoor } from '../said';
 
 export interface ImportOptions {
   source: LedgerSource;
@@ -298,7 +299,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     if (!chain) {
       throw new ServiceError(
         ErrorCodes.INVALID_PARAM,
-        `chain_id: unknown chain ${JSON.stringify(choices.chain_id)}; known: ${[...catalogue.chains.keys()].join(', ')} (add one with \`nps chains add\`)`,
+        `chain_id: unknown chain ${JSON.stringify(choices.chain_id)}; known: ${[...catalogue.chains.keys()].join(', ')} (${byDoor('add one with `nps chains add`', 'add one with Add chain in the import dialog')})`,
       );
     }
     if (family && chain.family !== family.family) {
@@ -338,12 +339,12 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
         add_chain: chainToAdd(headers, rows, family, catalogue),
         reason:
           candidates.length === 0
-            ? `no chain in the catalogue has the coin ${family.unit}: add the chain (\`nps chains add\`) and give it`
+            ? `no chain in the catalogue has the coin ${family.unit}: ${byDoor('add the chain (`nps chains add`) and give it', 'add the chain (Add chain), then choose it')}`
             : `${
                 family.unit === null
                   ? `the file does not say its chain (${/^[aeiou]/i.test(preset) ? 'an' : 'a'} ${preset} export has the same columns on every ${family.family === 'ETH' ? 'EVM' : family.family} chain): choose ${candidates.join(', ')}`
                   : `the file's values are in ${family.unit}, the coin of ${candidates.join(', ')}: say which chain it was exported from`
-              }; a chain not listed must be added first (\`nps chains add\`)`,
+              }; a chain not listed must be added first (${byDoor('`nps chains add`', 'Add chain')})`,
       });
   }
   if (!family && chainId === null && mapping.columns.chain_id === undefined) {
@@ -369,7 +370,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     if (!token)
       throw new ServiceError(
         ErrorCodes.INVALID_PARAM,
-        `token_id: unknown token ${JSON.stringify(choices.token_id)} (add it with \`nps tokens add\`)`,
+        `token_id: unknown token ${JSON.stringify(choices.token_id)} (${byDoor('add it with `nps tokens add`', "add it to the catalogue from the import's list of unknown tokens")})`,
       );
     if (chainId !== null && token.chain_id !== chainId)
       throw new ServiceError(ErrorCodes.INVALID_PARAM, `token_id: ${choices.token_id} is on ${token.chain_id}, not ${chainId}`);
@@ -461,7 +462,7 @@ function planImport(ctx: ServiceContext, sniffed: Sniffed, opts: ImportOptions, 
     if (owner !== undefined && owner !== opts.walletId.toLowerCase()) {
       const name = getWallet(ctx.db, owner)?.name;
       problems.push(
-        `this is the export of ${walletAddress.trim()} on ${chainId}, the address of wallet ${name ? JSON.stringify(name) : owner}: its rows are that wallet's, and imported into another they would be booked twice; import it into ${name ? JSON.stringify(name) : 'that wallet'} (--wallet-id ${owner}), or remove the address from that wallet first`,
+        `this is the export of ${walletAddress.trim()} on ${chainId}, the address of wallet ${name ? JSON.stringify(name) : owner}: its rows are that wallet's, and imported into another they would be booked twice; import it into ${name ? JSON.stringify(name) : 'that wallet'} (${byDoor(`--wallet-id ${owner}`, 'choose it as the Wallet')}), or remove the address from that wallet first`,
       );
     } else if (owner === undefined && (family === 'ETH' || family === 'TRON')) keepAddress = { chain_id: chainId, address };
   }
@@ -546,11 +547,23 @@ function tokenNeed(catalogue: CatalogueView, chainId: string | null, family: str
 /** What a flag takes, where a need offers no values to choose from. */
 const FLAG_VALUE: Record<string, string> = { '--wallet': 'NAME or --wallet-id W', '--token': 'T', '--chain': 'C', '--wallet-address': 'A' };
 
-/** A plan that cannot run: the reasons, each with the flag that fixes it. */
+/** The import dialog's question that answers a need, by the need's field. */
+const QUESTION: Record<string, string> = {
+  chain_id: 'Chain of the file',
+  token_id: 'Token of every row',
+  decimal_separator: 'Decimal separator',
+  date_order: 'Date order',
+  time_zone: 'Time zone',
+  wallet_address: 'Wallet address',
+  wallet_id: 'Wallet',
+};
+
+/** A plan that cannot run: the reasons, each with the flag (the window: the question) that fixes it. */
 function refusePlan(plan: Plan, fileName: string): void {
   const reasons = plan.needs.map((n) => {
     const value = n.options.length ? n.options.join('|') : FLAG_VALUE[n.flag];
-    return `${n.reason} (give ${n.flag}${value ? ` ${value}` : ''})`;
+    const question = QUESTION[n.field];
+    return `${n.reason} (${byDoor(`give ${n.flag}${value ? ` ${value}` : ''}`, question ? `answer ${question} in the import dialog` : `give ${n.field}`)})`;
   });
   if (plan.problem !== null) reasons.unshift(plan.problem);
   if (reasons.length) throw fileFailure(fileName, reasons.join('; '));
@@ -809,7 +822,7 @@ function summaryMessage(r: Omit<ImportReport, 'message'>, ignored: string[]): st
     const rows = r.unknown_tokens.reduce((n, t) => n + t.rows, 0);
     const named = r.unknown_tokens.slice(0, 5).map((t) => `${t.symbol || '?'} ${t.contract_address}`);
     parts.push(
-      `${rows} row${rows === 1 ? '' : 's'} of ${r.unknown_tokens.length} unknown token${r.unknown_tokens.length === 1 ? '' : 's'} (${named.join(', ')}${r.unknown_tokens.length > 5 ? ', ...' : ''}): add ${r.unknown_tokens.length === 1 ? 'it' : 'them'} with \`nps tokens add\` or in the import dialog, then import again.`,
+      `${rows} row${rows === 1 ? '' : 's'} of ${r.unknown_tokens.length} unknown token${r.unknown_tokens.length === 1 ? '' : 's'} (${named.join(', ')}${r.unknown_tokens.length > 5 ? ', ...' : ''}): add ${r.unknown_tokens.length === 1 ? 'it' : 'them'} ${byDoor('with `nps tokens add` or in the import dialog', 'to the catalogue (Add to catalogue, in the list of unknown tokens)')}, then import again.`,
     );
   }
   if (r.rejected > 0) parts.push('Row numbers count data rows from 1 (the header row is not counted; blank rows are).');

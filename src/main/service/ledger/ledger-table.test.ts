@@ -85,20 +85,78 @@ describe('transactions-totals', () => {
     // The Failed deposit (#5) moved nothing: it is counted apart, not summed.
     expect(all.left_out).toEqual([{ status: 'Failed', count: 1 }]);
     expect(all.totals).toEqual([
-      { chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', count: 3, amount: '12.200000000000000001', fee: '0.000000000000000003' },
-      { chain_id: 'ETH', token_id: 'ETH', type: 'Withdrawal', count: 1, amount: '0.100000000000000002', fee: '0.000000000000000001' },
-      { chain_id: 'ETH', token_id: 'ETH_USDT', type: 'Deposit', count: 1, amount: '1000000.25', fee: '1' },
-      { chain_id: 'TRON', token_id: 'TRON_USDT', type: 'Withdrawal', count: 1, amount: '0.75', fee: '0' },
+      {
+        chain_id: 'ETH',
+        token_id: 'ETH',
+        type: 'Deposit',
+        count: 3,
+        fee_only: 0,
+        amount: '12.200000000000000001',
+        fee: '0.000000000000000003',
+      },
+      {
+        chain_id: 'ETH',
+        token_id: 'ETH',
+        type: 'Withdrawal',
+        count: 1,
+        fee_only: 0,
+        amount: '0.100000000000000002',
+        fee: '0.000000000000000001',
+      },
+      { chain_id: 'ETH', token_id: 'ETH_USDT', type: 'Deposit', count: 1, fee_only: 0, amount: '1000000.25', fee: '1' },
+      { chain_id: 'TRON', token_id: 'TRON_USDT', type: 'Withdrawal', count: 1, fee_only: 0, amount: '0.75', fee: '0' },
     ]);
     // Asked for by the status filter, Failed records are summed.
     const failed = await svc.invoke('transactions-totals', { status: 'Failed' }, meta);
     expect(failed.totals).toEqual([
-      { chain_id: 'ETH', token_id: 'ETH', type: 'Deposit', count: 1, amount: '0.099999999999999999', fee: '0.000000000000000001' },
+      {
+        chain_id: 'ETH',
+        token_id: 'ETH',
+        type: 'Deposit',
+        count: 1,
+        fee_only: 0,
+        amount: '0.099999999999999999',
+        fee: '0.000000000000000001',
+      },
     ]);
     expect(failed.left_out).toEqual([]);
     const pending = await svc.invoke('transactions-totals', { status: 'Pending' }, meta);
     expect(pending).toMatchObject({ total: 1, left_out: [], totals: [expect.objectContaining({ type: 'Withdrawal', count: 1 })] });
     expect((await svc.invoke('transactions-totals', { wallet_id: '99999999-2222-4333-8444-555555555555' }, meta)).totals).toEqual([]);
+  });
+
+  it('counts a failed withdrawal that reached the chain by its fee alone, as balances do; without a hash, not at all', async () => {
+    await seed([
+      eth(1, '5', { fee: '0.000001' }),
+      eth(2, '1.25', { type: 'Withdrawal', fee: '0.000021' }),
+      // Reverted on chain: the 3 ETH stayed, the network kept 0.000042.
+      eth(3, '3', { type: 'Withdrawal', status: 'Failed', fee: '0.000042' }),
+      // Refused before it reached the chain: no hash, nothing paid.
+      eth(4, '7', { type: 'Withdrawal', status: 'Failed', fee: '0.5', hash: '' }),
+      eth(5, '9', { type: 'Withdrawal', status: 'Rejected', fee: '0.5' }),
+    ]);
+    const totals = await svc.invoke('transactions-totals', { token_id: 'ETH' }, meta);
+    expect(totals.totals.find((t) => t.type === 'Withdrawal')).toEqual({
+      chain_id: 'ETH',
+      token_id: 'ETH',
+      type: 'Withdrawal',
+      count: 1,
+      fee_only: 1,
+      amount: '1.25',
+      fee: '0.000063',
+    });
+    expect(totals.left_out).toEqual([
+      { status: 'Failed', count: 1 },
+      { status: 'Rejected', count: 1 },
+    ]);
+    // The same rule as the balance: 5 in, 1.25 out, fees 0.000001 + 0.000021 + 0.000042.
+    const period = await svc.invoke('balances-period', { from: '2026-01-01', to: '2026-01-31' }, meta);
+    const ether = period.rows.find((r) => r.token_id === 'ETH')!;
+    const sum = (type: string, f: 'amount' | 'fee') =>
+      totals.totals.filter((t) => t.type === type).reduce((s, t) => s.plus(t[f]), new Big(0));
+    expect(ether).toMatchObject({ inflow: sum('Deposit', 'amount').toFixed(), outflow: sum('Withdrawal', 'amount').toFixed() });
+    expect(ether.fees).toBe(sum('Deposit', 'fee').plus(sum('Withdrawal', 'fee')).toFixed());
+    expect(ether.fees).toBe('0.000064');
   });
 
   it('equals big.js over many 18-decimal amounts', async () => {
@@ -164,9 +222,9 @@ describe('ledger-export-file', () => {
     expect(amounts).toEqual(['1000000.25', '0.099999999999999999', '0.100000000000000002', '0.1', '0.100000000000000001', '12']);
     expect(ledger.getRow(2).getCell(head.indexOf('created_at')).value).toBe('2026-01-01T00:00:06.000Z');
     const totals = wb.getWorksheet('Totals')!;
-    expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, '12.200000000000000001', '0.000000000000000003']);
+    expect(totals.getRow(2).values).toEqual([undefined, 'ETH', 'ETH', 'Deposit', 3, 0, '12.200000000000000001', '0.000000000000000003']);
     expect(totals.getCell('A6').value).toMatch(
-      /^Filters: chain_id = ETH; sorted by created_at descending\. Left out of the sums, as they moved no amount: 1 Failed record\. Exported at /,
+      /^Filters: chain_id = ETH; sorted by created_at descending\. The sums count by the rule of balances: a failed withdrawal that reached the chain \(it has a hash\) moved no amount but paid its fee, which counts; other failed and rejected records count nothing \(fee_only: such withdrawals, their fee in fee\)\. Left out of the sums: 1 Failed record\. Exported at /,
     );
   });
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compileDecimalReader, detectDecimalSeparator } from './numbers';
 import { CellError } from './values';
+import { sayFor } from '../said';
 
 const auto = { decimal_separator: 'auto', thousands_separator: 'auto' } as const;
-const reason = (v: string | CellError) => (v instanceof CellError ? v.reason : `read as ${v}`);
+/** The reason as the command line says it (said.ts). */
+const reason = (v: string | CellError) => (v instanceof CellError ? sayFor(v.reason, 'cli') : `read as ${v}`);
 
 describe('the decimal separator of a file, from its numbers', () => {
   it('a decimal comma shows in 0,5, 1.234,56, 12,3456 and 1,5E-07', () => {

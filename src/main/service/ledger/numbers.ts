@@ -1,5 +1,6 @@
 import type { Mapping } from '../../../shared/ledger';
 import { PLAIN_DECIMAL, toPlainDecimal } from '../../../shared/primitives';
+import { byDoor } from '../said';
 import { CellError } from './values';
 
 /*
@@ -118,7 +119,7 @@ export function detectDecimalSeparator(cells: Iterable<string>): SeparatorFindin
   return { separator: null, conflict: false, examples: ambiguous };
 }
 
-const FLAG_HINT = 'give --decimal-separator . or , (in the import dialog: "Decimal separator")';
+const FLAG_HINT = byDoor('give --decimal-separator . or ,', 'choose the Decimal separator in the import dialog');
 
 /** A number in scientific notation: digits, then E and the exponent. */
 const EXPONENT = /\d\s*[eE][+-]?\d+\s*$/;

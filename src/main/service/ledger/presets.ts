@@ -1,4 +1,5 @@
 import { LEDGER_FIELDS, Mapping, REQUIRED_FIELDS, type LedgerPreset, type LedgerStatus, type MappingInput } from '../../../shared/ledger';
+import { byDoor } from '../said';
 
 /*
  * Built-in mappings: the native format; the Etherscan family's transactions, internal transactions
@@ -47,6 +48,9 @@ const mapping = (m: Parameters<typeof Mapping.parse>[0]): Mapping => Mapping.par
 const EXPLORER_NUMBERS = { scientific: false };
 
 /** The explorers that share Etherscan's export format, by the coin their value columns are in. */
+/** Where the wallet's address of an export comes from, as each door names it (service/said.ts). */
+const ADDRESS_GIVEN = byDoor('--wallet-address', "the import dialog's Wallet address (or the wallet's own, on the Wallets screen)");
+
 const EXPLORER_NOTE =
   "Etherscan's export format is shared by BscScan, PolygonScan, Arbiscan, Basescan, Optimism's explorer, Snowtrace and Mantlescan: the coin in Value_IN(...) names the chain where only one chain has it (BNB, POL/MATIC, AVAX, MNT); for ETH (Ethereum, Arbitrum, Optimism, Base) the chain must be given.";
 
@@ -232,7 +236,7 @@ export const PRESETS: PresetDef[] = [
   {
     name: 'etherscan-tokens',
     label: 'Etherscan-family token transfers, ERC-20 (CSV)',
-    description: `The ERC-20 token transfer export of one address (TokenValue, ContractAddress, TokenSymbol). The token is the one with that contract on the chain (a symbol alone never picks one; an unknown contract is reported); a transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from --wallet-address, or found as the one address on every row). The export does not say the chain: give it. ${EXPLORER_NOTE}`,
+    description: `The ERC-20 token transfer export of one address (TokenValue, ContractAddress, TokenSymbol). The token is the one with that contract on the chain (a symbol alone never picks one; an unknown contract is reported); a transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from ${ADDRESS_GIVEN}, or found as the one address on every row). The export does not say the chain: give it. ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp'], ['TokenValue', 'Value', 'Quantity'], ['ContractAddress'], ['TokenSymbol']],
     exampleHeaders: ETHERSCAN_TOKENS_EXAMPLE,
     chainOf: () => ({ family: 'ETH', unit: null }),
@@ -260,7 +264,7 @@ export const PRESETS: PresetDef[] = [
   {
     name: 'etherscan-token-page',
     label: "Etherscan-family transfers from a token's page (CSV)",
-    description: `The transfers exported from one token's page on the explorer, filtered by an address or not (Txhash, UnixTimestamp, From, To, Quantity, Method). The file names neither the token nor the chain (the page did): give the token (--token), which names its chain; nothing is guessed. A transfer to the wallet's address is a Deposit, from it a Withdrawal; Quantity is in the token's units, often with thousands separators; Completed (the export lists only transfers that happened). ${EXPLORER_NOTE}`,
+    description: `The transfers exported from one token's page on the explorer, filtered by an address or not (Txhash, UnixTimestamp, From, To, Quantity, Method). The file names neither the token nor the chain (the page did): give the token (${byDoor('--token', 'Token of every row')}), which names its chain; nothing is guessed. A transfer to the wallet's address is a Deposit, from it a Withdrawal; Quantity is in the token's units, often with thousands separators; Completed (the export lists only transfers that happened). ${EXPLORER_NOTE}`,
     detect: [HASH_NAMES, ['UnixTimestamp', 'DateTime (UTC)'], ['Quantity'], ['From'], ['To']],
     exampleHeaders: ['Txhash', 'Blockno', 'UnixTimestamp', 'DateTime (UTC)', 'From', 'To', 'Quantity', 'Method'],
     chainOf: () => ({ family: 'ETH', unit: null }),
@@ -363,8 +367,7 @@ export const PRESETS: PresetDef[] = [
   {
     name: 'tronscan',
     label: 'Tronscan transfers, TRX and TRC-20 (CSV)',
-    description:
-      "Tronscan's transfer export of one address. A transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from --wallet-address, or found as the one address on every row); the token is the one with the row's tokenAddress (an unknown contract is reported); an empty tokenAddress is TRX when the symbol is TRX or empty, and is refused otherwise (a symbol alone never picks a token: give --token for a file of one token). isConfirm (or confirmed) true is Completed, false Confirming; a contractRet other than SUCCESS is Failed. The transaction id is derived from wallet, hash, token, from, to and value.",
+    description: `Tronscan's transfer export of one address. A transfer to the wallet's address is a Deposit, from it a Withdrawal (the address is taken from ${ADDRESS_GIVEN}, or found as the one address on every row); the token is the one with the row's tokenAddress (an unknown contract is reported); an empty tokenAddress is TRX when the symbol is TRX or empty, and is refused otherwise (a symbol alone never picks a token: give ${byDoor('--token', 'the Token of every row')} for a file of one token). isConfirm (or confirmed) true is Completed, false Confirming; a contractRet other than SUCCESS is Failed. The transaction id is derived from wallet, hash, token, from, to and value.`,
     // Header sets: the transfers export (Tx Hash, blockTime(UTC+8), tokenAddress, isConfirm) and the older
     // contract-transfers export (transaction_id, block_ts, from_address, to_address, contractRet, quant).
     detect: [

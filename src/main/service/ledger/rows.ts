@@ -16,6 +16,7 @@ import { compileDecimalReader } from './numbers';
 import { deriveTransactionId } from './ids';
 import { findHeader } from './presets';
 import { canonicalWord, CellError, CONTROL_CHAR, decimalPlaces, detach, readHash, TEXT_LIMIT, uuidLower, writtenPlaces } from './values';
+import { byDoor } from '../said';
 
 /* One row of a ledger file -> one normalised record, or the column at fault and why. */
 
@@ -152,10 +153,12 @@ export function mappingProblem(opts: RowReaderOptions, asked: ReadonlySet<string
   const typeFromInOut = has(src.amount_in) || has(src.amount_out);
   const typeFromAddress = walletAddress !== undefined && (has(src.from) || has(src.to));
   const needs: string[] = [];
-  if (!has(src.wallet_id) && !asked.has('wallet_id')) needs.push('wallet_id (give --wallet NAME or --wallet-id W, or a wallet_id column)');
-  if (!has(src.chain_id) && !asked.has('chain_id')) needs.push('chain_id (give --chain, or a chain_id column)');
+  if (!has(src.wallet_id) && !asked.has('wallet_id'))
+    needs.push(`wallet_id (${byDoor('give --wallet NAME or --wallet-id W', 'choose the Wallet')}, or a wallet_id column)`);
+  if (!has(src.chain_id) && !asked.has('chain_id'))
+    needs.push(`chain_id (${byDoor('give --chain', 'choose the Chain of the file')}, or a chain_id column)`);
   if (!has(src.token_id) && !has(src.token_contract) && !has(src.token_symbol) && !asked.has('token_id') && !asked.has('chain_id'))
-    needs.push('token_id (give --token, or a token column)');
+    needs.push(`token_id (${byDoor('give --token', 'choose the Token of every row')}, or a token column)`);
   if (!has(src.status)) needs.push('status');
   if (!has(src.amount) && !typeFromInOut) needs.push('amount');
   if (!has(src.type) && !typeFromInOut && !typeFromAddress && !mapping.signed_amounts && !asked.has('wallet_address')) {
@@ -229,7 +232,10 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
   const hashFromId = deriveId && has(src.hash) && mapping.id_fields.includes('hash');
   const hasName = has(src.token_name);
   const unknown = opts.unknownTokens;
-  const ADD_TOKEN = 'add it with `nps tokens add` or in the import dialog, then import again';
+  const ADD_TOKEN = byDoor(
+    'add it with `nps tokens add` or in the import dialog, then import again',
+    "add it to the catalogue (Add to catalogue, in the import's list of unknown tokens), then import again",
+  );
 
   /** A token the catalogue lacks: noted for the report (with the most decimal places its amounts show). */
   const noteUnknown = (cells: readonly string[], chainId: string, contract: string, symbol: string): void => {
@@ -259,7 +265,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     symbol !== '' && symbol.toUpperCase() !== chain.native_symbol.toUpperCase()
       ? new RowProblem(
           src.token_symbol.label,
-          `names the token ${JSON.stringify(symbol)} but no contract: a symbol alone does not identify a token (other tokens use the same symbol); if the whole file is of one token, give --token`,
+          `names the token ${JSON.stringify(symbol)} but no contract: a symbol alone does not identify a token (other tokens use the same symbol); if the whole file is of one token, ${byDoor('give --token', 'give token_id a constant in the mapping')}`,
           symbol,
         )
       : chain.native_token_id;
@@ -449,7 +455,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
       else
         return new RowProblem(
           src.from.index >= 0 ? src.from.label : src.to.label,
-          `neither from nor to is the wallet's address ${walletAddress}, so it is neither a deposit nor a withdrawal (is --wallet-address right?)`,
+          `neither from nor to is the wallet's address ${walletAddress}, so it is neither a deposit nor a withdrawal (${byDoor('is --wallet-address right?', 'is the Wallet address of the import dialog right?')})`,
           src.from.index >= 0 ? fromAddress : toAddress,
         );
     }
@@ -457,7 +463,7 @@ export function compileRowReader(opts: RowReaderOptions): RowReader {
     if (type === undefined && typeFromInOut && (hasFrom || has(src.to)))
       return new RowProblem(
         src.amount_in.label,
-        `${src.amount_in.label} and ${src.amount_out.label} are both 0, so only the wallet's address tells a deposit from a withdrawal: give it (--wallet-address)`,
+        `${src.amount_in.label} and ${src.amount_out.label} are both 0, so only the wallet's address tells a deposit from a withdrawal: give it (${byDoor('--wallet-address', 'Wallet address, in the import dialog')})`,
         amount,
       );
     if (type === undefined) return required(src.type, 'type');

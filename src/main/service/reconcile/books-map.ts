@@ -454,6 +454,9 @@ export function readBooksRow(
       claimed.type = direction.type;
       label.type = direction.column;
     }
+    // Kept with the claim's stored text as the books wrote it; readVerifyItem reads no such field, so it is never compared.
+    const description = columns.description === undefined ? '' : (row[columns.description] ?? '').trim();
+    if (description !== '') claimed.description = description;
     if (opts.amount_delta !== undefined) claimed.amount_delta = opts.amount_delta;
     if (opts.time_type !== undefined) claimed.time_type = opts.time_type;
     if (opts.time_delta !== undefined) claimed.time_delta = opts.time_delta;
@@ -582,6 +585,20 @@ const PAIRS: readonly [string, string][] = [
   ['dr', 'cr'],
 ];
 
+/** How books name their own words for a line, normalised as SYNONYMS are. */
+const DESCRIPTIONS = [
+  'description',
+  'memo',
+  'narrative',
+  'note',
+  'notes',
+  'details',
+  'particulars',
+  'comment',
+  'comments',
+  'reference text',
+].map((n) => n.replace(/[^a-z0-9]/g, ''));
+
 /** Amount columns that carry their sign as the direction. */
 const SIGNED = ['amountsigned', 'signedamount', 'netchange', 'change', 'amountchange', 'balancechange'];
 
@@ -627,6 +644,8 @@ export function suggestBooksMapping(headers: readonly string[], rows: readonly R
       }
     }
   }
+  const description = DESCRIPTIONS.map(find).find((h) => h !== undefined);
+  if (description !== undefined) columns.description = description;
   const translations: NonNullable<BooksMapping['translations']> = {};
   for (const field of ['type', 'status'] as const) {
     const column = columns[field];

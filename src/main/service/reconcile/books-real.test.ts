@@ -75,6 +75,7 @@ describe('a month of a real Etherscan export against books kept by hand', () => 
       amount_in: 'In',
       amount_out: 'Out',
       fee: 'Fee',
+      description: 'Description',
     });
     const preview = await svc.invoke(
       'reconcile-books-preview',

@@ -96,6 +96,8 @@ describe('books rows to claims (pure)', () => {
       fee: 'Fee',
       amount_actual: 'Net Amount',
       time: 'Date (UTC)',
+      // Kept beside each claim, never compared.
+      description: 'Memo',
     });
   });
 });
@@ -131,7 +133,7 @@ describe('books runs through the service', () => {
     expect(d.sample[0]).toEqual({ Date: '2026-01-02T03:04:05.000Z', 'Tx Hash': hash(0), Amount: '0.5', Note: 'note, with comma' });
     // Past the head (256 KiB) the count is estimated from the bytes per row: for progress, within 1%.
     expect(Math.abs(d.rows_estimate! - 2500)).toBeLessThan(25);
-    expect(d.suggested.columns).toEqual({ hash: 'Tx Hash', amount: 'Amount', time: 'Date' });
+    expect(d.suggested.columns).toEqual({ hash: 'Tx Hash', amount: 'Amount', time: 'Date', description: 'Note' });
   });
 
   test('run: a file of any length in chunks of 1000 with progress, one stored run, tickets for mismatches', async () => {

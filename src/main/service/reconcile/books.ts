@@ -10,7 +10,7 @@ const SAMPLE_ROWS = 20;
 export const sourceName = (source: BooksSource): string => ('path' in source ? basename(source.path) : source.name);
 
 /** Headers, the first rows, a row estimate, a first guess at the mapping and what the file leaves to be chosen. */
-export function detectBooks(source: BooksSource): BooksDetected {
+export function detectBooks(source: BooksSource): Omit<BooksDetected, 'saved'> {
   const h = openBooks(source, DECIDING_ROWS);
   const rows = h.rows;
   const suggested = suggestBooksMapping(h.headers, rows);

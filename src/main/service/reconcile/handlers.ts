@@ -21,6 +21,7 @@ import { pendingSubjects } from '../tickets/repository';
 import { compileBooksRow, compileTokenResolver, DECIDING_ROWS } from './books-map';
 import { detectBooks, previewBooks, sourceName } from './books';
 import { booksRows, openBooks } from './books-head';
+import { booksFileOf } from './books-file';
 import {
   catalogueTokens,
   flagsOf,
@@ -42,6 +43,7 @@ import { findUnbooked } from './unbooked';
 import { settleEarlierExceptions } from './settle';
 import { buildReport, reportFile } from './report';
 import { readPeriod } from '../ledger/period';
+import { getMapping, listSaved, proposeMapping, rememberMapping, removeMapping, saveMapping, updateMapping } from './mappings';
 
 const BOOKS_CHUNK = 1000;
 
@@ -145,6 +147,8 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
   const readRow = compileBooksRow(file.headers, { ...input, resolveToken: tokensOf(ctx, walletId, scope) });
   const period = readPeriod(input);
   const total = file.rowEstimate ?? 0;
+  // Which file this is, for the report: its name and SHA-256, kept with the run's options.
+  const booksFile = await booksFileOf(input.source);
   const runId = newRunId();
   const label = input.label ?? sourceName(input.source);
   const seen: SeenClaims = new Map();
@@ -162,6 +166,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     mapping: input.mapping,
     ...(input.two_way ? { from: input.from, to: input.to, time_zone: input.time_zone } : {}),
     run_by: runScope.actor,
+    books_file: booksFile,
   };
   insertRun(ctx.db, {
     run_id: runId,
@@ -209,6 +214,12 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     recordRunRejections(ctx.db, runId, rejectedCount, rejected);
   }
   meta.onProgress?.({ done, total: done });
+  // The next file of this layout is proposed the mapping this run used.
+  let savedMapping = null;
+  if (input.remember_mapping || input.save_mapping_as !== undefined) {
+    await ctx.engine.writable();
+    savedMapping = rememberMapping(ctx, { headers: file.headers, walletId, fileName: sourceName(input.source), input });
+  }
   afterRunStored(ctx);
   const summary = getRun(ctx.db, runId)!;
   ctx.log.info({
@@ -223,7 +234,7 @@ async function runBooks(ctx: ServiceContext, input: BooksRunInput, meta: CallMet
     rejected: rejectedCount,
     ...(settled ? { settled } : {}),
   });
-  return { ...summary, rejected, settled };
+  return { ...summary, rejected, settled, saved_mapping: savedMapping };
 }
 
 function requireRun(ctx: ServiceContext, runId: string): RunSummary {
@@ -235,7 +246,15 @@ function requireRun(ctx: ServiceContext, runId: string): RunSummary {
 export function reconcileHandlers(ctx: ServiceContext): HandlersOf<typeof reconcileContract> {
   return {
     'reconcile-verify-txs': (input, meta) => verifyTxs(ctx, input, meta),
-    'reconcile-books-detect': ({ source }) => detectBooks(source),
+    'reconcile-books-detect': ({ source, wallet_id }) => {
+      const detected = detectBooks(source);
+      return { ...detected, saved: proposeMapping(ctx, detected.headers, wallet_id) };
+    },
+    'books-mappings-list': ({ headers, wallet_id }) => listSaved(ctx, headers, wallet_id),
+    'books-mapping-get': ({ mapping, headers }) => getMapping(ctx, mapping, headers),
+    'books-mapping-save': (input) => saveMapping(ctx, input),
+    'books-mapping-update': (input) => updateMapping(ctx, input),
+    'books-mapping-remove': ({ mapping }) => removeMapping(ctx, mapping),
     'reconcile-books-preview': (input, meta) => {
       const scope = scopeOf(meta);
       return previewBooks(input, tokensOf(ctx, resolveWallet(ctx, input.wallet_id, scope), scope));

@@ -381,7 +381,7 @@ describe('source rule 2: request_id does not apply to a Deposit', () => {
 });
 
 describe('abnormals and desc', () => {
-  test('abnormals follow the contract order whatever the claim order', () => {
+  test('abnormals follow the documented order whatever the claim order', () => {
     const out = matchClaim(withId(`"time":${T0 / 1000 + 100},"amount":"1","to":"0x${'9'.repeat(40)}","chain_id":"TRON"`), [record], isEvm);
     expect(abnormalFields(out.flags)).toEqual(['chain_id', 'to', 'amount', 'time']);
   });

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/reconcile';
 
 /*
- * The matching rules of POST /nps/bill/verify/txs (docs/api.md, "Reconciliation"), as pure functions over
+ * The matching rules of POST /nps/bill/verify/txs (docs/api.md, "A claim" and "Lookup"), as pure functions over
  * a claim and the records its identifiers point at. No store, no clock: the table-driven tests
  * in match.test.ts pin every rule.
  */
@@ -238,7 +238,7 @@ function compareFields(item: VerifyItem, record: TransactionRecord, isEvm: IsEvm
 
 const allTrue = (flags: MatchFlags): boolean => MATCH_FLAGS.every((f) => flags[f]);
 
-/** The fields of the false flags, in the contract's order (`abnormals`, docs/api.md). */
+/** The fields of the false flags, in the order docs/api.md gives `abnormals`. */
 export const abnormalFields = (flags: MatchFlags): FlagField[] => FLAG_FIELDS.filter((f) => !flags[matchFlagOf(f)]);
 
 export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
@@ -255,7 +255,7 @@ export interface MatchOutcome<R extends TransactionRecord = TransactionRecord> {
  * record with its fee, internal transfers, token transfers): the claim pairs with the one that
  * agrees with it on token_id, then direction (type), then amount, then `to`, in that order of
  * weight. Among them a gas claim pairs only with the record that pays the fee, and a claim that
- * moves an amount never with a record of gas alone; a record that is the only one is compared. In a books run (`taken` given) a record booked already by an
+ * moves an amount never with a record of gas alone; a record that is the only one is compared (docs/api.md, "Lookup"). In a books run (`taken` given) a record booked already by an
  * earlier claim gives way to an equal one that is not; when the best is taken, the claim is a
  * duplicate of that earlier one. When nothing tells them apart, the first in movement order
  * (native, internal, then token transfers by log index; then the lowest transaction_id).

@@ -330,10 +330,23 @@ export function recordIdsInScope(
     .all(...params);
 }
 
-/** Who ran a run, as its stored options say (books runs keep it); undefined when they do not. */
-export function runRanBy(db: Db, runId: string): string | undefined {
+/** Every exception a run's items and its unbooked records carry, each once (read from the stored outcomes, however long the run). */
+export function runTicketIds(db: Db, runId: string): string[] {
+  return stmt<[string, string], string>(
+    db,
+    `SELECT json_extract(o.value, '$[3]') AS id FROM verification_chunks c, json_each(c.outcomes) o
+       WHERE c.run_id = ? AND json_extract(o.value, '$[3]') IS NOT NULL
+     UNION SELECT ticket_id FROM run_unbooked WHERE run_id = ? AND ticket_id IS NOT NULL`,
+  )
+    .pluck()
+    .all(runId, runId);
+}
+
+/** What a run's stored options say (books runs keep the tolerances, the period's zone, who ran it and the file); {} when nothing. */
+export function runOptions(db: Db, runId: string): Record<string, unknown> {
   const text = stmt<[string], string>(db, 'SELECT options FROM verification_runs WHERE run_id = ?').pluck().get(runId);
-  return text ? (JSON.parse(text) as { run_by?: string }).run_by : undefined;
+  const parsed: unknown = text ? JSON.parse(text) : {};
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
 /** The catalogue's tokens: what a books token cell (an id or a symbol) is read against. */

@@ -122,10 +122,10 @@ describe('two-way reconciliation of a period', () => {
       run_by: 'ui',
     });
     expect(report.groups.matched.map((i) => i.books_row)).toEqual([1, 3]);
-    expect(report.groups.mismatched[0]).toMatchObject({ books_row: 2, note: 'differs: amount', record: { transaction_id: id(2) } });
+    expect(report.groups.mismatched[0]).toMatchObject({ books_row: 2, note: 'Differs in amount', record: { transaction_id: id(2) } });
     expect(report.groups.mismatched[0]!.explorer_tx_url).toBe(`https://etherscan.io/tx/${hash(2)}`);
-    expect(report.groups.not_in_ledger[0]).toMatchObject({ books_row: 4, record: null, note: 'no record found' });
-    expect(report.groups.duplicates[0]).toMatchObject({ books_row: 5, note: 'repeats books row 3' });
+    expect(report.groups.not_in_ledger[0]).toMatchObject({ books_row: 4, record: null, note: 'No record in the ledger' });
+    expect(report.groups.duplicates[0]).toMatchObject({ books_row: 5, note: 'Repeats books row 3' });
     expect(report.groups.not_in_books.map((i) => i.record?.transaction_id).sort()).toEqual([id(4), id(5)]);
     // A cut report keeps whole counts.
     const cut = await svc.invoke('run-report', { run_id: run.run_id, limit: 1 }, ui);

@@ -18,7 +18,9 @@ export const guardText = (text: string): string => (FORMULA_START.test(text) ? `
 export const isoUtc = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '' : new Date(ms).toISOString());
 
 /** A claim's time: Unix seconds (a books' time), or milliseconds where the number is that large. */
-export const isoOfClaimTime = (v: unknown): string => {
+export const isoOfClaimTime = (v: unknown, until?: unknown): string => {
+  // A books date without a time claims its whole day: shown as that date (the UTC date of the day's middle is the books' own).
+  if (typeof v === 'number' && typeof until === 'number') return `${isoUtc(((v + until) / 2) * 1000).slice(0, 10)} (all day)`;
   if (typeof v === 'number' && Number.isFinite(v)) return isoUtc(Math.abs(v) < 100_000_000_000 ? v * 1000 : v);
   return textOf(v);
 };
@@ -30,8 +32,12 @@ export function textOf(v: unknown): string {
   return String(v);
 }
 
-/** What a column holds decides how the XLSX writes it; CSV writes every kind as text. */
-export type CellKind = 'text' | 'amount' | 'time' | 'count' | 'link';
+/**
+ * What a column holds decides how the XLSX writes it; CSV writes every kind as text. `amount` is an
+ * exact decimal kept as text; `decimal` is one written as a number a spreadsheet adds up, in its
+ * `format` (the CSV keeps its exact text).
+ */
+type CellKind = 'text' | 'amount' | 'decimal' | 'time' | 'count' | 'link';
 
 export interface TableColumn<T> {
   key: string;
@@ -41,6 +47,24 @@ export interface TableColumn<T> {
   kind: CellKind;
   /** The cell's text (a count may be a number). */
   value: (row: T) => string | number;
+  /** A `decimal` cell's number format (XLSX), such as "#,##0.000000"; undefined: General. */
+  format?: (row: T) => string | undefined;
+}
+
+/**
+ * Whether a spreadsheet's number holds every digit of a plain decimal: Excel keeps 15 significant
+ * digits, so a decimal with more is shown (and summed) rounded, and its exact text must stand beside it.
+ */
+export function numberHoldsDecimal(plain: string): boolean {
+  const digits = plain.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length <= 15;
+}
+
+/** The number format of an amount in a token of `decimals` places: grouped thousands, every place shown (Excel shows at most 30). */
+export function decimalsFormat(decimals: number | undefined): string | undefined {
+  if (decimals === undefined) return undefined;
+  const places = Math.min(Math.max(0, decimals), 30);
+  return places === 0 ? '#,##0' : `#,##0.${'0'.repeat(places)}`;
 }
 
 /** One row as guarded cell text, in the columns' order (CSV). */

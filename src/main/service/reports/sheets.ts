@@ -9,14 +9,17 @@ const excel = lazy<typeof ExcelJS>('exceljs');
 /*
  * The XLSX pieces every file of the service shares: a workbook with its document properties, and a
  * table sheet (a frozen header with an auto-filter over the columns, widths that fit the values).
- * Amounts go in as text exactly as their decimal strings: Excel keeps 15 significant digits of a
- * number, so an 18-decimal amount written as one would be rounded.
+ * An `amount` column goes in as text exactly as its decimal strings: Excel keeps 15 significant
+ * digits of a number, so an 18-decimal amount written as one would be rounded. A `decimal` column
+ * goes in as numbers, for a sheet meant to be summed; its table then carries the exact text beside
+ * it wherever a number cannot hold every digit (reports/group-columns.ts).
  */
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const CSV_MIME = 'text/csv;charset=utf-8';
 
 const TEXT_FORMAT = '@';
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 const LINK_FONT: Partial<ExcelJS.Font> = { color: { argb: 'FF0B57D0' }, underline: true };
 export const BOLD: Partial<ExcelJS.Font> = { bold: true };
 
@@ -37,6 +40,13 @@ function putCell<T>(cell: ExcelJS.Cell, column: TableColumn<T>, row: T): void {
     cell.value = v;
     return;
   }
+  if (column.kind === 'decimal' && PLAIN_NUMBER.test(v)) {
+    // A number a spreadsheet adds up; where it cannot hold every digit, the column beside it has the exact text.
+    cell.value = Number(v);
+    const format = column.format?.(row);
+    if (format !== undefined) cell.numFmt = format;
+    return;
+  }
   if (column.kind === 'link' && /^https?:\/\//i.test(v)) {
     cell.value = { text: v, hyperlink: v };
     cell.font = LINK_FONT;
@@ -47,7 +57,7 @@ function putCell<T>(cell: ExcelJS.Cell, column: TableColumn<T>, row: T): void {
 
 /** A column's cells are text (never read as a number or date), amounts right-aligned: set once on the column, every cell takes it. */
 const columnStyle = (kind: TableColumn<unknown>['kind']): Partial<ExcelJS.Style> =>
-  kind === 'count' || kind === 'link'
+  kind === 'count' || kind === 'link' || kind === 'decimal'
     ? {}
     : { numFmt: TEXT_FORMAT, ...(kind === 'amount' ? { alignment: { horizontal: 'right' as const } } : {}) };
 

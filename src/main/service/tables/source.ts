@@ -201,7 +201,7 @@ class Decode extends Transform {
 
   /**
    * One piece a turn of the event loop: its rows are parsed and checked as it is pushed, and a
-   * megabyte at once (about 40 ms) would hold the service's thread that long; the requests that
+   * megabyte at once would hold the service's thread for tens of milliseconds; the requests that
    * arrive meanwhile (verifications take a turn each, engine/turns.ts) are served between pieces.
    */
   private decode(chunk: Buffer, done: (err?: Error | null, data?: string) => void): void {

@@ -157,6 +157,7 @@ export function listTickets(db: Db, q: TicketListInput, now: number): Page<Ticke
   if (q.wallet_id !== undefined) add('wallet_id = ?', q.wallet_id.toLowerCase());
   if (q.chain_id !== undefined && q.chain_id !== '') add('chain_id = ?', q.chain_id);
   if (q.token_id !== undefined && q.token_id !== '') add('token_id = ?', q.token_id);
+  if (q.run_id !== undefined && q.run_id !== '') add('run_id = ?', q.run_id);
   if (q.field !== undefined) add("instr(',' || abnormals || ',', ?) > 0", `,${q.field},`);
   if (q.amount_min !== undefined) add("amount <> '' AND decimal_key(amount) >= decimal_key(?)", q.amount_min);
   if (q.amount_max !== undefined) add("amount <> '' AND decimal_key(amount) <= decimal_key(?)", q.amount_max);
@@ -290,9 +291,68 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
   });
 }
 
-/** Exceptions a run opened or last updated that are still Pending. */
-export function pendingTicketsOfRun(db: Db, runId: string): number {
-  return stmt<[string], number>(db, "SELECT count(*) FROM tickets WHERE run_id = ? AND status = 'Pending'").pluck().get(runId)!;
+/**
+ * Resolve the Pending exception of this kind and subject, with the reason (a `status` event): a
+ * later finding that settles it, such as a statement checked again with a figure that agrees.
+ * Answers its ticket_id, or null when none is Pending.
+ */
+export function resolvePendingException(
+  db: Db,
+  kind: NewException['kind'],
+  subject: string,
+  note: string,
+  actor: string,
+  at: number,
+): string | null {
+  const id = stmt<[string, string], string>(
+    db,
+    "SELECT ticket_id FROM tickets WHERE kind = ? AND subject = ? AND status = 'Pending' ORDER BY created_at LIMIT 1",
+  )
+    .pluck()
+    .get(kind, subject);
+  if (id === undefined) return null;
+  setTicketsStatus(db, [{ ticket_id: id, from: 'Pending' }], 'Resolved', note, actor, at);
+  return id;
+}
+
+/** An exception's status, and its last resolution or dismissal: who, when, why. */
+export interface ExceptionState {
+  status: TicketStatus;
+  /** The last status event's actor, moment and note; null when none was ever made. */
+  last_change: { to: TicketStatus; actor: string; at: number; note: string } | null;
+}
+
+/** The state of each of these exceptions that exists, as it stands now (one statement for the lot). */
+export function exceptionStates(db: Db, ticketIds: Iterable<string>): Map<string, ExceptionState> {
+  const ids = [...new Set(ticketIds)];
+  if (ids.length === 0) return new Map();
+  const rows = stmt<
+    [string],
+    {
+      ticket_id: string;
+      kind: ExceptionKind;
+      status: TicketStatus;
+      to_status: TicketStatus | null;
+      actor: string;
+      at: number;
+      note: string;
+    }
+  >(
+    db,
+    `SELECT t.ticket_id, t.status, e.to_status, e.actor, e.at, e.note
+     FROM tickets t LEFT JOIN ticket_events e
+       ON e.id = (SELECT max(id) FROM ticket_events WHERE ticket_id = t.ticket_id AND kind = 'status')
+     WHERE t.ticket_id IN (SELECT value FROM json_each(?))`,
+  ).all(JSON.stringify(ids));
+  return new Map(
+    rows.map((r) => [
+      r.ticket_id,
+      {
+        status: r.status,
+        last_change: r.to_status === null ? null : { to: r.to_status, actor: r.actor, at: r.at, note: r.note },
+      },
+    ]),
+  );
 }
 
 /**

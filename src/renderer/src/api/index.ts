@@ -1,6 +1,6 @@
 import type { ExplorerTarget, Progress } from '../../../shared/bridge';
 import { contract, type HandlerInput, type HandlerName, type HandlerResult } from '../../../shared/contract';
-import { transport } from './transport';
+import { currentSessionProblem, onSessionProblem, transport } from './transport';
 
 export type { Progress } from '../../../shared/bridge';
 
@@ -86,3 +86,13 @@ export async function fileSource(file: File): Promise<{ path: string } | { name:
 }
 
 export const transportKind = transport.kind;
+
+/**
+ * Browser mode: why this window has no session (its link was used already, is from before the
+ * service restarted, or its session ended), in the service's own sentence; undefined while it has
+ * one. `subscribe` for React's useSyncExternalStore.
+ */
+export const windowSession = {
+  problem: (): string | undefined => currentSessionProblem()?.msg,
+  subscribe: onSessionProblem,
+};

@@ -59,37 +59,102 @@ async function readProgressStream(res: Response, onProgress: (p: Progress) => vo
   return last;
 }
 
+/** The header the page sends its session token in (the service's http/sessions.ts). */
+const SESSION_HEADER = 'x-nps-session';
+/** Where the tab keeps its token across a reload: its own sessionStorage, which no other origin (another local port) can read. */
+const TOKEN_KEY = 'nps.session';
+
+/** Why this window has no session (a link already used, from before a restart, a session ended), once known. */
+let sessionProblem: Envelope | undefined;
+const problemListeners = new Set<() => void>();
+
+function lostSession(answer: Envelope): Envelope {
+  if (!sessionProblem) {
+    sessionProblem = answer;
+    for (const listener of problemListeners) listener();
+  }
+  return answer;
+}
+
+/** The refusal that ended this window's session, if one did (browser mode). */
+export const currentSessionProblem = (): Envelope | undefined => sessionProblem;
+
+/** Be told when this window's session is refused; answers the function that stops telling. */
+export function onSessionProblem(listener: () => void): () => void {
+  problemListeners.add(listener);
+  return () => problemListeners.delete(listener);
+}
+
+const storedToken = (): string | undefined => {
+  try {
+    return window.sessionStorage.getItem(TOKEN_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
- * The browser-mode session: the link `serve --ui` printed carries a one-time code in its fragment,
- * traded here (once) for an HttpOnly cookie the door checks on every call; the code then leaves the
- * address bar. Without a code (a reload), the cookie from the first trade is still there.
+ * The browser-mode session (the service's http/sessions.ts): the link carries a one-time code in
+ * its fragment, traded here (once) for an HttpOnly cookie and a token this tab keeps and sends with
+ * every call; the code then leaves the address bar. A reload finds the token in the tab's
+ * sessionStorage. The answer is read whole, so the page's network goes quiet once it has come.
  */
-async function openSession(): Promise<void> {
+async function openSession(): Promise<string | undefined> {
   const code = /(?:^#|&)code=([\w-]+)/.exec(window.location.hash)?.[1];
-  if (!code) return;
+  if (!code) return storedToken();
   window.history.replaceState(null, '', window.location.pathname + window.location.search);
-  await fetch('/app/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+  const res = await fetch('/app/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+  const answer = (await res.json()) as Envelope & { data: { token?: string } | null };
+  if (answer.status !== 0 || typeof answer.data?.token !== 'string') {
+    lostSession(answer);
+    return undefined;
+  }
+  try {
+    window.sessionStorage.setItem(TOKEN_KEY, answer.data.token);
+  } catch {
+    // Kept in memory only: a reload then needs a fresh link.
+  }
+  return answer.data.token;
+}
+
+/** The window goes (closed, or reloading): the service ends its session unless it calls again soon (a reload does). */
+function sayLeaving(token: string | undefined): void {
+  window.addEventListener('pagehide', (event) => {
+    if (event.persisted || !token) return;
+    void fetch('/app/session/leave', { method: 'POST', keepalive: true, headers: { [SESSION_HEADER]: token } }).catch(() => undefined);
+  });
 }
 
 function browserTransport(): Transport {
+  // A trade that got no answer (the service stopped as the page loaded): the calls then say the service did not answer.
   const session = openSession().catch(() => undefined);
+  void session.then(sayLeaving);
   return {
     kind: 'browser',
     call: async (name, args, onProgress) => {
+      if (sessionProblem) return sessionProblem;
       try {
-        await session;
+        const token = await session;
+        if (sessionProblem) return sessionProblem;
         const res = await fetch(`/app/rpc/${encodeURIComponent(name)}`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
             accept: onProgress ? PROGRESS_MEDIA_TYPE : 'application/json',
+            ...(token ? { [SESSION_HEADER]: token } : {}),
           },
           body: JSON.stringify(args ?? {}),
         });
         if (onProgress && res.ok && (res.headers.get('content-type') ?? '').startsWith(PROGRESS_MEDIA_TYPE)) {
           return await readProgressStream(res, onProgress);
         }
-        return (await res.json()) as Envelope;
+        const answer = (await res.json()) as Envelope;
+        // No session (none traded, or it ended): the window says so, once, in place of its screens.
+        return res.status === 401 ? lostSession(answer) : answer;
       } catch (err) {
         return unreachable(err);
       }

@@ -5,6 +5,8 @@ export interface SimpleColumn<T> {
   header: ReactNode;
   align?: 'left' | 'right' | 'center';
   width?: string;
+  /** Kept in view at the table's right edge while the rest scrolls sideways (the figure a row is read for). */
+  pinned?: boolean;
   render: (row: T) => ReactNode;
 }
 
@@ -32,7 +34,12 @@ export function DataTable<T>({
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c.key} className={`al-${c.align ?? 'left'}`} style={c.width ? { width: c.width } : undefined} scope="col">
+              <th
+                key={c.key}
+                className={`al-${c.align ?? 'left'}${c.pinned ? ' pinned-right' : ''}`}
+                style={c.width ? { width: c.width } : undefined}
+                scope="col"
+              >
                 {c.header}
               </th>
             ))}
@@ -60,7 +67,7 @@ export function DataTable<T>({
                 aria-selected={selectedKey !== undefined ? key === selectedKey : undefined}
               >
                 {columns.map((c) => (
-                  <td key={c.key} className={`al-${c.align ?? 'left'}`}>
+                  <td key={c.key} className={`al-${c.align ?? 'left'}${c.pinned ? ' pinned-right' : ''}`}>
                     {c.render(r)}
                   </td>
                 ))}

@@ -41,14 +41,18 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
-/** A decimal amount, exactly as stored, with its point lined up in a right-aligned column. */
-export function Amount({ value, className }: { value: string | null | undefined; className?: string }) {
+/**
+ * A decimal amount, exactly as stored, with its point lined up in a right-aligned column: `fracCh`
+ * (fractionWidth of the column's amounts) makes every fraction as wide as the column's widest.
+ */
+export function Amount({ value, className, fracCh }: { value: string | null | undefined; className?: string; fracCh?: number }) {
+  const fracStyle = fracCh === undefined ? undefined : { minWidth: `${fracCh}ch` };
   if (value === null || value === undefined || value === '') {
     // The dash stands where the digits before the point would, so it lines up with the amounts around it.
     return (
       <span className={className ? `amount muted ${className}` : 'amount muted'} aria-label="empty">
         <span className="amount-int">—</span>
-        <span className="amount-frac" />
+        <span className="amount-frac" style={fracStyle} />
       </span>
     );
   }
@@ -56,7 +60,9 @@ export function Amount({ value, className }: { value: string | null | undefined;
   return (
     <span className={className ? `amount ${className}` : 'amount'} title={value}>
       <span className="amount-int">{groupThousands(int)}</span>
-      <span className="amount-frac">{frac}</span>
+      <span className="amount-frac" style={fracStyle}>
+        {frac}
+      </span>
     </span>
   );
 }
@@ -65,18 +71,20 @@ const STATUS_TONE: Record<string, string> = {
   Completed: 'good',
   Resolved: 'good',
   running: 'good',
-  matched: 'good',
+  Matched: 'good',
   Active: 'good',
   Pending: 'warn',
   Confirming: 'info',
-  mismatched: 'bad',
+  Mismatched: 'bad',
   Failed: 'bad',
   Rejected: 'bad',
   failed: 'bad',
   Revoked: 'muted',
   Dismissed: 'muted',
   stopped: 'muted',
-  'not found': 'muted',
+  'Not in ledger': 'bad',
+  'Not in books': 'bad',
+  Duplicate: 'warn',
 };
 
 export function Badge({ children, tone }: { children: string; tone?: string }) {
@@ -96,24 +104,33 @@ export function ProgressBar({ done, total, label }: { done: number; total?: numb
 }
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const copy = async () => {
+    window.clearTimeout(timer.current);
     try {
       await navigator.clipboard.writeText(text);
     } catch {
-      // Clipboard refused (no permission, no focus): select-and-copy still works from the shown text.
+      // Refused (no permission, the window not focused, no clipboard at all): said, never swallowed;
+      // the text stays shown and selectable. It stays said until the next try.
+      setState('failed');
       return;
     }
-    setCopied(true);
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => setCopied(false), 1500);
+    setState('copied');
+    timer.current = window.setTimeout(() => setState('idle'), 1500);
   };
   return (
-    <button type="button" className="btn btn-small" onClick={copy} aria-label={`${label}: ${text.length > 40 ? 'value' : text}`}>
-      <Icon name={copied ? 'check' : 'copy'} size={14} /> {copied ? 'Copied' : label}
-    </button>
+    <>
+      <button type="button" className="btn btn-small" onClick={copy} aria-label={`${label}: ${text.length > 40 ? 'value' : text}`}>
+        <Icon name={state === 'copied' ? 'check' : 'copy'} size={14} /> {state === 'copied' ? 'Copied' : label}
+      </button>
+      {state === 'failed' && (
+        <span className="error-text" role="alert">
+          Not copied: the clipboard refused. Select the text and copy it with Ctrl+C (⌘C on a Mac).
+        </span>
+      )}
+    </>
   );
 }
 
@@ -379,6 +396,8 @@ export function FormDialog(props: {
   children: ReactNode;
   /** An action of another kind, at the footer's start (apart from Cancel and the submit button). */
   footerStart?: ReactNode;
+  /** A form with a table in it: the dialog as wide as the window allows. */
+  wide?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -397,6 +416,7 @@ export function FormDialog(props: {
     <Dialog
       title={props.title}
       onClose={props.onClose}
+      wide={props.wide}
       footer={
         <>
           {props.footerStart && <span className="dialog-footer-start">{props.footerStart}</span>}

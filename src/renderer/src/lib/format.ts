@@ -40,6 +40,16 @@ export function splitAmount(value: string): { int: string; frac: string } {
   return { int: value.slice(0, at), frac: value.slice(at) };
 }
 
+/**
+ * The widest fractional part among a column's amounts, its point included, in characters: each
+ * amount's fraction takes this width, so the points of a right-aligned column line up.
+ */
+export function fractionWidth(values: Iterable<string | null | undefined>): number {
+  let widest = 0;
+  for (const v of values) if (v) widest = Math.max(widest, splitAmount(v).frac.length);
+  return widest;
+}
+
 /** Group the integer digits in thousands for reading (1234567.5 -> 1,234,567.5), exactly. */
 export function groupThousands(int: string): string {
   const neg = int.startsWith('-');
@@ -59,7 +69,27 @@ export function relativeTime(ms: number | null | undefined, now = Date.now()): s
 
 /** The previous calendar month (UTC), as YYYY-MM-DD days: the period a month-end close usually covers. */
 export function previousMonth(now = new Date()): { from: string; to: string } {
-  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  return monthOf(now.getUTCFullYear(), now.getUTCMonth() - 1);
+}
+
+/** A calendar month (month 0 is January; others roll over into the year) as its first and last day. */
+function monthOf(year: number, month: number): { from: string; to: string } {
+  const first = new Date(Date.UTC(year, month, 1));
+  const last = new Date(Date.UTC(year, month + 1, 0));
   return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
+}
+
+/**
+ * The period to propose for the next run of a layout whose last run covered `last`: the month
+ * after it when it was a whole calendar month (the next month to close), but never past the
+ * previous calendar month (a month still running is not closed); otherwise the previous month.
+ */
+export function nextPeriod(last: { from?: string; to?: string } | undefined, now = new Date()): { from: string; to: string } {
+  const fallback = previousMonth(now);
+  const m = /^(\d{4})-(\d{2})-01$/.exec(last?.from ?? '');
+  if (!m) return fallback;
+  const month = monthOf(Number(m[1]), Number(m[2]) - 1);
+  if (month.to !== last?.to) return fallback;
+  const next = monthOf(Number(m[1]), Number(m[2]));
+  return next.from < fallback.from ? next : fallback;
 }

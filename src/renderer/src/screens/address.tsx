@@ -144,8 +144,8 @@ export function AddressScreen() {
       {unsupported.length > 0 && (
         <p className="note">
           Not checkable here: {unsupported.map((c) => c.chain_id).join(', ')} — their address formats (
-          {[...new Set(unsupported.map((c) => c.chain_identifier))].join(', ')}) are not covered by the /nps address check, which supports
-          EVM and TRON only.
+          {[...new Set(unsupported.map((c) => c.chain_identifier))].join(', ')}) are not covered by the address check, which supports EVM
+          and TRON only.
         </p>
       )}
     </div>

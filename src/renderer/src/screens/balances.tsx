@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { BalanceCheck, Movement, PeriodBalance } from '../../../shared/balances';
+import { FAILED_FEE_RULE } from '../../../shared/ledger';
 import { call, errorText } from '../api';
 import { DataTable, type SimpleColumn } from '../components/data-table';
 import { Amount, Badge, Empty, ErrorBox, Field, Loading, PageHeader, Pager } from '../components/ui';
 import { walletLabel, WalletName } from '../components/wallet-name';
-import { formatCount, formatTime, previousMonth, shorten } from '../lib/format';
+import { formatCount, fractionWidth, formatTime, previousMonth, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 
@@ -38,6 +39,13 @@ function Statement({ row, from, to, onClose }: { row: PeriodBalance; from: strin
   const q = useQuery(`${rowKey(row)}|${from}|${to}|${page}`, () =>
     call('balance-movements', { wallet_id: row.wallet_id, token_id: row.token_id, from, to, page, page_size: PAGE_SIZE }),
   );
+  const list = q.data?.list ?? [];
+  const frac = {
+    in: fractionWidth(list.map((m) => m.inflow)),
+    out: fractionWidth(list.map((m) => m.outflow)),
+    fees: fractionWidth(list.map((m) => m.fees)),
+    balance: fractionWidth(list.map((m) => m.balance)),
+  };
   const columns: SimpleColumn<Movement>[] = [
     { key: 'at', header: 'Time (UTC)', render: (m) => <span className="nowrap">{formatTime(m.at)}</span> },
     { key: 'type', header: 'type', render: (m) => m.type },
@@ -51,10 +59,16 @@ function Statement({ row, from, to, onClose }: { row: PeriodBalance; from: strin
         </span>
       ),
     },
-    { key: 'in', header: 'In', align: 'right', render: (m) => <Amount value={m.inflow === '0' ? '' : m.inflow} /> },
-    { key: 'out', header: 'Out', align: 'right', render: (m) => <Amount value={m.outflow === '0' ? '' : m.outflow} /> },
-    { key: 'fees', header: 'Fees', align: 'right', render: (m) => <Amount value={m.fees === '0' ? '' : m.fees} /> },
-    { key: 'balance', header: 'Balance', align: 'right', render: (m) => <Amount value={m.balance} className="strong" /> },
+    { key: 'in', header: 'In', align: 'right', render: (m) => <Amount value={m.inflow === '0' ? '' : m.inflow} fracCh={frac.in} /> },
+    { key: 'out', header: 'Out', align: 'right', render: (m) => <Amount value={m.outflow === '0' ? '' : m.outflow} fracCh={frac.out} /> },
+    { key: 'fees', header: 'Fees', align: 'right', render: (m) => <Amount value={m.fees === '0' ? '' : m.fees} fracCh={frac.fees} /> },
+    {
+      key: 'balance',
+      header: 'Balance',
+      align: 'right',
+      pinned: true,
+      render: (m) => <Amount value={m.balance} className="strong" fracCh={frac.balance} />,
+    },
   ];
   const s = q.data;
   return (
@@ -98,12 +112,39 @@ function Statement({ row, from, to, onClose }: { row: PeriodBalance; from: strin
   );
 }
 
+/** What a check found, with the rule it compared by and what it did to the balance exception. */
+function CheckResult({ result, walletText }: { result: BalanceCheck; walletText: string }) {
+  const agrees = result.difference === '0';
+  const ticket = result.ticket_id && (
+    <a href={`#/tickets/ticket/${encodeURIComponent(result.ticket_id)}`}>{shorten(result.ticket_id, 8, 4)}</a>
+  );
+  return (
+    <div className={`banner ${agrees ? 'banner-good' : 'banner-warn'}`} role="status" data-testid="check-result">
+      <strong>
+        {agrees
+          ? `The statement agrees with the ledger at its ${result.places} decimal place${result.places === 1 ? '' : 's'}`
+          : `Difference ${result.difference} ${result.token_id}`}
+      </strong>
+      <span>
+        {walletText}, {result.token_id} at {formatTime(result.at)} UTC: statement {result.statement_balance}, ledger {result.ledger_balance}
+        , difference {result.difference}.
+      </span>
+      <span data-testid="check-rule">The rule: {result.rule}.</span>
+      {ticket && result.ticket_status === 'Pending' && <span>Exception {ticket} (kind balance) is Pending in the Tickets queue.</span>}
+      {ticket && result.ticket_status === 'Resolved' && (
+        <span>Exception {ticket} (kind balance), which an earlier check opened, is now resolved, with this check as the reason.</span>
+      )}
+    </div>
+  );
+}
+
 function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; at: string }) {
   const wallets = useReference((s) => s.wallets.data);
   const [walletId, setWalletId] = useState(wallet);
   const [token, setToken] = useState(tokens[0] ?? '');
   const [date, setDate] = useState(at);
   const [balance, setBalance] = useState('');
+  const [places, setPlaces] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [result, setResult] = useState<BalanceCheck>();
@@ -112,7 +153,15 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
     setError(undefined);
     setResult(undefined);
     try {
-      setResult(await call('balance-check', { wallet_id: walletId, token_id: token.trim(), at: date, statement_balance: balance.trim() }));
+      setResult(
+        await call('balance-check', {
+          wallet_id: walletId,
+          token_id: token.trim(),
+          at: date,
+          statement_balance: balance.trim(),
+          ...(places.trim() !== '' ? { places: /^\d+$/.test(places.trim()) ? Number(places.trim()) : places.trim() } : {}),
+        }),
+      );
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -124,8 +173,10 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
       <div>
         <h2 id="check-title">Check against statement</h2>
         <p className="muted small">
-          The closing balance on the custodian&apos;s statement, compared with the ledger&apos;s at the end of that day (UTC). A difference
-          opens an exception of kind balance in the Tickets queue; the same check again updates it.
+          The closing balance on the custodian&apos;s statement, compared with the ledger&apos;s at the end of that day (UTC), at the
+          statement&apos;s own precision: the ledger&apos;s balance rounded half to even to the decimal places the statement is written
+          with. A difference opens an exception of kind balance in the Tickets queue; the same check again updates it, and a figure that
+          agrees resolves it.
         </p>
       </div>
       <form
@@ -163,7 +214,17 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
             inputMode="decimal"
             value={balance}
             onChange={(e) => setBalance(e.target.value)}
-            placeholder="e.g. 10.5"
+            placeholder="e.g. 10.50"
+          />
+        </Field>
+        <Field label="Decimal places" htmlFor="check-places" hint="Blank: as the figure is written">
+          <input
+            id="check-places"
+            className="mono"
+            inputMode="numeric"
+            value={places}
+            onChange={(e) => setPlaces(e.target.value)}
+            placeholder="as written"
           />
         </Field>
         <div className="filters-actions">
@@ -177,23 +238,7 @@ function CheckForm({ wallet, tokens, at }: { wallet: string; tokens: string[]; a
           {error}
         </p>
       )}
-      {result && (
-        <div className={`banner ${result.ticket_id ? 'banner-warn' : 'banner-good'}`} role="status" data-testid="check-result">
-          <strong>
-            {result.ticket_id ? `Difference ${result.difference} ${result.token_id}` : `The statement agrees with the ledger`}
-          </strong>
-          <span>
-            {walletLabel(wallets, result.wallet_id)}, {result.token_id} at {formatTime(result.at)} UTC: statement {result.statement_balance}
-            , ledger {result.ledger_balance}, difference {result.difference}.
-          </span>
-          {result.ticket_id && (
-            <span>
-              Exception <a href={`#/tickets/ticket/${encodeURIComponent(result.ticket_id)}`}>{shorten(result.ticket_id, 8, 4)}</a> (kind
-              balance) is Pending in the Tickets queue.
-            </span>
-          )}
-        </div>
-      )}
+      {result && <CheckResult result={result} walletText={walletLabel(wallets, result.wallet_id)} />}
     </section>
   );
 }
@@ -212,6 +257,15 @@ export function BalancesScreen() {
     setPeriod({ from: fromText, to: toText });
     setSelected(undefined);
   };
+  const rows = q.data?.rows ?? [];
+  // Each amount column's fractions as wide as its widest: the decimal points line up down the column.
+  const frac = {
+    opening: fractionWidth(rows.map((r) => r.opening)),
+    inflow: fractionWidth(rows.map((r) => r.inflow)),
+    outflow: fractionWidth(rows.map((r) => r.outflow)),
+    fees: fractionWidth(rows.map((r) => r.fees)),
+    closing: fractionWidth(rows.map((r) => r.closing)),
+  };
   const columns: SimpleColumn<PeriodBalance>[] = [
     { key: 'wallet', header: 'Wallet', render: (r) => <WalletName id={r.wallet_id} /> },
     {
@@ -223,14 +277,20 @@ export function BalancesScreen() {
         </span>
       ),
     },
-    { key: 'opening', header: 'Opening', align: 'right', render: (r) => <Amount value={r.opening} /> },
-    { key: 'in', header: 'In', align: 'right', render: (r) => <Amount value={r.inflow} /> },
-    { key: 'out', header: 'Out', align: 'right', render: (r) => <Amount value={r.outflow} /> },
-    { key: 'fees', header: 'Fees', align: 'right', render: (r) => <Amount value={r.fees} /> },
-    { key: 'closing', header: 'Closing', align: 'right', render: (r) => <Amount value={r.closing} className="strong" /> },
     { key: 'movements', header: 'Movements', align: 'right', render: (r) => <span className="num">{formatCount(r.movements)}</span> },
+    { key: 'opening', header: 'Opening', align: 'right', render: (r) => <Amount value={r.opening} fracCh={frac.opening} /> },
+    { key: 'in', header: 'In', align: 'right', render: (r) => <Amount value={r.inflow} fracCh={frac.inflow} /> },
+    { key: 'out', header: 'Out', align: 'right', render: (r) => <Amount value={r.outflow} fracCh={frac.outflow} /> },
+    { key: 'fees', header: 'Fees', align: 'right', render: (r) => <Amount value={r.fees} fracCh={frac.fees} /> },
+    // The figure the period is closed on stays in view when the table is wider than the window.
+    {
+      key: 'closing',
+      header: 'Closing',
+      align: 'right',
+      pinned: true,
+      render: (r) => <Amount value={r.closing} className="strong" fracCh={frac.closing} />,
+    },
   ];
-  const rows = q.data?.rows ?? [];
   const checkWallet = selected?.wallet_id ?? wallet;
   // The chosen row's token first: the check is about what the accountant is looking at.
   const checkTokens = [
@@ -244,7 +304,7 @@ export function BalancesScreen() {
     <div className="screen">
       <PageHeader
         title="Balances"
-        subtitle="Opening and closing balance per wallet and token from the ledger: completed deposits in, completed withdrawals and fees out, a failed withdrawal that reached the chain its fee. A record counts when it completed (else confirmed, else created)."
+        subtitle={`Opening and closing balance per wallet and token from the ledger: completed deposits in, completed withdrawals and their fees out; ${FAILED_FEE_RULE}, as in the Ledger totals and the reconciliation report. A record counts when it completed (else confirmed, else created).`}
       />
       <section className="card">
         <form

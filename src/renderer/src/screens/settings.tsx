@@ -658,8 +658,7 @@ function UserSection() {
         <div>
           <h2 id="user-title">Your name</h2>
           <p className="muted">
-            Every ticket you resolve, dismiss or reopen records who did it. The CLI acts under the same name (
-            <code>npm run nps -- user</code>).
+            Every ticket you resolve, dismiss or reopen records who did it. The command line acts under the same name.
           </p>
         </div>
       </div>

@@ -6,8 +6,10 @@ import {
   LEDGER_TYPES,
   RECORD_FIELDS,
   MAX_EXPORT_RECORDS,
+  PARTIAL_SEARCH_MIN,
   RECORD_TIME_FIELDS,
   TRANSACTION_SORTS,
+  FAILED_FEE_RULE,
   UNSUMMED_STATUSES,
   type LedgerRecord,
   type LedgerTotals,
@@ -215,11 +217,20 @@ function TransactionDetail({ record, onClose }: { record: LedgerRecord; onClose:
   );
 }
 
+/** A pause in typing this long runs the search: each keystroke would otherwise ask the service again. */
+const SEARCH_DELAY_MS = 250;
+
 function FilterBar() {
   const { filters, set, clear } = useTxFilters();
   const wallets = useReference((s) => s.wallets.data);
   const [search, setSearch] = useState(filters.search);
   const any = Object.values(filters).some(Boolean);
+  // The search runs as the user types, once typing pauses (Enter runs it at once).
+  useEffect(() => {
+    if (search.trim() === filters.search.trim()) return;
+    const timer = setTimeout(() => set({ search }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, filters.search, set]);
   return (
     <form
       className="toolbar"
@@ -233,7 +244,7 @@ function FilterBar() {
         <Icon name="search" size={15} />
         <input
           aria-label="Search by hash, transaction ID or request ID"
-          placeholder="Find a hash, transaction ID or request ID"
+          placeholder={`Find a hash, transaction ID or request ID, or their first ${PARTIAL_SEARCH_MIN} characters`}
           className="mono"
           value={search}
           onChange={(e) => {
@@ -336,7 +347,15 @@ function Totals({ query, total }: { query: ReturnType<typeof toQuery>; total: nu
               <td>
                 <span className={t.type === 'Deposit' ? 'dir dir-in' : 'dir dir-out'}>{t.type}</span>
               </td>
-              <td className="num">{formatCount(t.count)}</td>
+              <td className="num">
+                {formatCount(t.count)}
+                {t.fee_only > 0 && (
+                  <span className="muted small" title="Failed withdrawals that reached the chain: their fee is in the total fee">
+                    {' '}
+                    + {formatCount(t.fee_only)} failed, fee only
+                  </span>
+                )}
+              </td>
               <td className="num">
                 <Amount value={t.amount} />
               </td>
@@ -358,18 +377,22 @@ function Totals({ query, total }: { query: ReturnType<typeof toQuery>; total: nu
 
 const countText = (n: number, status: string) => `${formatCount(n)} ${status}`;
 
+/** The rule, as a sentence. */
+const RULE = FAILED_FEE_RULE.charAt(0).toUpperCase() + FAILED_FEE_RULE.slice(1);
+
 /**
- * What the totals sum, said where they are shown: Failed and Rejected records moved no amount (a
- * balance counts neither), so they are left out unless the Status filter asks for them.
+ * What the totals sum, said where they are shown, by the rule Balances count with: Failed and
+ * Rejected records moved no amount, so they are left out unless the Status filter asks for them,
+ * but a failed withdrawal that reached the chain paid its fee, which is in the total fee.
  */
 function totalsCaption(status: string | undefined, leftOut: LedgerTotals['left_out'] | undefined): string {
   if (status !== undefined && (UNSUMMED_STATUSES as readonly string[]).includes(status))
-    return `Totals per token of the ${status} records these filters select (the Status filter asks for them; they moved no amount, and Balances leave them out)`;
+    return `Totals per token of the ${status} records these filters select, amounts and fees as recorded (the Status filter asks for them; Balances count none of their amounts)`;
   const base = 'Totals per token for these filters';
   if (status !== undefined || leftOut === undefined) return base;
-  if (leftOut.length === 0) return `${base} (Failed and Rejected records, which moved no amount, are left out: none here)`;
   const n = leftOut.reduce((sum, l) => sum + l.count, 0);
-  return `${base}, without ${leftOut.map((l) => countText(l.count, l.status)).join(' and ')} record${n === 1 ? '' : 's'}: they moved no amount, as Balances count them (filter Status to total them)`;
+  const without = n === 0 ? '' : `, without ${leftOut.map((l) => countText(l.count, l.status)).join(' and ')} record${n === 1 ? '' : 's'}`;
+  return `${base}${without}. ${RULE}, as Balances and the reconciliation report count them (filter Status to total failed records as recorded).`;
 }
 
 /** Save the current filters' records, in the current sort, as CSV or XLSX. */
@@ -389,7 +412,7 @@ function ExportButtons({ query, sort, total }: { query: ReturnType<typeof toQuer
     }
   };
   const title = tooMany
-    ? `Export holds at most ${formatCount(MAX_EXPORT_RECORDS)} records: narrow the filters (nps ledger export writes the whole ledger)`
+    ? `Export holds at most ${formatCount(MAX_EXPORT_RECORDS)} records: narrow the filters (by wallet, chain, token or dates) and export each part`
     : undefined;
   return (
     <span className="tx-export">
@@ -433,7 +456,8 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
   else if (rows.total === 0)
     body = filtered ? (
       <Empty title="No transactions match these filters">
-        Search looks for an exact hash, transaction ID or request ID. Clear the filters to see everything.
+        Search finds a hash, transaction ID or request ID, and from {PARTIAL_SEARCH_MIN} characters those that begin with what is typed (a
+        request ID as written). Clear the filters to see everything.
       </Empty>
     ) : (
       <Empty title="The ledger is empty">

@@ -1,4 +1,5 @@
 import type { FlagField, RunItem } from '../../../../shared/reconcile';
+import { REPORT_GROUP_LABELS } from '../../../../shared/reports';
 import type { TransactionRecord } from '../../../../shared/ledger';
 import { formatSeconds, formatTime } from '../../lib/format';
 
@@ -40,8 +41,9 @@ export function claimedDisplay(claimed: Record<string, unknown>, f: FlagField): 
   return t;
 }
 
-export type ItemOutcome = 'matched' | 'mismatched' | 'not found';
-export const outcomeOf = (item: RunItem): ItemOutcome => (item.result ? 'matched' : item.record ? 'mismatched' : 'not found');
+/** A claim's group by its one name (shared/reports.ts): Matched, Mismatched, Not in ledger, Duplicate. */
+export const outcomeOf = (item: RunItem): string =>
+  REPORT_GROUP_LABELS[item.duplicate_of !== null ? 'duplicates' : item.result ? 'matched' : item.record ? 'mismatched' : 'not_in_ledger'];
 
 export function identifierOf(claimed: Record<string, unknown>): { kind: string; value: string } {
   for (const k of ['hash', 'transaction_id', 'request_id']) {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { RunSummary } from '../../../../shared/reconcile';
+import { REPORT_GROUP_LABELS as GROUP } from '../../../../shared/reports';
 import { call } from '../../api';
 import { DataTable, type SimpleColumn } from '../../components/data-table';
 import { Empty, ErrorBox, Loading, Pager } from '../../components/ui';
@@ -22,14 +23,21 @@ const columns: SimpleColumn<RunSummary>[] = [
     render: (r) => (r.wallet_id ? <WalletName id={r.wallet_id} /> : <span className="muted">all</span>),
   },
   { key: 'items', header: 'Rows', align: 'right', render: (r) => <span className="num">{r.item_count}</span> },
-  { key: 'matched', header: 'Matched', align: 'right', render: (r) => <span className="num text-good">{r.matched}</span> },
+  { key: 'matched', header: GROUP.matched, align: 'right', render: (r) => <span className="num text-good">{r.matched}</span> },
   {
     key: 'mismatched',
-    header: 'Mismatched',
+    header: GROUP.mismatched,
     align: 'right',
     render: (r) => <span className={r.mismatched ? 'num text-bad' : 'num'}>{r.mismatched}</span>,
   },
-  { key: 'nf', header: 'Not found', align: 'right', render: (r) => <span className="num">{r.not_found}</span> },
+  { key: 'nf', header: GROUP.not_in_ledger, align: 'right', render: (r) => <span className="num">{r.not_found}</span> },
+  {
+    key: 'nib',
+    header: GROUP.not_in_books,
+    align: 'right',
+    render: (r) => (r.two_way ? <span className="num">{r.not_in_books}</span> : <span className="muted">—</span>),
+  },
+  { key: 'dup', header: GROUP.duplicates, align: 'right', render: (r) => <span className="num">{r.duplicates}</span> },
   {
     key: 'unreadable',
     header: 'Unreadable',

@@ -6,14 +6,15 @@ import { RunHistory } from './history';
 import { NewRun } from './new-run';
 import { useRunWizard } from './store';
 import { RunResults } from './results';
+import { SavedMappings } from './saved-mappings';
 
-type Tab = 'new' | 'run' | 'history';
+type Tab = 'new' | 'run' | 'history' | 'mappings';
 
 export function ReconcileScreen() {
   const { sub, id } = useRoute();
   const go = useRoute((s) => s.go);
   const loadWallets = useReference((s) => s.loadWallets);
-  const tab: Tab = sub === 'run' || sub === 'history' ? sub : 'new';
+  const tab: Tab = sub === 'run' || sub === 'history' || sub === 'mappings' ? sub : 'new';
   useEffect(() => loadWallets(), [loadWallets]);
   return (
     <div className="screen screen-full">
@@ -27,6 +28,7 @@ export function ReconcileScreen() {
           { key: 'new', label: 'New run' },
           { key: 'run', label: 'Results' },
           { key: 'history', label: 'History' },
+          { key: 'mappings', label: 'Saved mappings' },
         ]}
         active={tab}
         onChange={(k) =>
@@ -41,6 +43,7 @@ export function ReconcileScreen() {
           <Empty title="No run selected">Run a reconciliation, or pick one from the history.</Empty>
         ))}
       {tab === 'history' && <RunHistory />}
+      {tab === 'mappings' && <SavedMappings />}
     </div>
   );
 }

@@ -1,50 +1,21 @@
+import { useEffect, useState } from 'react';
 import {
-  BOOKS_AMOUNT_SIGNS,
-  BOOKS_TRANSLATED_FIELDS,
   DEFAULT_AMOUNT_DELTA,
   DEFAULT_TIME_DELTA,
   FLAG_FIELDS,
   IDENTIFIER_FIELDS,
   TIME_TYPES,
-  type BooksColumnField,
-  type BooksMapping,
   type TimeType,
 } from '../../../../shared/reconcile';
-import { LEDGER_STATUSES, LEDGER_TYPES } from '../../../../shared/ledger';
 import { FileDrop } from '../../components/file-drop';
-import { ColumnSelect, ConstantInput, SampleCell, sampleOf } from '../../components/mapping';
-import { ErrorBox, Field, ProgressBar, Spinner } from '../../components/ui';
-import { formatBytes, formatCount, shorten } from '../../lib/format';
+import { ErrorBox, Field, FormDialog, ProgressBar, Spinner } from '../../components/ui';
+import { formatBytes, formatCount, formatTime, shorten } from '../../lib/format';
 import { useReference } from '../../stores/reference';
 import { useRoute } from '../../stores/route';
 import { BooksPreviewTable } from './books-preview';
+import { FormatFields, MappingTable, Translations } from './mapping-editor';
 import { useRunWizard } from './store';
 import { PeriodFields } from './period';
-
-/** The claim's fields, with the In/Out pair after amount. */
-const FIELDS: BooksColumnField[] = [...IDENTIFIER_FIELDS, ...FLAG_FIELDS].flatMap((f): BooksColumnField[] =>
-  f === 'amount' ? ['amount', 'amount_in', 'amount_out'] : [f],
-);
-const PAIR = new Set<BooksColumnField>(['amount_in', 'amount_out']);
-
-const HELP: Partial<Record<BooksColumnField, string>> = {
-  request_id: 'identifier',
-  transaction_id: 'identifier',
-  hash: 'identifier',
-  time: 'Unix s / ms, ISO 8601, 2026-01-31 10:00, 31/01/2026 10:00, Jan 31, 2026…',
-  amount: 'compared within the amount tolerance',
-  amount_in: 'In (Debit, Received): the amount of a Deposit',
-  amount_out: 'Out (Credit, Sent): the amount of a Withdrawal',
-  fee: 'compared within the amount tolerance',
-  amount_actual: 'compared within the amount tolerance',
-  to: 'case-insensitive on EVM chains',
-};
-
-const SIGN_LABELS: Record<(typeof BOOKS_AMOUNT_SIGNS)[number], string> = {
-  positive_deposit: 'signed: + Deposit, − Withdrawal',
-  positive_withdrawal: 'signed: + Withdrawal, − Deposit',
-};
-const WORDS: Partial<Record<string, readonly string[]>> = { type: LEDGER_TYPES, status: LEDGER_STATUSES };
 
 export function NewRun() {
   const w = useRunWizard();
@@ -109,156 +80,17 @@ export function NewRun() {
           </button>
         </div>
 
+        <SavedMappingBar disabled={running} />
+
         <div className="split">
           <div className="mapping-wrap">
-            <table className="table mapping" aria-label="Books column mapping">
-              <thead>
-                <tr>
-                  <th scope="col">Verification field</th>
-                  <th scope="col">Books column</th>
-                  <th scope="col">or a constant</th>
-                  <th scope="col">Sample</th>
-                </tr>
-              </thead>
-              <tbody>
-                {FIELDS.map((f) => {
-                  const header = columns[f];
-                  const samples = sampleOf(d.sample, header);
-                  return (
-                    <tr key={f} className={header || (!PAIR.has(f) && constants[f as keyof typeof constants]) ? 'mapped' : undefined}>
-                      <th scope="row">
-                        <span className="mono">{f}</span>
-                        {HELP[f] && <div className="muted small">{HELP[f]}</div>}
-                      </th>
-                      <td>
-                        <ColumnSelect
-                          field={f}
-                          headers={d.headers}
-                          value={header}
-                          emptyLabel={PAIR.has(f) ? '— no In/Out pair —' : '— not compared —'}
-                          disabled={running}
-                          onChange={(h) => w.setColumn(f, h)}
-                        />
-                      </td>
-                      <td>
-                        {PAIR.has(f) ? (
-                          <span className="muted small">{f === 'amount_in' ? 'gives type Deposit' : 'gives type Withdrawal'}</span>
-                        ) : (
-                          <ConstantInput
-                            field={f}
-                            value={constants[f as keyof typeof constants]}
-                            disabled={running}
-                            onChange={(v) => w.setConstant(f as keyof typeof constants, v)}
-                          />
-                        )}
-                      </td>
-                      <SampleCell samples={samples} />
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-            <Translations />
+            <MappingTable headers={d.headers} sample={d.sample} mapping={w.mapping} onChange={w.setMapping} disabled={running} />
+            <Translations sample={d.sample} mapping={w.mapping} onChange={w.setMapping} disabled={running} />
           </div>
 
           <aside className="side-form">
             <h3>How the books write it</h3>
-            <Field label="Amount column" htmlFor="rc-sign" hint="A signed amount gives the type by its sign">
-              <select
-                id="rc-sign"
-                value={w.mapping.amount_sign ?? ''}
-                onChange={(e) => w.patchMapping({ amount_sign: (e.target.value || undefined) as BooksMapping['amount_sign'] })}
-                disabled={running}
-              >
-                <option value="">not signed</option>
-                {BOOKS_AMOUNT_SIGNS.map((v) => (
-                  <option key={v} value={v}>
-                    {SIGN_LABELS[v]}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field
-              label="Decimal separator"
-              htmlFor="rc-decimal"
-              hint={
-                (w.mapping.decimal_separator ?? '.') === 'auto'
-                  ? readAs?.decimal_separator
-                    ? `From the file: ${readAs.decimal_separator === ',' ? 'decimal comma' : 'decimal point'}`
-                    : 'From the file'
-                  : undefined
-              }
-            >
-              <select
-                id="rc-decimal"
-                value={w.mapping.decimal_separator ?? '.'}
-                onChange={(e) => w.patchMapping({ decimal_separator: e.target.value as BooksMapping['decimal_separator'] })}
-                disabled={running}
-              >
-                <option value="auto">from the file</option>
-                <option value=".">. (1234.56)</option>
-                <option value=",">, (1234,56)</option>
-              </select>
-            </Field>
-            <Field label="Thousands separator in amounts" htmlFor="rc-thousands">
-              <select
-                id="rc-thousands"
-                value={w.mapping.thousands_separator ?? ''}
-                onChange={(e) => w.patchMapping({ thousands_separator: e.target.value as BooksMapping['thousands_separator'] })}
-                disabled={running}
-              >
-                <option value="auto">the other of . and , (or a space)</option>
-                <option value="">none</option>
-                <option value=",">, (1,234.5)</option>
-                <option value=".">. (1.234,5)</option>
-                <option value=" ">space</option>
-                <option value="'">'</option>
-                <option value="_">_</option>
-              </select>
-            </Field>
-            <Field
-              label="Dates like 03/01/2026"
-              htmlFor="rc-date-order"
-              hint={
-                (w.mapping.date_order ?? 'auto') === 'auto' && readAs?.date_order
-                  ? `From the file: ${readAs.date_order === 'day_first' ? 'day first' : 'month first'}`
-                  : undefined
-              }
-            >
-              <select
-                id="rc-date-order"
-                value={w.mapping.date_order ?? 'auto'}
-                onChange={(e) => w.patchMapping({ date_order: e.target.value as BooksMapping['date_order'] })}
-                disabled={running}
-              >
-                <option value="auto">from the file</option>
-                <option value="day_first">day first (31/01/2026)</option>
-                <option value="month_first">month first (01/31/2026)</option>
-              </select>
-            </Field>
-            <Field
-              label="Time zone of times without one"
-              htmlFor="rc-zone"
-              hint="An IANA name (Europe/Berlin); empty: the UTC offset below"
-            >
-              <input
-                id="rc-zone"
-                className="mono"
-                value={w.mapping.time_zone ?? ''}
-                placeholder="UTC offset"
-                onChange={(e) => w.patchMapping({ time_zone: e.target.value.trim() || undefined })}
-                disabled={running}
-              />
-            </Field>
-            <Field label="UTC offset of times without a zone" htmlFor="rc-offset">
-              <input
-                id="rc-offset"
-                className="mono"
-                value={w.mapping.utc_offset ?? '+00:00'}
-                onChange={(e) => w.patchMapping({ utc_offset: e.target.value })}
-                disabled={running}
-              />
-            </Field>
+            <FormatFields mapping={w.mapping} onChange={w.setMapping} disabled={running} readAs={readAs} />
             <h3>Tolerances</h3>
             <Field
               label="Amount tolerance"
@@ -355,88 +187,101 @@ export function NewRun() {
 }
 
 /**
- * Value translations: the values of each translatable field's column in the first rows, each with
- * the claim value it stands for ("Receive" is a Deposit). Type and status choose among their
- * words; chain and token take any text.
+ * Which mapping reads the file: one saved for this layout (proposed when the file was dropped), any
+ * other saved one, or the first guess from the columns; and "Save mapping as…" to keep the one on
+ * screen under a name. A run keeps its mapping for the next file of this layout by itself.
  */
-function Translations() {
+function SavedMappingBar({ disabled }: { disabled: boolean }) {
   const w = useRunWizard();
-  const d = w.detect!;
-  const running = w.busy === 'run';
-  const tables = BOOKS_TRANSLATED_FIELDS.flatMap((field) => {
-    const column = w.mapping.columns?.[field];
-    if (!column) return [];
-    const table = w.mapping.translations?.[field] ?? {};
-    const words = WORDS[field];
-    const seen = new Map<string, string>();
-    for (const r of d.sample) {
-      const v = (r[column] ?? '').trim();
-      if (v && !seen.has(v.toLowerCase()) && !words?.some((x) => x.toLowerCase() === v.toLowerCase())) seen.set(v.toLowerCase(), v);
-    }
-    for (const from of Object.keys(table)) if (!seen.has(from.trim().toLowerCase())) seen.set(from.trim().toLowerCase(), from);
-    const values = [...seen.values()].slice(0, 12);
-    return values.length ? [{ field, column, values, table, words }] : [];
-  });
-  if (tables.length === 0) return null;
-  const lookup = (table: Record<string, string>, v: string) =>
-    Object.entries(table).find(([k]) => k.trim().toLowerCase() === v.trim().toLowerCase());
+  const go = useRoute((s) => s.go);
+  const wallets = useReference((s) => s.wallets.data);
+  const [saving, setSaving] = useState(false);
+  const refreshSaved = w.refreshSaved;
+  useEffect(() => void refreshSaved(), [refreshSaved]);
+  const list = w.savedList ?? [];
+  const mine = list.filter((m) => m.same_layout);
+  const others = list.filter((m) => !m.same_layout);
+  const walletName = (id: string | null) =>
+    id === null ? 'all wallets' : (wallets?.find((x) => x.wallet_id === id)?.name ?? '') || shorten(id, 8, 4);
+  const status = w.saved
+    ? `Saved as “${w.saved.name}” for ${walletName(w.saved.wallet_id)}, last used ${formatTime(w.saved.used_at).slice(0, 10)}${
+        w.edited ? ' · changed since, not saved yet' : ''
+      }`
+    : 'A first guess from the columns: check it against the preview below.';
   return (
-    <div className="subsection">
-      <h3>Values the books write their own way</h3>
-      {tables.map(({ field, column, values, table, words }) => (
-        <details key={field} open={Boolean(words) || Object.keys(table).length > 0}>
-          <summary>
-            <span className="mono">{field}</span> from {column}: {values.length} value{values.length === 1 ? '' : 's'}
-          </summary>
-          <table className="table mapping" aria-label={`Translations of ${field}`}>
-            <thead>
-              <tr>
-                <th scope="col">
-                  {column} <span className="muted">→</span> <span className="mono">{field}</span>
-                </th>
-                <th scope="col">means</th>
-              </tr>
-            </thead>
-            <tbody>
-              {values.map((v) => {
-                const hit = lookup(table, v);
-                const set = (to: string) => w.setTranslation(field, hit?.[0] ?? v, to);
-                return (
-                  <tr key={v} className={hit ? 'mapped' : undefined}>
-                    <th scope="row" className="mono">
-                      {v}
-                    </th>
-                    <td>
-                      {words ? (
-                        <select
-                          aria-label={`${field} for ${v}`}
-                          value={hit?.[1] ?? ''}
-                          onChange={(e) => set(e.target.value)}
-                          disabled={running}
-                        >
-                          <option value="">— as written —</option>
-                          {words.map((x) => (
-                            <option key={x}>{x}</option>
-                          ))}
-                        </select>
-                      ) : (
-                        <input
-                          aria-label={`${field} for ${v}`}
-                          className="mono"
-                          value={hit?.[1] ?? ''}
-                          placeholder="as written"
-                          onChange={(e) => set(e.target.value)}
-                          disabled={running}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </details>
-      ))}
+    <div className="saved-mapping-bar">
+      <Field label="Use saved mapping" htmlFor="rc-saved-mapping">
+        <select id="rc-saved-mapping" value={w.saved?.mapping_id ?? ''} onChange={(e) => w.useSaved(e.target.value)} disabled={disabled}>
+          <option value="">First guess from the columns</option>
+          {mine.length > 0 && (
+            <optgroup label="Saved for this layout">
+              {mine.map((m) => (
+                <option key={m.mapping_id} value={m.mapping_id}>
+                  {m.name} ({walletName(m.wallet_id)})
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {others.length > 0 && (
+            <optgroup label="Saved for other layouts">
+              {others.map((m) => (
+                <option key={m.mapping_id} value={m.mapping_id}>
+                  {m.name} ({walletName(m.wallet_id)})
+                </option>
+              ))}
+            </optgroup>
+          )}
+        </select>
+      </Field>
+      <p className="muted small saved-mapping-status" data-testid="saved-mapping-status">
+        {status}
+      </p>
+      <div className="row-actions">
+        <button type="button" className="btn btn-small" onClick={() => setSaving(true)} disabled={disabled}>
+          Save mapping as…
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost btn-small"
+          onClick={() => go({ screen: 'reconcile', sub: 'mappings', id: '' })}
+          disabled={disabled}
+        >
+          Saved mappings
+        </button>
+      </div>
+      {saving && <SaveAsDialog onClose={() => setSaving(false)} />}
     </div>
+  );
+}
+
+function SaveAsDialog({ onClose }: { onClose: () => void }) {
+  const w = useRunWizard();
+  const [name, setName] = useState(w.saved?.named ? w.saved.name : '');
+  const taken = (w.savedList ?? []).find((m) => m.name.toLowerCase() === name.trim().toLowerCase());
+  return (
+    <FormDialog
+      id="save-mapping"
+      title="Save mapping as"
+      submitLabel={taken ? 'Replace' : 'Save'}
+      busyLabel="Saving…"
+      canSubmit={name.trim() !== ''}
+      onClose={onClose}
+      action={async () => {
+        await w.saveAs(name.trim(), taken !== undefined);
+        onClose();
+      }}
+    >
+      <Field
+        label="Name"
+        htmlFor="save-mapping-name"
+        hint={
+          taken
+            ? `“${taken.name}” is saved already: saving replaces it with this mapping.`
+            : 'Proposed for the next books file with these columns, for this wallet first.'
+        }
+      >
+        <input id="save-mapping-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus />
+      </Field>
+    </FormDialog>
   );
 }

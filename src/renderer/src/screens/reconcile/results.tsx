@@ -6,7 +6,7 @@ import { ExplorerLink } from '../../components/links';
 import { Badge, Empty, ErrorBox, FieldName, Loading, Pager, Stat } from '../../components/ui';
 import { downloadText, toCsv } from '../../lib/csv';
 import { downloadFile } from '../../lib/download';
-import type { ReportFormat } from '../../../../shared/reports';
+import { REPORT_GROUP_LABELS, type ReportFormat } from '../../../../shared/reports';
 import { WalletName } from '../../components/wallet-name';
 import { formatCount, formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
@@ -17,6 +17,14 @@ type ItemFilter = 'all' | 'matched' | 'mismatched' | 'not_found' | 'duplicates';
 /** The run's claims by group, or (two-way runs) the ledger records no claim found. */
 type Filter = ItemFilter | 'not_in_books';
 const PAGE = 50;
+const GROUP = REPORT_GROUP_LABELS;
+/** The group a filter of the run's claims shows. */
+const GROUP_OF: Record<Exclude<ItemFilter, 'all'>, keyof typeof GROUP> = {
+  matched: 'matched',
+  mismatched: 'mismatched',
+  not_found: 'not_in_ledger',
+  duplicates: 'duplicates',
+};
 const AMOUNTS = new Set<FlagField>(['amount', 'fee', 'amount_actual']);
 
 function FieldCell({ item, f }: { item: RunItem; f: FlagField }) {
@@ -27,7 +35,7 @@ function FieldCell({ item, f }: { item: RunItem; f: FlagField }) {
   const recorded = recordedText(item.record, f, item.claimed);
   const state = !found ? 'nf' : !isGiven ? 'skip' : ok ? 'ok' : 'bad';
   const mark = state === 'ok' ? 'check' : state === 'bad' ? 'cross' : 'dash';
-  const label = state === 'ok' ? 'agrees' : state === 'bad' ? 'differs' : state === 'skip' ? 'not given' : 'not found';
+  const label = state === 'ok' ? 'agrees' : state === 'bad' ? 'differs' : state === 'skip' ? 'not given' : 'not in ledger';
   const title = `${matchFlagOf(f)}: ${ok} (${label})${isGiven ? `\nclaimed: ${claimed}` : ''}${found ? `\nrecorded: ${recorded || '—'}` : ''}`;
   return (
     <div className={`fcell fcell-${state}${AMOUNTS.has(f) ? ' fcell-num' : ''}`} title={title}>
@@ -79,10 +87,6 @@ async function exportRun(runId: string, label: string, onProgress: (n: number, t
   downloadText(`reconciliation-${label.replace(/[^\w.-]+/g, '_') || runId}.csv`, toCsv(header, rows));
 }
 
-/** A claim's group as the results show it: a duplicate first, whatever its record says. */
-const outcomeLabel = (it: RunItem, twoWay: boolean): string =>
-  it.duplicate_of !== null ? 'duplicate' : twoWay && !it.record ? 'not in ledger' : outcomeOf(it);
-
 const dayText = (ms: number | null): string => (ms === null ? '…' : formatTime(ms));
 
 /** The ledger side of a two-way run: records of its period no claim found, each with its exception. */
@@ -119,17 +123,17 @@ function Unbooked({ runId }: { runId: string }) {
                     <a
                       className="badge-link"
                       href={`#/tickets/ticket/${u.ticket_id}`}
-                      aria-label={`not in books: open exception ${u.ticket_id.slice(0, 8)}`}
+                      aria-label={`${GROUP.not_in_books}: open exception ${u.ticket_id.slice(0, 8)}`}
                       onClick={(e) => {
                         e.preventDefault();
                         go({ screen: 'tickets', sub: 'ticket', id: u.ticket_id! });
                       }}
                     >
-                      <Badge>not in books</Badge>
+                      <Badge>{GROUP.not_in_books}</Badge>
                       <span className="small">exception ›</span>
                     </a>
                   ) : (
-                    <Badge>not in books</Badge>
+                    <Badge>{GROUP.not_in_books}</Badge>
                   )}
                 </td>
                 <td className="num">{u.record ? formatTime(u.record.created_at) : '—'}</td>
@@ -239,7 +243,7 @@ export function RunResults({ runId }: { runId: string }) {
             className="btn btn-primary"
             onClick={() => void doReport('xlsx')}
             disabled={exporting?.endsWith('…')}
-            title="The auditor's workbook: a summary (period, wallets, counts, balances, who ran it, sign-off), then a sheet per group"
+            title="The auditor's workbook: a summary (the books file and its SHA-256, period, tolerances, counts, exceptions, balances, who ran it, sign-off), a sheet per group with each exception's state, and the rejected books rows"
           >
             <Icon name="download" size={14} /> Report (XLSX)
           </button>
@@ -253,10 +257,16 @@ export function RunResults({ runId }: { runId: string }) {
       </div>
       <div className="stats" role="group" aria-label="Filter results">
         <Stat label="all rows" value={r.item_count} onClick={() => pick('all')} active={filter === 'all'} />
-        <Stat label="matched" value={r.matched} tone="good" onClick={() => pick('matched')} active={filter === 'matched'} />
-        <Stat label="mismatched" value={r.mismatched} tone="bad" onClick={() => pick('mismatched')} active={filter === 'mismatched'} />
+        <Stat label={GROUP.matched} value={r.matched} tone="good" onClick={() => pick('matched')} active={filter === 'matched'} />
         <Stat
-          label={r.two_way ? 'not in ledger' : 'not found'}
+          label={GROUP.mismatched}
+          value={r.mismatched}
+          tone="bad"
+          onClick={() => pick('mismatched')}
+          active={filter === 'mismatched'}
+        />
+        <Stat
+          label={GROUP.not_in_ledger}
           value={r.not_found}
           tone={r.two_way ? 'bad' : 'muted'}
           onClick={() => pick('not_found')}
@@ -265,13 +275,19 @@ export function RunResults({ runId }: { runId: string }) {
         {r.two_way && (
           <>
             <Stat
-              label="not in books"
+              label={GROUP.not_in_books}
               value={r.not_in_books}
               tone="bad"
               onClick={() => pick('not_in_books')}
               active={filter === 'not_in_books'}
             />
-            <Stat label="duplicates" value={r.duplicates} tone="warn" onClick={() => pick('duplicates')} active={filter === 'duplicates'} />
+            <Stat
+              label={GROUP.duplicates}
+              value={r.duplicates}
+              tone="warn"
+              onClick={() => pick('duplicates')}
+              active={filter === 'duplicates'}
+            />
           </>
         )}
         {r.rejected_count > 0 && <Stat label="books rows unreadable" value={r.rejected_count} tone="warn" />}
@@ -300,7 +316,7 @@ export function RunResults({ runId }: { runId: string }) {
       {filter === 'not_in_books' ? (
         <Unbooked runId={runId} />
       ) : r.items.list.length === 0 ? (
-        <Empty title={filter === 'all' ? 'This run has no rows' : `No ${filter.replace('_', ' ')} rows in this run`} />
+        <Empty title={filter === 'all' ? 'This run has no rows' : `No rows in this run are ${GROUP[GROUP_OF[filter]]}`} />
       ) : (
         <div className={run.loading ? 'grid-wrap is-loading' : 'grid-wrap'}>
           <table className="table results-grid" aria-label="Reconciliation results">
@@ -309,7 +325,7 @@ export function RunResults({ runId }: { runId: string }) {
                 <th scope="col" className="al-right">
                   Row
                 </th>
-                <th scope="col">Outcome · hash or ID</th>
+                <th scope="col">Outcome · hash or ID · the books’ description</th>
                 {fields.map((f) => (
                   <th key={f} scope="col" className={AMOUNTS.has(f) ? 'al-right' : undefined}>
                     <FieldName field={f} />
@@ -328,9 +344,9 @@ export function RunResults({ runId }: { runId: string }) {
             <tbody>
               {r.items.list.map((it) => {
                 const id = identifierOf(it.claimed);
-                const outcome = outcomeLabel(it, r.two_way);
+                const outcome = outcomeOf(it);
                 return (
-                  <tr key={it.idx} className={`outcome-${outcome.replace(/ /g, '-')}`}>
+                  <tr key={it.idx} className={`outcome-${outcome.toLowerCase().replace(/ /g, '-')}`}>
                     <td className="al-right num">{rowOf(it)}</td>
                     <td className="ident">
                       <div>
@@ -360,6 +376,11 @@ export function RunResults({ runId }: { runId: string }) {
                         <span className="mono" title={id.value}>
                           {shorten(id.value, 8, 6)}
                         </span>
+                      )}
+                      {typeof it.claimed.description === 'string' && it.claimed.description !== '' && (
+                        <p className="item-desc" title={it.claimed.description}>
+                          {it.claimed.description}
+                        </p>
                       )}
                       {it.record_changed && (
                         <div

@@ -8,15 +8,14 @@ import {
   type BooksRunResult,
   type BooksTranslatedField,
   type BooksSource,
+  type SavedMapping,
+  type SavedMappingListed,
   type TimeType,
   type VerifyField,
 } from '../../../../shared/reconcile';
-import type { z } from 'zod';
-import type { BooksMapping } from '../../../../shared/reconcile';
 import { call, errorText, fileSource, type Progress } from '../../api';
-import { previousMonth } from '../../lib/format';
-
-type MappingIn = z.input<typeof BooksMapping>;
+import { nextPeriod, previousMonth } from '../../lib/format';
+import { withColumn, withConstant, withTranslation, type MappingIn } from './mapping-editor';
 
 interface RunWizard {
   step: 'choose' | 'map';
@@ -37,6 +36,11 @@ interface RunWizard {
   twoWay: boolean;
   periodFrom: string;
   periodTo: string;
+  /** The saved mapping the mapping came from (proposed for the file's layout, or picked), and whether it was changed since. */
+  saved?: SavedMapping;
+  edited: boolean;
+  /** Every saved mapping, the file's layout's first. */
+  savedList?: SavedMappingListed[];
   busy?: 'detect' | 'run';
   progress?: Progress;
   error?: string;
@@ -54,12 +58,20 @@ interface RunActions {
     p: Partial<Pick<RunWizard, 'amountDelta' | 'timeType' | 'timeDelta' | 'walletId' | 'label' | 'twoWay' | 'periodFrom' | 'periodTo'>>,
   ) => void;
   patchMapping: (p: Partial<MappingIn>) => void;
+  setMapping: (m: MappingIn) => void;
+  /** Read the file with a saved mapping (its ID), or with the first guess from the header (''). */
+  useSaved: (mappingId: string) => void;
+  /** Keep the mapping and this run's options under a name (replacing the mapping of that name when asked). */
+  saveAs: (name: string, replace: boolean) => Promise<SavedMapping>;
+  /** Read the saved mappings again (they may have been edited in Saved mappings). */
+  refreshSaved: () => Promise<void>;
   run: () => Promise<BooksRunResult | undefined>;
 }
 
 const START: RunWizard = {
   step: 'choose',
   mapping: {},
+  edited: false,
   previewing: false,
   amountDelta: DEFAULT_AMOUNT_DELTA,
   timeType: 'Created',
@@ -103,8 +115,44 @@ export const useRunWizard = create<RunWizard & RunActions>((set, get) => {
     }, delay);
   };
   const setMapping = (mapping: MappingIn) => {
-    set({ mapping });
+    set({ mapping, edited: true });
     refreshPreview();
+  };
+  /** The saved mapping and what its last run was given: tolerances, wallet, two-way, the next period. */
+  const fromSaved = (saved: SavedMapping): Partial<RunWizard> => {
+    const o = saved.options;
+    const period = nextPeriod(o);
+    return {
+      saved,
+      edited: false,
+      mapping: saved.mapping,
+      walletId: saved.wallet_id ?? '',
+      amountDelta: o.amount_delta ?? DEFAULT_AMOUNT_DELTA,
+      timeType: o.time_type ?? 'Created',
+      timeDelta: String(o.time_delta ?? DEFAULT_TIME_DELTA),
+      twoWay: o.two_way ?? true,
+      periodFrom: period.from,
+      periodTo: period.to,
+    };
+  };
+  const loadSavedList = async () => {
+    const headers = get().detect?.headers;
+    try {
+      const savedList = await call('books-mappings-list', {
+        ...(headers ? { headers } : {}),
+        ...(get().walletId ? { wallet_id: get().walletId } : {}),
+      });
+      // The mapping on screen follows an edit made in Saved mappings, unless it was changed here too.
+      const s = get();
+      const current = s.saved && savedList.find((m) => m.mapping_id === s.saved!.mapping_id);
+      if (s.saved && !current) set({ savedList, saved: undefined, edited: true });
+      else if (current && current.updated_at !== s.saved!.updated_at && !s.edited) {
+        set({ savedList, saved: current, mapping: current.mapping });
+        refreshPreview(0);
+      } else set({ savedList, ...(current ? { saved: current } : {}) });
+    } catch {
+      // The list is a convenience: the run does not need it, and the failure of a call says itself elsewhere.
+    }
   };
   return {
     ...START,
@@ -117,39 +165,66 @@ export const useRunWizard = create<RunWizard & RunActions>((set, get) => {
       try {
         const source = await fileSource(file);
         const detect = await call('reconcile-books-detect', { source });
-        set({ source, detect, mapping: detect.suggested, label: file.name, step: 'map', busy: undefined });
+        set({
+          source,
+          detect,
+          mapping: detect.suggested,
+          label: file.name,
+          step: 'map',
+          busy: undefined,
+          ...(detect.saved ? fromSaved(detect.saved) : {}),
+        });
         refreshPreview(0);
+        void loadSavedList();
       } catch (err) {
         set({ busy: undefined, error: errorText(err) });
       }
     },
-    setColumn: (field, header) => {
-      const columns = { ...(get().mapping.columns ?? {}) };
-      if (header) columns[field] = header;
-      else delete columns[field];
-      setMapping({ ...get().mapping, columns });
-    },
-    setTranslation: (field, from, to) => {
-      const translations = { ...(get().mapping.translations ?? {}) };
-      const table = { ...(translations[field] ?? {}) };
-      if (to.trim()) table[from] = to.trim();
-      else delete table[from];
-      if (Object.keys(table).length) translations[field] = table;
-      else delete translations[field];
-      setMapping({ ...get().mapping, translations });
-    },
-    setConstant: (field, value) => {
-      const constants = { ...(get().mapping.constants ?? {}) };
-      if (value) constants[field] = value;
-      else delete constants[field];
-      setMapping({ ...get().mapping, constants });
-    },
+    setColumn: (field, header) => setMapping(withColumn(get().mapping, field, header)),
+    setTranslation: (field, from, to) => setMapping(withTranslation(get().mapping, field, from, to)),
+    setConstant: (field, value) => setMapping(withConstant(get().mapping, field, value)),
     patch: (p) => {
-      const walletChanged = p.walletId !== undefined && p.walletId !== get().walletId;
+      const s = get();
       set(p);
-      if (walletChanged && get().source) refreshPreview();
+      if (p.walletId === undefined || p.walletId === s.walletId || !s.source) return;
+      // Another wallet: its own mapping of this layout, while the one shown is a saved one left as it was.
+      const own = s.edited ? undefined : s.savedList?.find((m) => m.same_layout && (m.wallet_id ?? '') === p.walletId);
+      if (own && own.mapping_id !== s.saved?.mapping_id) set({ saved: own, mapping: own.mapping, edited: false });
+      // The wallet decides which token a currency symbol is: the preview is read again.
+      refreshPreview();
     },
     patchMapping: (p) => setMapping({ ...get().mapping, ...p }),
+    setMapping,
+    useSaved: (mappingId) => {
+      const s = get();
+      if (!s.detect) return;
+      const saved = s.savedList?.find((m) => m.mapping_id === mappingId);
+      if (saved) set(fromSaved(saved));
+      else set({ saved: undefined, edited: false, mapping: s.detect.suggested });
+      refreshPreview(0);
+    },
+    refreshSaved: loadSavedList,
+    saveAs: async (name, replace) => {
+      const s = get();
+      const saved = await call('books-mapping-save', {
+        name,
+        replace,
+        headers: s.detect!.headers,
+        wallet_id: s.walletId || null,
+        mapping: s.mapping,
+        options: {
+          amount_delta: s.amountDelta.trim() || DEFAULT_AMOUNT_DELTA,
+          time_type: s.timeType,
+          time_delta: s.timeDelta.trim() === '' ? DEFAULT_TIME_DELTA : Number(s.timeDelta),
+          two_way: s.twoWay,
+          ...(s.twoWay && s.periodFrom ? { from: s.periodFrom } : {}),
+          ...(s.twoWay && s.periodTo ? { to: s.periodTo } : {}),
+        },
+      });
+      set({ saved, edited: false });
+      await loadSavedList();
+      return saved;
+    },
     run: async () => {
       const s = get();
       if (!s.source) return undefined;

@@ -88,30 +88,44 @@ function Comparison({ d }: { d: TicketDetail }) {
   );
 }
 
-/** A balance difference: the figures the check kept, as it named them. */
+/** How a balance check's figures are named on the screen (the key stays beside the words). */
+const FIGURE_LABELS: Record<string, string> = {
+  wallet_id: 'Wallet',
+  chain_id: 'Chain ID',
+  token_id: 'Token ID',
+  at: 'Balance at (UTC)',
+  at_text: 'Date as entered',
+  time_zone: 'Time zone',
+  statement_balance: 'Statement balance',
+  ledger_balance: 'Ledger balance',
+  places: 'Decimal places',
+  ledger_rounded: 'Ledger, rounded',
+  difference: 'Difference',
+  rule: 'Rule',
+};
+
+/** A balance difference: the figures the check kept, in words; moments as dates and times, not Unix milliseconds. */
 function Figures({ claimed }: { claimed: Record<string, unknown> }) {
   const entries = Object.entries(claimed);
   if (entries.length === 0) return <p className="muted">The check kept no figures.</p>;
+  const valueOf = (k: string, v: unknown): ReactNode => {
+    const text = claimText(v);
+    if (k === 'at' && /^-?\d+$/.test(text)) return <span className="num">{formatTime(Number(text))} UTC</span>;
+    if (k === 'wallet_id' && text) return <WalletName id={text} />;
+    if (DECIMAL.test(text) && /amount|balance|difference|total|rounded/.test(k)) return <Amount value={text} />;
+    return <span className={k === 'rule' ? 'break' : 'mono break'}>{text}</span>;
+  };
   return (
     <table className="table compare" aria-label="Balance figures">
       <tbody>
-        {entries.map(([k, v]) => {
-          const text = claimText(v);
-          return (
-            <tr key={k}>
-              <th scope="row">
-                <FieldName field={k} />
-              </th>
-              <td>
-                {DECIMAL.test(text) && /amount|balance|difference|total/.test(k) ? (
-                  <Amount value={text} />
-                ) : (
-                  <span className="mono break">{text}</span>
-                )}
-              </td>
-            </tr>
-          );
-        })}
+        {entries.map(([k, v]) => (
+          <tr key={k}>
+            <th scope="row">
+              <FieldName field={k} label={FIGURE_LABELS[k]} />
+            </th>
+            <td>{valueOf(k, v)}</td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );
@@ -234,6 +248,11 @@ export function Detail({ ticketId, version, onChanged }: { ticketId: string; ver
         />
       </header>
       <p className="ticket-desc">{d.desc}</p>
+      {typeof d.claimed.description === 'string' && d.claimed.description !== '' && (
+        <p className="muted small" data-testid="books-description">
+          The books describe it as “{d.claimed.description}”.
+        </p>
+      )}
       {d.kind === 'balance' ? <Figures claimed={d.claimed} /> : <Comparison d={d} />}
       <History events={d.events} />
     </article>

@@ -231,7 +231,7 @@ export function TicketsScreen() {
     ) : (
       <Empty title={filters.status === 'all' ? 'No tickets' : `No ${filters.status.toLowerCase()} tickets`}>
         {filters.status === 'Pending'
-          ? 'Nothing waits for review. What a reconciliation run finds (mismatches, claims not in the ledger, records not in the books, duplicate claims) appears here.'
+          ? 'Nothing waits for review. What a reconciliation run finds (Mismatched, Not in ledger, Not in books, Duplicate) appears here.'
           : 'Try another status.'}
       </Empty>
     );
