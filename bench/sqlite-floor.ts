@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { TronWeb } from 'tronweb';
 import { LEDGER_FIELDS } from '../src/shared/ledger';
 import { openService } from '../src/main/service/index';
-import { LEDGER_TABLE } from '../src/main/service/db/ledger-sql';
 import { generateLedger } from './generate-ledger';
+import { floorMs, load, openFloorFile, storeFormat as storeFormat_, type Format, type Load } from './sqlite-floor-lib';
 
 /*
  * npm run bench:sqlite-floor [-- --rows 1000000 --page-size 4096 --format store,dense --row-by-row --cache-mib 16]
@@ -45,6 +45,7 @@ const { values } = parseArgs({
 });
 const rows = Number(values.rows);
 const pageSize = Number(values['page-size']);
+const cacheMib = Number(values['cache-mib']);
 const formats = values.format.split(',') as ('store' | 'dense')[];
 for (const f of formats) if (f !== 'store' && f !== 'dense') throw new Error(`--format: unknown format "${f}" (store, dense)`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -52,18 +53,6 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const COLUMNS = [...LEDGER_FIELDS, 'import_id', 'updated_at'] as const;
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const parts = (p: [string, number][], n: number) => p.map(([name, b]) => `${name.replace(/^transactions_/, '')} ${fmt(b / n)}`).join(', ');
-
-interface Format {
-  /** The table's name and its CREATE TABLE. */
-  name: string;
-  table: string;
-  /** The source's table and columns the rows are read from (in `columns` order once encoded). */
-  from: string;
-  read: readonly string[];
-  indexes: { name: string; sql: string }[];
-  columns: readonly string[];
-  encode: (row: unknown[]) => unknown[];
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-floor-'));
 try {
@@ -78,31 +67,19 @@ try {
     const report = await service.invoke('ledger-import', { source: { path: csv } }, { actor: 'cli' });
     if (report.added !== rows) throw new Error(`import of ${csv} added ${report.added} of ${rows} rows`);
   }
-  const client = service.ctx.db.$client;
-  const storedColumns = client.prepare(`SELECT name FROM pragma_table_info('${LEDGER_TABLE}') ORDER BY cid`).pluck().all() as string[];
-  const storeFormat: Format = {
-    name: LEDGER_TABLE,
-    table: client.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(LEDGER_TABLE) as string,
-    from: LEDGER_TABLE,
-    read: storedColumns,
-    indexes: client
-      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name")
-      .all(LEDGER_TABLE) as { name: string; sql: string }[],
-    columns: storedColumns,
-    encode: (r) => r,
-  };
-  const source = client.name;
+  const source = service.ctx.db.$client.name;
   service.close();
+  const storeFormat = storeFormat_(source);
 
   console.log(`${fmt(rows)} rows a ledger; the CSV ${fmt(genA.bytes / rows)} B a row; ${pageSize}-byte pages`);
   for (const name of formats) {
     const format = name === 'store' ? storeFormat : denseFormat();
     const file = join(dir, `floor-${name}.sqlite`);
-    const db = open(file);
+    const db = openFloorFile(file, pageSize, cacheMib);
     db.exec(format.table);
-    const fresh = load(db, source, format, 0, true);
+    const fresh = load(db, source, format, 0, rows, true);
     const freshBytes = bytesOf(db, file);
-    const added = load(db, source, format, rows, !values['row-by-row']);
+    const added = load(db, source, format, rows, rows, !values['row-by-row']);
     const version = db.prepare('SELECT sqlite_version()').pluck().get() as string;
     const twoBytes = bytesOf(db, file);
     db.close();
@@ -115,10 +92,10 @@ try {
     if (values['row-by-row']) {
       // The other way for the new rows, in a file of its own.
       const file2 = join(dir, `floor-${name}-rebuild.sqlite`);
-      const db2 = open(file2);
+      const db2 = openFloorFile(file2, pageSize, cacheMib);
       db2.exec(format.table);
-      load(db2, source, format, 0, true);
-      report('new rows, indexes built again over both', load(db2, source, format, rows, true));
+      load(db2, source, format, 0, rows, true);
+      report('new rows, indexes built again over both', load(db2, source, format, rows, rows, true));
       db2.close();
     }
   }
@@ -126,74 +103,12 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-interface Load {
-  insertMs: number;
-  builds: [string, number][];
-  commitMs: number;
-  checkpointMs: number;
-}
-
 function report(what: string, l: Load): void {
   const indexMs = l.builds.reduce((n, [, ms]) => n + ms, 0);
   console.log(`${what}: insert ${s(l.insertMs)}${l.builds.length ? `, build the ${l.builds.length} indexes ${s(indexMs)}` : ''}`);
   for (const [index, ms] of l.builds) console.log(`    build ${index}: ${s(ms)}`);
   console.log(`  commit (no checkpoint) ${s(l.commitMs)}; checkpoint ${s(l.checkpointMs)}`);
-  console.log(
-    `  floor (insert, then the indexes): ${s(l.insertMs + indexMs)} = at most ${fmt((rows / (l.insertMs + indexMs)) * 1000)} rows/s`,
-  );
-}
-
-function open(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma(`page_size = ${pageSize}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  // As the import's writer: a 16 MiB cache (or --cache-mib), the sorter spilling to files with one helper thread.
-  db.pragma(`cache_size = -${Number(values['cache-mib']) * 1024}`);
-  db.pragma('temp_store = FILE');
-  db.pragma('threads = 1');
-  db.pragma('wal_autocheckpoint = 0');
-  // The wallets table is not copied: the reference to it is not what is measured.
-  db.pragma('foreign_keys = OFF');
-  return db;
-}
-
-/** Copy the source's records with rowid in (after, after + rows] into db in one transaction; without `rebuild`, the indexes stay and take each row. */
-function load(db: Database.Database, source: string, format: Format, after: number, rebuild: boolean): Load {
-  const existing = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").pluck().all() as string[]).filter(Boolean));
-  db.exec('BEGIN');
-  if (rebuild) for (const index of format.indexes) if (existing.has(index.name)) db.exec(`DROP INDEX "${index.name}"`);
-  if (!rebuild) for (const index of format.indexes) if (!existing.has(index.name)) db.exec(index.sql);
-  const insert = db.prepare(
-    `INSERT INTO ${format.name} (rowid, ${format.columns.map((c) => `"${c}"`).join(', ')}) VALUES (?${', ?'.repeat(format.columns.length)})`,
-  );
-  const src = new Database(source, { readonly: true });
-  const read = src
-    .prepare(
-      `SELECT rowid, ${format.read.map((c) => `"${c}"`).join(', ')} FROM ${format.from} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`,
-    )
-    .raw(true)
-    // Integers as BigInts, bound back as INTEGERs: a number is bound as a REAL (8 bytes in the store's columns without affinity).
-    .safeIntegers(true);
-  let insertMs = 0;
-  let batch: unknown[][] = [];
-  const flush = () => {
-    const t = performance.now();
-    for (const r of batch) insert.run(r);
-    insertMs += performance.now() - t;
-    batch = [];
-  };
-  for (const r of read.iterate(after, after + rows) as Iterable<unknown[]>) {
-    batch.push([r[0], ...format.encode(r.slice(1))]);
-    if (batch.length === 50_000) flush();
-  }
-  flush();
-  src.close();
-  const builds: [string, number][] = [];
-  if (rebuild) for (const index of format.indexes) builds.push([index.name, time(() => db.exec(index.sql))]);
-  const commitMs = time(() => db.exec('COMMIT'));
-  const checkpointMs = time(() => db.pragma('wal_checkpoint(TRUNCATE)'));
-  return { insertMs, builds, commitMs, checkpointMs };
+  console.log(`  floor (insert, then the indexes): ${s(floorMs(l))} = at most ${fmt((rows / floorMs(l)) * 1000)} rows/s`);
 }
 
 function bytesOf(db: Database.Database, file: string): { total: number; parts: [string, number][] } {
@@ -271,10 +186,4 @@ function denseFormat(): Format {
     columns,
     encode,
   };
-}
-
-function time(fn: () => void): number {
-  const t = performance.now();
-  fn();
-  return performance.now() - t;
 }

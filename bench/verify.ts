@@ -1,33 +1,44 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { TransactionRecord } from '../src/shared/ledger';
-import { RECORD_COLUMNS, recordOfRow } from '../src/main/service/db/record-sql';
-import { DB_FILE, openService } from '../src/main/service/index';
 import { signedHeaders } from '../src/main/service/keys/sign';
-import { generateLedger, prng } from './generate-ledger';
+import { processCpuTimes } from './proc';
+import { openFloor, planFloor, type FloorRequest } from './verify-floor-lib';
+import { copyStore, setUpVerify, type VerifySetup } from './verify-setup';
 
 /*
- * npm run bench:verify [-- --rows 1000000 --requests 100 --items 1000 --concurrency 1 --warmup 5 --seed 1 --keep --profile]
- * Generates a native-format ledger, imports it through the ledger import handler, starts the
- * service as `npm run nps -- serve --port 0` does (its own process, as in use), then sends signed
- * POST /nps/bill/verify/txs requests over HTTP to 127.0.0.1 (`concurrency` in flight; 1: one after
- * another), each of `items`
- * claims: matches, mismatches and claims the ledger does not hold, looked up by transaction_id,
- * hash and request_id. Prints items/s and p50/p99 request time (from sending a request to the last
- * byte of its answer; the client signs its next request and reads each answer while a request is in
- * flight, and counts the results against what it sent). Before the timed requests, the
- * generated file and the store are flushed to the disk (so the disk is not still writing them
- * meanwhile) and `warmup` requests of other claims are sent and shown apart: the first requests to
- * a fresh process run while V8 compiles the code, several times slower than the rest.
- * --profile makes the server write a CPU profile (node --cpu-prof) into the kept data directory.
+ * npm run bench:verify [-- --rows 1000000 --requests 100 --items 1000 --concurrency 1 --warmup 20 --seed 1
+ *                        --rounds 1 --block 10 --cache DIR --keep --profile]
+ * Generates a native-format ledger, imports it through the ledger import handler
+ * (bench/verify-setup.ts; --cache keeps that store and starts from it next time), starts the
+ * service as `npm run nps -- serve --port 0` does (its own process, as in use) on a copy of it,
+ * then sends signed POST /nps/bill/verify/txs requests over HTTP to 127.0.0.1 (`concurrency` in
+ * flight; 1: one after another), each of `items` claims: matches, mismatches and claims the ledger
+ * does not hold, looked up by transaction_id, hash and request_id. Prints items/s and p50/p99
+ * request time (from sending a request to the last byte of its answer; the client signs its next
+ * request and reads each answer while a request is in flight, and counts the results against what
+ * it sent), and the service's CPU time a request (both its threads, from /proc). Before the timed
+ * requests, `warmup` requests of other claims (20) are sent and shown apart: the first requests to
+ * a fresh process run while V8 compiles the code, several times slower than the rest, and after
+ * five V8 was still optimizing during the timed requests (a few percent of their CPU time).
+ *
+ * In the same run, the verification floor (bench/verify-floor-lib.ts): the same requests' lookups,
+ * reads and writes done directly through better-sqlite3 on another copy of the same store, in
+ * blocks: after every `block` answers (10), while the service waits for its next request, the
+ * floor does those requests. Both are measured under the same load, each in its own steady state
+ * (request by request, each side found the caches the other had just filled, which cost the
+ * service more than the floor). --rounds N does it all N times, each round on fresh copies. The
+ * last line is the ratio of the service's CPU to the floor's over every round:
+ * `verify CPU / floor CPU: R`.
+ * --profile makes the server write a CPU profile (node --cpu-prof) into the kept folder.
  */
 
 const TARGET_ITEMS_PER_S = 50_000;
+const TARGET_FLOOR_RATIO = 2;
 
 const { values } = parseArgs({
   options: {
@@ -35,120 +46,50 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '100' },
     items: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '1' },
-    warmup: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '20' },
     seed: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '1' },
+    block: { type: 'string', default: '10' },
+    cache: { type: 'string' },
     keep: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
   },
 });
-const rows = Number(values.rows);
 const requests = Number(values.requests);
 const perRequest = Number(values.items);
 const concurrency = Number(values.concurrency);
-const warmup = Number(values.warmup);
+const rounds = Number(values.rounds);
+const block = Number(values.block);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-type Kind = 'match' | 'mismatch' | 'missing';
-
-/** One claim as request JSON text: amounts as bare JSON numbers or as strings, both kinds exercised. */
-function claimJson(r: TransactionRecord, kind: Kind, rand: () => number): string {
-  const item: Record<string, unknown> = {};
-  const by = rand();
-  if (kind === 'missing') {
-    item.transaction_id = `ffffffff-${Math.floor(rand() * 1e4)
-      .toString()
-      .padStart(4, '0')}-4000-8000-${Math.floor(rand() * 1e12)
-      .toString()
-      .padStart(12, '0')}`;
-  } else if (by < 0.4 || (r.hash === '' && r.request_id === '')) item.transaction_id = r.transaction_id;
-  else if (by < 0.75 && r.hash !== '') {
-    item.hash = r.hash;
-    item.chain_id = r.chain_id;
-  } else if (r.request_id !== '' && r.type === 'Withdrawal') item.request_id = r.request_id;
-  else item.transaction_id = r.transaction_id;
-  item.token_id = r.token_id;
-  item.type = rand() < 0.5 ? r.type : r.type.toUpperCase();
-  item.status = r.status;
-  if (r.to !== '') item.to = r.to.startsWith('0x') && rand() < 0.5 ? r.to.toLowerCase() : r.to;
-  let amount = r.amount;
-  if (kind === 'mismatch') amount = (Number(r.amount) + 1).toFixed(6);
-  item.amount = amount;
-  if (r.fee !== '') item.fee = r.fee;
-  if (r.created_at !== null)
-    item.time = Math.floor(r.created_at / 1000) + (kind === 'mismatch' && rand() < 0.5 ? 3600 : Math.floor(rand() * 11) - 5);
-  const text = JSON.stringify(item);
-  return rand() < 0.5 ? text.replace(/"amount":"([0-9.]+)"/, '"amount":$1') : text;
-}
-
-/** CPU time (user + system) a process has used, in ms, where /proc tells it (Linux); else null. */
-function cpuMs(pid: number | undefined): number | null {
-  const file = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(file)) return null;
-  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'nps-bench-verify-'));
-try {
-  let t = performance.now();
-  const csv = join(dir, 'ledger.csv');
-  const gen = await generateLedger(csv, rows, { seed: Number(values.seed), wallets: 20 });
-  console.log(
-    `generated ${fmt(rows)} ledger rows (${(gen.bytes / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-  );
+interface RoundResult {
+  cpuMs: number;
+  floorCpuMs: number;
+  elapsedMs: number;
+  times: number[];
+}
 
-  const service = openService({ dataDir: join(dir, 'data') });
-  t = performance.now();
-  const report = await service.invoke('ledger-import', { source: { path: csv } }, { actor: 'cli' });
-  if (report.added !== rows) throw new Error(`import added ${report.added} of ${rows} rows`);
-  console.log(`imported through ledger-import in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-
-  // Sample the claims' records straight from the store: a benchmark harness, not service code.
-  const rand = prng(Number(values.seed) + 1);
-  const total = requests * perRequest;
-  const sampleRecords = (n: number) =>
-    service.ctx.db.$client
-      .prepare(`SELECT ${RECORD_COLUMNS} FROM transactions t WHERE t.rowid IN (SELECT value FROM json_each(?))`)
-      .raw(true)
-      .all(JSON.stringify(Array.from({ length: n }, () => 1 + Math.floor(rand() * rows))))
-      .map((row) => recordOfRow(row as unknown[]));
-  const kinds: Record<Kind, number> = { match: 0, mismatch: 0, missing: 0 };
-  const makeBodies = (count: number, sample: TransactionRecord[], tally: boolean) =>
-    Array.from({ length: count }, (_, q) => {
-      const items: string[] = [];
-      for (let i = 0; i < perRequest; i++) {
-        const r = sample[(q * perRequest + i) % sample.length]!;
-        const x = rand();
-        const kind: Kind = x < 0.7 ? 'match' : x < 0.9 ? 'mismatch' : 'missing';
-        if (tally) kinds[kind]++;
-        items.push(claimJson(r, kind, rand));
-      }
-      return `{"txs":[${items.join(',')}]}`;
-    });
-  const bodies = makeBodies(requests, sampleRecords(total), true);
-  // Warm-up claims come after, from records of their own: the timed claims are the same with or without them.
-  const warmupBodies = warmup > 0 ? makeBodies(warmup, sampleRecords(warmup * perRequest), false) : [];
-  console.log(
-    `claims: ${fmt(kinds.match)} to match, ${fmt(kinds.mismatch)} mismatching, ${fmt(kinds.missing)} not in the ledger; body ~${(bodies[0]!.length / 1024).toFixed(0)} KB`,
-  );
-
-  const key = await service.invoke('keys-create', { label: 'bench', wallets: null }, { actor: 'cli' });
-  // The import leaves a large write-ahead log; fold it into the database, as an idle service
-  // would, so the first requests do not pay for the import.
-  service.ctx.db.$client.pragma('wal_checkpoint(TRUNCATE)');
-  service.close();
-  // The generated file and the import are still being written out by the system: finish that
-  // before the timed requests, whose commits would otherwise queue behind it on the disk.
-  for (const file of [csv, join(dir, 'data', DB_FILE)]) {
-    const fd = openSync(file, 'r+');
-    fsyncSync(fd);
-    closeSync(fd);
-  }
-
+/**
+ * The service on a copy of the store, the warm-up, then the timed requests (see the top of this
+ * file); after each answer, while the service waits for the next request, the floor does the same
+ * request on a copy of its own: both measured under the same load, request by request.
+ */
+async function measureRound(
+  setup: VerifySetup,
+  plans: { warmup: FloorRequest[]; timed: FloorRequest[] },
+  dir: string,
+): Promise<RoundResult> {
+  const dataDir = join(dir, 'data');
+  copyStore(setup, dataDir);
+  const floor = openFloor(copyStore(setup, join(dir, 'floor')), setup.apiKey);
   const server = spawn(
     process.execPath,
     [
@@ -158,7 +99,7 @@ try {
       '--port',
       '0',
       '--data-dir',
-      join(dir, 'data'),
+      dataDir,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -185,7 +126,7 @@ try {
   const prepare = (body: string) => {
     lastNonce = Math.max(Date.now(), lastNonce + 1);
     const headers = {
-      ...signedHeaders(key.api_secret, { method: 'POST', path, query: '', body }, lastNonce),
+      ...signedHeaders(setup.apiSecret, { method: 'POST', path, query: '', body }, lastNonce),
       'Content-Type': 'application/json',
       'Content-Length': String(Buffer.byteLength(body)),
     };
@@ -209,20 +150,33 @@ try {
     return json.data;
   };
 
-  if (warmupBodies.length > 0) {
+  if (setup.warmupBodies.length > 0) {
     const warm: string[] = [];
-    for (const body of warmupBodies) {
+    for (const body of setup.warmupBodies) {
       const t0 = performance.now();
       read((await send(prepare(body))).chunks);
       warm.push(`${(performance.now() - t0).toFixed(1)} ms`);
     }
-    console.log(`warm-up (not counted): ${warmupBodies.length} requests of other claims: ${warm.join(', ')}`);
+    for (const plan of plans.warmup) floor.run(plan);
+    console.log(`  warm-up (not counted): ${setup.warmupBodies.length} requests of other claims: ${warm.join(', ')}`);
   }
 
   const times: number[] = [];
+  let floorCpuMs = 0;
+  let floorWallMs = 0;
+  let answered = 0;
+  let floorDone = 0;
+  /** The floor's part of the requests answered so far (the service waits meanwhile: its next request is not sent). */
+  const runFloor = (upTo: number) => {
+    const f0 = performance.now();
+    for (; floorDone < upTo; floorDone++) floorCpuMs += floor.run(plans.timed[floorDone]!);
+    floorWallMs += performance.now() - f0;
+  };
+  const floorRecordsBefore = floor.records;
+  const floorUserBefore = floor.userMs;
   let matched = 0;
   let notFound = 0;
-  const cpuBefore = cpuMs(server.pid);
+  const cpuBefore = processCpuTimes(server.pid);
   const start = performance.now();
   let next = 0;
   const count = (chunks: Buffer[]) => {
@@ -234,7 +188,7 @@ try {
   // Each client signs its next request and reads the last answer while a request is in flight, as
   // a client written for throughput does: still one request at a time each, but the service does
   // not wait while the client signs the next body and parses the last answer's JSON.
-  const take = () => (next < bodies.length ? prepare(bodies[next++]!) : undefined);
+  const take = () => (next < setup.bodies.length ? prepare(setup.bodies[next++]!) : undefined);
   const client = async () => {
     let previous: Buffer[] | undefined;
     let ready = take();
@@ -247,36 +201,81 @@ try {
       if (previous) count(previous);
       const { chunks, end } = await answer;
       times.push(end - t0);
+      if (++answered % block === 0) runFloor(answered);
       previous = chunks;
     }
     if (previous) count(previous);
   };
   await Promise.all(Array.from({ length: concurrency }, client));
-  const elapsed = performance.now() - start;
+  runFloor(answered);
+  // The floor's turns are not the service's time.
+  const elapsedMs = performance.now() - start - floorWallMs;
   agent.destroy();
-  const cpuAfter = cpuMs(server.pid);
+  const floorRecords = floor.records - floorRecordsBefore;
+  const floorUserMs = floor.userMs - floorUserBefore;
+  floor.close();
+  const cpuAfter = processCpuTimes(server.pid);
   await new Promise((resolve) => {
     server.on('exit', resolve);
     server.kill('SIGTERM');
   });
-
-  if (cpuBefore !== null && cpuAfter !== null) {
-    const cpu = cpuAfter - cpuBefore;
-    console.log(
-      `service CPU time: ${(cpu / requests).toFixed(1)} ms a request = ${fmt((total / cpu) * 1000)} items per CPU-second (the rate one free core would give)`,
-    );
-  }
+  const total = requests * perRequest;
+  if (matched !== setup.kinds.match || notFound !== setup.kinds.missing)
+    throw new Error(`answers: ${matched} matched and ${notFound} not found, against ${setup.kinds.match} and ${setup.kinds.missing} sent`);
+  if (cpuBefore === null || cpuAfter === null) throw new Error("the service's CPU time is read from /proc (Linux)");
+  const userMs = cpuAfter.user - cpuBefore.user;
+  const cpuMs = userMs + cpuAfter.system - cpuBefore.system;
   const sorted = [...times].sort((a, b) => a - b);
-  const rate = (total / elapsed) * 1000;
-  console.log(`answers: ${fmt(matched)} matched, ${fmt(total - matched - notFound)} mismatched, ${fmt(notFound)} not found`);
+  const rate = (total / elapsedMs) * 1000;
   console.log(
-    `verify: ${fmt(total)} items in ${requests} signed requests over HTTP (${concurrency} in flight) in ${(elapsed / 1000).toFixed(2)} s = ${fmt(rate)} items/s ` +
+    `  service: CPU ${(cpuMs / requests).toFixed(1)} ms a request (user ${(userMs / requests).toFixed(1)}) = ${fmt((total / cpuMs) * 1000)} items per CPU-second; ` +
+      `${fmt(total)} items in ${requests} signed requests over HTTP (${concurrency} in flight) in ${(elapsedMs / 1000).toFixed(2)} s = ${fmt(rate)} items/s ` +
       `(target ${fmt(TARGET_ITEMS_PER_S)}: ${rate >= TARGET_ITEMS_PER_S ? 'met' : 'MISSED'}); ` +
       `request time p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms; ` +
-      `load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')} on this machine`,
+      `answers: ${fmt(matched)} matched, ${fmt(total - matched - notFound)} mismatched, ${fmt(notFound)} not found; load average ${load()}`,
   );
+  console.log(
+    `  floor: CPU ${(floorCpuMs / requests).toFixed(1)} ms a request (user ${(floorUserMs / requests).toFixed(1)}; wall ${(floorWallMs / requests).toFixed(1)} ms), ${fmt(floorRecords)} records read`,
+  );
+  return { cpuMs, floorCpuMs, elapsedMs, times };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'nps-bench-verify-'));
+try {
+  console.log(`machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${load()}; node ${process.version}`);
+  const setup = await setUpVerify(dir, {
+    rows: Number(values.rows),
+    requests,
+    items: perRequest,
+    warmup: Number(values.warmup),
+    seed: Number(values.seed),
+    cache: values.cache,
+  });
+  // The floor's work, worked out before anything is timed.
+  const plans = planFloor(setup.store, [...setup.warmupBodies, ...setup.bodies], setup.apiKey, Date.now());
+  const warmPlans = plans.slice(0, setup.warmupBodies.length);
+  const timedPlans = plans.slice(setup.warmupBodies.length);
+
+  const results: RoundResult[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    console.log(`round ${round} of ${rounds}, load average ${load()}`);
+    const roundDir = join(dir, `round-${round}`);
+    const r = await measureRound(setup, { warmup: warmPlans, timed: timedPlans }, roundDir);
+    results.push(r);
+    if (!values.keep && !values.profile) rmSync(roundDir, { recursive: true, force: true });
+    console.log(`  round ${round}: service CPU / floor CPU ${(r.cpuMs / r.floorCpuMs).toFixed(2)}`);
+  }
+  const serviceCpu = results.reduce((n, r) => n + r.cpuMs, 0) / (rounds * requests);
+  const floorCpu = results.reduce((n, r) => n + r.floorCpuMs, 0) / (rounds * requests);
+  const times = results.flatMap((r) => r.times).sort((a, b) => a - b);
+  const p50 = percentile(times, 50);
+  const p99 = percentile(times, 99);
+  console.log(
+    `service CPU ${serviceCpu.toFixed(1)} ms a request, floor CPU ${floorCpu.toFixed(1)} ms a request (${rounds} round${rounds === 1 ? '' : 's'}; target at most ${TARGET_FLOOR_RATIO}x: ${serviceCpu <= TARGET_FLOOR_RATIO * floorCpu ? 'met' : 'MISSED'}); ` +
+      `request time p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (p99 under 2x p50: ${p99 < 2 * p50 ? 'met' : 'MISSED'}); load average ${load()}`,
+  );
+  console.log(`p99 / p50: ${(p99 / p50).toFixed(2)}`);
+  console.log(`verify CPU / floor CPU: ${(serviceCpu / floorCpu).toFixed(2)}`);
 } finally {
   if (values.keep || values.profile) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });

@@ -81,20 +81,35 @@ export const nameNo = (x: string): string => `(SELECT no FROM ${NAMES_TABLE} WHE
 export const nameOf = (k: string): string => `(SELECT name FROM ${NAMES_TABLE} WHERE no = ${k})`;
 
 /**
+ * How a field is kept, for readers that decode in JavaScript (db/record-sql.ts): `id` as encodeId,
+ * `hash` as encodeHash, `listed` by its place in `list`, `name` by its number in ledger_names.
+ */
+type EncodingKind = 'id' | 'hash' | 'listed' | 'name';
+
+/**
  * The encoded columns of `ledger_rows`, by the field they hold (the view also shows them under these
  * names, for filters that must reach an index), with each direction of the encoding.
  */
 export const ENCODED = {
-  transaction_id: { key: 'tx_key', encode: encodeId, decode: decodeId },
-  wallet_id: { key: 'wallet_no', encode: nameNo, decode: nameOf },
-  type: { key: 'type_key', encode: encodeType, decode: (k: string) => decodeListed(LEDGER_TYPES, k) },
-  status: { key: 'status_key', encode: encodeStatus, decode: (k: string) => decodeListed(LEDGER_STATUSES, k) },
-  hash: { key: 'hash_key', encode: encodeHash, decode: decodeHash },
-  chain_id: { key: 'chain_no', encode: nameNo, decode: nameOf },
-  token_id: { key: 'token_no', encode: nameNo, decode: nameOf },
-  request_id: { key: 'request_key', encode: encodeId, decode: decodeId },
-  import_id: { key: 'import_no', encode: nameNo, decode: nameOf },
-} as const satisfies Record<string, { key: string; encode: (x: string) => string; decode: (k: string) => string }>;
+  transaction_id: { key: 'tx_key', encode: encodeId, decode: decodeId, kind: 'id' },
+  wallet_id: { key: 'wallet_no', encode: nameNo, decode: nameOf, kind: 'name' },
+  type: { key: 'type_key', encode: encodeType, decode: (k: string) => decodeListed(LEDGER_TYPES, k), kind: 'listed', list: LEDGER_TYPES },
+  status: {
+    key: 'status_key',
+    encode: encodeStatus,
+    decode: (k: string) => decodeListed(LEDGER_STATUSES, k),
+    kind: 'listed',
+    list: LEDGER_STATUSES,
+  },
+  hash: { key: 'hash_key', encode: encodeHash, decode: decodeHash, kind: 'hash' },
+  chain_id: { key: 'chain_no', encode: nameNo, decode: nameOf, kind: 'name' },
+  token_id: { key: 'token_no', encode: nameNo, decode: nameOf, kind: 'name' },
+  request_id: { key: 'request_key', encode: encodeId, decode: decodeId, kind: 'id' },
+  import_id: { key: 'import_no', encode: nameNo, decode: nameOf, kind: 'name' },
+} as const satisfies Record<
+  string,
+  { key: string; encode: (x: string) => string; decode: (k: string) => string; kind: EncodingKind; list?: readonly string[] }
+>;
 
 type EncodedField = keyof typeof ENCODED;
 const encoded = (f: string): f is EncodedField => Object.hasOwn(ENCODED, f);
@@ -165,6 +180,10 @@ export const statusKey = (s: LedgerStatus): number => LEDGER_STATUSES.indexOf(s)
  */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HASH_RE = /^(0x)?[0-9a-f]{64}$/;
+
+/** Whether encodeId (transaction_id, request_id) or encodeHash (hash) keeps a value as bytes; else it keeps it as text. */
+export const keptAsBytes = (field: 'transaction_id' | 'request_id' | 'hash', v: string): boolean =>
+  field === 'hash' ? HASH_RE.test(v) : UUID_RE.test(v);
 
 /** encodeId's value. */
 export const encodeIdValue = (v: string): string | Buffer => (UUID_RE.test(v) ? Buffer.from(v.replace(/-/g, ''), 'hex') : v);

@@ -127,9 +127,12 @@ export class Engine {
     return chainJudge();
   }
 
-  /** Records of each identifier column holding one of its values; a large batch is read on two threads. */
+  /**
+   * Records of each identifier column holding one of its values; a large batch is read on two
+   * threads while other verifications wait for their turn (lookups.ts says why only then).
+   */
   findRecords(wanted: Wanted): Promise<Found> {
-    return this.lookups.find(wanted);
+    return this.lookups.find(wanted, this.turns.queued > 0);
   }
 
   /**

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { recordsWhereInJsonSql, type LookupColumn } from '../db/record-sql';
+import { storedRecordsWhereInJsonSql, type LookupColumn } from '../db/record-sql';
 
 /*
  * The lookup thread: reads ledger records for verifications on a connection of its own, in
@@ -18,13 +18,13 @@ export interface LookupInit {
 }
 
 /**
- * Each query: the column and a JSON array of values. `checkpoint`: first copy the write-ahead log into the database (PASSIVE: it waits for no one
+ * Each query: the column and its keys as two JSON arrays (record-sql.ts, storedKeys). `checkpoint`: first copy the write-ahead log into the database (PASSIVE: it waits for no one
  * and no one waits for it).
  */
-export type LookupRequest = { id: number; queries: [LookupColumn, string][]; checkpoint?: boolean };
+export type LookupRequest = { id: number; queries: [LookupColumn, string, string][]; checkpoint?: boolean };
 /** The service is closing: close the connection, say so, and end. */
 export type CloseRequest = { close: true };
-/** Per query, the records found as one JSON array of rows (db/record-sql.ts); `ms`: the time the queries took here. */
+/** Per query, the records found as one JSON array of stored rows (db/record-sql.ts, recordOfStoredRow); `ms`: the time the queries took here. */
 export type LookupReply = { id: number; rows: string[]; ms: number } | { id: number; error: string };
 
 const port = parentPort!;
@@ -35,10 +35,10 @@ sqlite.pragma('query_only = ON');
 sqlite.pragma('busy_timeout = 5000');
 // As the service's connection: records are read straight from the mapped file.
 sqlite.pragma('mmap_size = 2147483648');
-const statements = new Map<LookupColumn, Database.Statement<[string], string>>();
+const statements = new Map<LookupColumn, Database.Statement<[string, string], string>>();
 const statement = (column: LookupColumn) => {
   let s = statements.get(column);
-  if (!s) statements.set(column, (s = sqlite.prepare<[string], string>(recordsWhereInJsonSql(column)).pluck()));
+  if (!s) statements.set(column, (s = sqlite.prepare<[string, string], string>(storedRecordsWhereInJsonSql(column)).pluck()));
   return s;
 };
 
@@ -55,7 +55,7 @@ port.on('message', (m: LookupRequest | CloseRequest) => {
   try {
     if (m.checkpoint) sqlite.pragma('wal_checkpoint(PASSIVE)');
     const start = performance.now();
-    const rows = m.queries.map(([column, values]) => statement(column).get(values)!);
+    const rows = m.queries.map(([column, bytes, texts]) => statement(column).get(bytes, texts)!);
     reply = { id: m.id, rows, ms: performance.now() - start };
   } catch (err) {
     reply = { id: m.id, error: err instanceof Error ? err.message : String(err) };

@@ -120,6 +120,25 @@ describe('record lookups on two threads', () => {
     expect(statSync(file).size).toBeGreaterThan(before);
   });
 
+  test('a batch is looked up on the service thread alone; shared with the lookup thread only while other verifications wait', async () => {
+    const lookups = new RecordLookups(svc.ctx.db);
+    try {
+      expect(await lookups.ready()).toBe(true);
+      expectSame(await lookups.find(wanted), alone(wanted));
+      expect(lookups.split).toBe(0);
+      expectSame(await lookups.find(wanted, true), alone(wanted));
+      expect(lookups.split).toBeGreaterThan(0);
+      expect(lookups.split).toBeLessThan(wanted.transaction_id.length + wanted.hash.length + wanted.request_id.length);
+    } finally {
+      lookups.close();
+    }
+    // Through the engine: a verification waiting for its turn makes the batch shared, with the same records.
+    const waiting = svc.ctx.engine.nextTurn();
+    const found = svc.ctx.engine.findRecords(wanted);
+    await waiting;
+    expectSame(await found, alone(wanted));
+  });
+
   test('with the thread closed (or never started, for a store in memory), every lookup runs here with the same results', async () => {
     const lookups = new RecordLookups(svc.ctx.db);
     expect(await lookups.ready()).toBe(true);

@@ -7,8 +7,8 @@ import type { Service } from '../index';
 import { createAuthenticator, type AuthOptions } from './auth';
 import { warmAddressLibraries } from '../addresses/libraries';
 import { catalogueVersion } from '../catalogue/handlers';
-import { sendError, sendOk } from './envelope';
-import { envelopeSerializer } from './serialize';
+import { asSent, sendError, sendOk } from './envelope';
+import { envelopeBytes } from './serialize';
 import { isJsonContentType, registerJsonBody } from './json-body';
 import { boundConnections, DEFAULT_MAX_CONNECTIONS, wasAnsweredEarly } from './connections';
 import { registerAppDoor, uiLink, type UiOptions } from './app-door';
@@ -354,7 +354,7 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
     reply.raw.once('close', leave);
   };
   /** Written catalogue answers by URL (path and query as sent), with the catalogue version they were made at. */
-  const pages = new Map<string, { version: string; body: string }>();
+  const pages = new Map<string, { version: string; body: string | Buffer }>();
   for (const route of npsRoutes) {
     const readLimit = route.signed ? undefined : limit.reads;
     knownPaths.set(route.url, [...(knownPaths.get(route.url) ?? []), route.method]);
@@ -396,7 +396,10 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
         const body = route.body ? parseInput(route.body, req.body ?? null) : undefined;
         const input = route.toInput ? route.toInput(query, body) : (body ?? query ?? {});
         const fn = service.handlers[route.handler] as (input: unknown, meta: CallMeta) => unknown;
-        const answer = envelopeSerializer(route.responseFor?.(input) ?? route.response)(await fn(input, meta));
+        const schema = route.responseFor?.(input) ?? route.response;
+        const data = await fn(input, meta);
+        // Written as it goes out (a long list as bytes made in pieces); a catalogue page is kept as it was sent.
+        const answer = asSent(envelopeBytes(schema)(data));
         if (cacheKey !== undefined) {
           if (pages.size >= MAX_KEPT_PAGES) pages.clear();
           pages.set(cacheKey, { version, body: answer });

@@ -74,3 +74,28 @@ test('objects in arrays carry their text as sent; others do not', () => {
   expect(v.o[SOURCE_TEXT]).toBeUndefined();
   expect(Object.keys(v.txs[0]!)).toEqual(['amount', 's']);
 });
+
+test('keys read again and again (the same names on every claim, and names alike in length and ends) are each their own text', () => {
+  const keys = ['amount', 'anount', 'amounT', 'a', '', 'b\\"c', 'é', 'ê', 'k\\u0065z', 'key', 'x'.repeat(65), 'x'.repeat(64), 'tx'];
+  const text = `[${Array.from({ length: 40 }, (_, i) => `{${keys.map((k, j) => `"${k}":${i * 100 + j}`).join(',')}}`).join(',')}]`;
+  expect(plain(parseExactJson(text))).toEqual(plain(parse(text)));
+  const first = (parseExactJson(text) as Record<string, unknown>[])[3]!;
+  expect(Object.keys(first)).toEqual([
+    'amount',
+    'anount',
+    'amounT',
+    'a',
+    '',
+    'b"c',
+    'é',
+    'ê',
+    'kez',
+    'key',
+    'x'.repeat(65),
+    'x'.repeat(64),
+    'tx',
+  ]);
+  // A key cut short by the end of the text, or holding a character a string may not, is still refused.
+  for (const bad of ['[{"amount":1},{"amount', '[{"amount":1},{"amo\u0001unt":1}]', '[{"ab":1},{"a\\x":1}]'])
+    expect(() => parseExactJson(bad), bad).toThrow(SyntaxError);
+});

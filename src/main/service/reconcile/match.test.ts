@@ -1,4 +1,5 @@
 import { parse } from 'lossless-json';
+import Big from 'big.js';
 import { describe, expect, test } from 'vitest';
 import type { TransactionRecord } from '../../../shared/ledger';
 import {
@@ -174,6 +175,19 @@ describe('case rules for to', () => {
   });
   test('a to claimed where none is recorded is false', () => {
     expect(matchClaim(withId(`"to":"${EVM_TO}"`), [{ ...record, to: '' }], isEvm).flags.to_match).toBe(false);
+  });
+  test('on an EVM chain, case-insensitive as JavaScript lower-cases text, beyond ASCII too', () => {
+    const to = (claimed: string, recorded: string) =>
+      matchClaim(withId(`"to":"${claimed}"`), [{ ...record, to: recorded }], isEvm).flags.to_match;
+    expect(to(EVM_TO.toLowerCase(), EVM_TO)).toBe(true);
+    expect(to(EVM_TO.toUpperCase(), EVM_TO.toLowerCase())).toBe(true);
+    expect(to(EVM_TO.toLowerCase().replace(/.$/, 'f'), EVM_TO)).toBe(false);
+    expect(to(`${EVM_TO}0`, EVM_TO)).toBe(false);
+    // Letters outside ASCII fold as toLowerCase folds them: the Kelvin sign is a k, a capital sharp s is not ss.
+    expect(to('0x\u212aab', '0xkAB')).toBe(true);
+    expect(to('0x\u00c9t\u00e9', '0X\u00e9T\u00c9')).toBe(true);
+    expect(to('0x\u1e9e', '0xss')).toBe(false);
+    expect(to('0x\u0130', '0xi')).toBe(false);
   });
 });
 
@@ -409,5 +423,50 @@ describe('record shapes', () => {
     expect(a).not.toHaveProperty('import_id');
     expect(b).not.toHaveProperty('updated_at');
     expect(a.amount).toBe('100.25');
+  });
+});
+
+describe('amounts compare exactly, as big.js computes them', () => {
+  test('within amount_delta or not, and the difference the description names, for amounts of every scale and form', () => {
+    const amounts = [
+      '0',
+      '-0',
+      '1',
+      '100',
+      '100.25',
+      '100.250000000000000001',
+      '0.000000000000000001',
+      '-5.5',
+      '007.50',
+      '123456789012345678901234.5',
+      '1.999999999999999999',
+    ];
+    // The ledger may hold an amount in another form; one that is no number is never within any tolerance.
+    const recorded = [...amounts, '1e-7', '1.5E3', '-2.5e+2', 'abc'];
+    const deltas = ['0', '0.000000000000000001', '0.25', '1', '100', '1e-18'];
+    let compared = 0;
+    for (const c of amounts)
+      for (const r of recorded)
+        for (const d of deltas) {
+          const read = readVerifyItem(parse(`{"transaction_id":"${TX}","amount":"${c}","amount_delta":"${d}"}`));
+          // A claim's amount is a plain decimal once read; one the reader refuses is no claim.
+          if (isItemIssue(read)) continue;
+          const item = read;
+          compared++;
+          const out = matchClaim(item, [{ ...record, amount: r }], isEvm);
+          let diff: Big | null;
+          try {
+            diff = new Big(item.amount!).minus(new Big(r)).abs();
+          } catch {
+            diff = null;
+          }
+          const within = diff !== null && diff.lte(new Big(item.amount_delta));
+          expect([c, r, d, out.flags.amount_match]).toEqual([c, r, d, within]);
+          if (!within)
+            expect(describeMismatch(item, { ...record, amount: r }, out.flags)).toBe(
+              `amount: claimed ${item.amount!}, recorded ${r} (${diff === null ? '' : `off by ${diff.toFixed()}, `}tolerance ${item.amount_delta})`,
+            );
+        }
+    expect(compared).toBeGreaterThan(500);
   });
 });

@@ -13,7 +13,7 @@ import {
 import type { Db } from '../db/open';
 import { stmt } from '../db/statements';
 import { keyEquals, LEDGER_TABLE, nameOf, NAMES_TABLE } from '../db/ledger-sql';
-import { recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-sql';
+import { ledgerNames, recordOfStoredRow, storedKeys, storedRecordsWhereInSql, type LookupColumn } from '../db/record-sql';
 
 /*
  * The reconciliation store: reads the ledger (`transactions`, never written here), writes
@@ -23,10 +23,13 @@ import { recordOfRow, recordsWhereInSql, type LookupColumn } from '../db/record-
 
 /** Records whose column holds one of the values (each value once; duplicates are harmless). */
 export function recordsWhereIn(db: Db, column: LookupColumn, values: Iterable<string>): LedgerRecord[] {
-  const list = [...new Set(values)];
-  if (list.length === 0) return [];
-  const rows = stmt<[string], unknown[]>(db, recordsWhereInSql(column)).raw(true).all(JSON.stringify(list)) as unknown as unknown[][];
-  return rows.map(recordOfRow);
+  const list = new Set(values);
+  if (list.size === 0) return [];
+  const rows = stmt<[string, string], unknown[]>(db, storedRecordsWhereInSql(column))
+    .raw(true)
+    .all(...storedKeys(column, list)) as unknown as unknown[][];
+  const name = ledgerNames(db.$client);
+  return rows.map((row) => recordOfStoredRow(row, name));
 }
 
 /** Chains whose addresses are EVM hex (chain_identifier ETH): `to` compares case-insensitively there. */

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../uuid-v7';
 import type { Page } from '../../../shared/primitives';
 import type { ExceptionKind, TicketEvent, TicketListInput, TicketStatus, TicketSummary } from '../../../shared/tickets';
 import type { Db } from '../db/open';
