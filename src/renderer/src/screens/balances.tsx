@@ -292,9 +292,15 @@ export function BalancesScreen() {
       render: (r) => <Amount value={r.closing} className="strong" fracCh={frac.closing} />,
     },
   ];
-  // Where a row's chain has a node, the chain's own closing figure beside the ledger's (balances-chain.tsx).
+  // Where a row's chain has a node, the chain's own closing figure beside the ledger's (balances-chain.tsx):
+  // just before Closing, which stays pinned at the table's right edge, so the two stay side by side at any width.
   const chain = useChainClosing(rows, period.to);
-  if (chain.column) columns.splice(columns.findIndex((c) => c.key === 'closing') + 1, 0, chain.column);
+  if (chain.column)
+    columns.splice(
+      columns.findIndex((c) => c.key === 'closing'),
+      0,
+      chain.column,
+    );
   const checkWallet = selected?.wallet_id ?? wallet;
   // The chosen row's token first: the check is about what the accountant is looking at.
   const checkTokens = [
