@@ -7,6 +7,7 @@ import { maskUrl } from './endpoint';
 import { NodeStore } from './nodes';
 import type { ChainReader } from './reader';
 import { readerAt } from './readers';
+import { byDoor } from '../said';
 import type { TokenView } from './compare';
 
 /* A chain's node, from the catalogue's side: which families can be read, and the reader of a chain whose node is set. */
@@ -39,7 +40,10 @@ export function nodeFor(ctx: ServiceContext, chainId: string, store: NodeStore):
   if (!READABLE_FAMILIES.has(chain.chain_identifier))
     return { reason: `${chainId} (${chain.chain_identifier}) is not read: nodes of EVM chains and TRON are` };
   const kept = store.get(chainId);
-  if (!kept) return { reason: `no node is set for ${chainId} (npm run nps -- chains rpc ${chainId} URL, or the Catalogue screen)` };
+  if (!kept)
+    return {
+      reason: `no node is set for ${chainId} (${byDoor(`npm run nps -- chains rpc ${chainId} URL`, 'Catalogue → Chains, the Node column')})`,
+    };
   if (kept.url === null)
     return {
       reason: `${chainId}'s node was set in the desktop app and is sealed with its keychain: check from the app (or while it runs), or set the node here again`,

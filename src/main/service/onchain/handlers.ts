@@ -13,6 +13,7 @@ import { readerAt } from './readers';
 import { CheckRunner, type CheckOptions } from './checks';
 import { endpointOf } from './endpoint';
 import { NodeError } from './reader';
+import { byDoor } from '../said';
 import { getCheck, latestCheck, listItems } from './repository';
 
 /*
@@ -49,7 +50,7 @@ export function onchainHandlers(ctx: ServiceContext, opts: CheckOptions = {}): H
       if (expected === '')
         throw invalidParam(
           'chain_id',
-          `the catalogue has no chain id for ${chain_id} to check a node against; give it first (npm run nps -- chains set ${chain_id} network_id=N, the id its nodes answer to eth_chainId)`,
+          `the catalogue has no chain id for ${chain_id} to check a node against; give it first (${byDoor(`npm run nps -- chains set ${chain_id} network_id=N`, 'the Chain id field')}, the id its nodes answer to eth_chainId)`,
         );
       const endpoint = endpointOf(url, chain.chain_identifier);
       const reader = readerAt(chain.chain_identifier, url);

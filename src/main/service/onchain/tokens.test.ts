@@ -1,6 +1,8 @@
 import { type Address, type Hash } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, tempService } from '../test-support';
+import { sayFor } from '../said';
+import { invokeHandler } from '../handlers';
 import { deployToken, sendToken, startAnvil, type Anvil } from './anvil.test-support';
 
 /*
@@ -58,8 +60,12 @@ describe('token details from their contracts; spam tokens ignored', () => {
     );
 
   it('reads symbol, name and decimals from the contracts through the chain’s node; without a node it says how to set one', async () => {
-    const none = await failure(svc.invoke('onchain-token-details', { chain_id: 'ETH', contract_addresses: [real] }, ui));
-    expect(none.message).toBe('chain_id: no node is set for ETH (npm run nps -- chains rpc ETH URL, or the Catalogue screen)');
+    const input = { chain_id: 'ETH', contract_addresses: [real] };
+    const none = await failure(svc.invoke('onchain-token-details', input, ui));
+    expect(none.message).toBe('chain_id: no node is set for ETH (npm run nps -- chains rpc ETH URL)');
+    // The window names its screen instead of the command (the handler's own sentence carries both).
+    const raw = await failure(invokeHandler(svc.handlers, 'onchain-token-details', input, ui));
+    expect(sayFor(raw.message, 'window')).toBe('chain_id: no node is set for ETH (Catalogue → Chains, the Node column)');
     await svc.invoke('onchain-node-set', { chain_id: 'ETH', url: anvil.url }, ui);
     const { tokens } = await svc.invoke('onchain-token-details', { chain_id: 'ETH', contract_addresses: [real, acc[5]!] }, ui);
     expect(tokens).toEqual([
