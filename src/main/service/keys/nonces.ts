@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
-import { consumeNonce, nonceUsed, nonceWindowRecord, pruneNonces, widenNonceWindow } from './repository';
+import { sqliteNonceStore, type NonceStore } from './nonce-repository';
+import { consumeNonce, nonceWindowRecord, widenNonceWindow } from './repository';
 
 /*
  * Accepting a signed request's nonce is a write (docs/api.md: a (key, nonce) pair passes once, and a
@@ -37,9 +38,11 @@ export function applyDeferredNonces(ctx: ServiceContext): void {
 
 /**
  * The service's nonce book: `accept` answers false for a pair accepted before (a replay);
- * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused.
+ * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused. Pairs are
+ * accepted through `store` (keys/nonce-repository.ts); the window is still read and widened on the
+ * service's own SQLite connection, at start.
  */
-export function nonceBook(ctx: ServiceContext, windowMs: number) {
+export function nonceBook(ctx: ServiceContext, windowMs: number, store: NonceStore = sqliteNonceStore(ctx.db)) {
   const { db, engine } = ctx;
   const record = nonceWindowRecord(db);
   const previous = record.widestMs ?? EARLIER_DEFAULT_WINDOW_MS;
@@ -59,17 +62,26 @@ export function nonceBook(ctx: ServiceContext, windowMs: number) {
 
   const accept = async (apiKey: string, nonceMs: number, nonce: string, now: number): Promise<boolean> => {
     const expiresAt = nonceMs + keepMs;
-    if (now - lastPrune >= windowMs) {
+    const prune = now - lastPrune >= windowMs;
+    if (prune) {
       for (const [pair, expires] of deferred) if (expires < now) deferred.delete(pair);
-      if (!engine.importing) pruneNonces(db, now);
       lastPrune = now;
     }
     const pair = `${apiKey}|${nonce}`;
     if (deferred.has(pair)) return false;
-    if (!engine.importing) return consumeNonce(db, apiKey, nonce, expiresAt, now);
-    if (nonceUsed(db, apiKey, nonce)) return false;
+    if (!engine.importing) {
+      // The store decides, in one commit: nothing of this book's is read between the check above and it.
+      const accepted = await store.consume(apiKey, nonce, expiresAt, now);
+      if (prune) await store.prune(now);
+      return accepted;
+    }
+    // Claimed before any wait, so a second request with the pair meanwhile is refused.
     deferred.set(pair, expiresAt);
     try {
+      if (await store.used(apiKey, nonce)) {
+        deferred.delete(pair);
+        return false;
+      }
       await engine.defer(DEFERRED_NONCE, { api_key: apiKey, nonce, expires_at: expiresAt, at: now } satisfies DeferredNonce);
     } catch (err) {
       // Not kept: the pair is not used up either.
