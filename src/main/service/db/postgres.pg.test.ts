@@ -2,9 +2,11 @@ import Big from 'big.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decimalKey } from './decimal-sql';
-import { openDb, type Db } from './open';
+import { ServiceError } from '../errors';
+import { openDb, readJournal, type Db } from './open';
 import { openPostgres, type PgDb } from './postgres';
 import { startPostgres, type TestPostgres } from './postgres.test-support';
 import { ROWID_TABLES } from './schema-pg';
@@ -238,5 +240,50 @@ describe('amounts on PostgreSQL', () => {
     expect(pgAbove).toEqual(sqliteAbove);
     expect(pgAbove.map((r) => r.amount)).toContain('123456789012345678.123456789012345678');
     expect(pgAbove.map((r) => r.amount)).not.toContain('-123456789012345678.123456789012345678');
+  });
+});
+
+describe('opening a PostgreSQL store', () => {
+  const migrations = () => readJournal(join(import.meta.dirname, 'migrations-pg')).entries.length;
+  const recorded = async (db: PgDb) =>
+    Number((await db.$client.query<{ n: string }>('SELECT count(*) AS n FROM drizzle.__drizzle_migrations')).rows[0]!.n);
+
+  test('several services starting at once on a new database migrate it once, and all open it', async () => {
+    const url = await server.createDatabase('started_at_once');
+    const dbs = await Promise.all(Array.from({ length: 4 }, () => openPostgres(url)));
+    try {
+      for (const db of dbs) expect(await recorded(db)).toBe(migrations());
+      expect((await dbs[3]!.$client.query('SELECT decimal_key($1) AS k', ['1.50'])).rows[0].k).toBe(decimalKey('1.5'));
+    } finally {
+      for (const db of dbs) await db.$client.end();
+    }
+  });
+
+  test('a store migrated by a newer version is refused (5001), having only been read, its password not shown', async () => {
+    const url = (await server.createDatabase('newer')).replace('nps@', 'nps:secret@');
+    const db = await openPostgres(url);
+    await db.$client.query("INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ('from a newer version', 4102444800000)");
+    await db.$client.end();
+
+    const refused = await openPostgres(url).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(ServiceError);
+    expect((refused as ServiceError).code).toBe(5001);
+    expect((refused as ServiceError).message).toContain(
+      'was written by a newer version of NPS Reconcile (migration 4102444800000 of 2100-01-01',
+    );
+    expect((refused as ServiceError).message).not.toContain('secret');
+
+    // Nothing was written: drizzle's record is as the newer version left it.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
+      expect(rows[0]!.n).toBe(migrations() + 1);
+    } finally {
+      await client.end();
+    }
   });
 });
