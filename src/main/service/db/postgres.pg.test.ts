@@ -287,3 +287,69 @@ describe('opening a PostgreSQL store', () => {
     }
   });
 });
+
+describe('text on PostgreSQL answers as on SQLite', () => {
+  const names = ['treasury', 'Treasury', 'Ärger', 'ärger', 'Zed', 'apple', '_x', 'é', 'E', 'ß', 'İstanbul', 'b', 'B', 'a1', 'a10', 'a2'];
+
+  test('sorted and lower-cased alike', async () => {
+    const pgRows = await q<{ v: string; l: string }>('SELECT v, lower(v) AS l FROM unnest($1::text[]) AS t(v) ORDER BY v', [names]);
+    const sqlite = sqliteDb.$client;
+    sqlite.exec('CREATE TEMP TABLE names (v TEXT NOT NULL)');
+    const insert = sqlite.prepare('INSERT INTO names (v) VALUES (?)');
+    for (const v of names) insert.run(v);
+    const sqliteRows = sqlite.prepare('SELECT v, lower(v) AS l FROM names ORDER BY v').all();
+    expect(pgRows).toEqual(sqliteRows);
+  });
+
+  test('wallet names unique ignoring case where SQLite says so, and only there', async () => {
+    const now = Date.now();
+    const addPg = (id: string, name: string) =>
+      q('INSERT INTO wallets (wallet_id, name, created_at, updated_at) VALUES ($1, $2, $3, $3)', [id, name, now]).then(
+        () => 'added',
+        (err: { code?: string }) => (err.code === '23505' ? 'taken' : Promise.reject(err)),
+      );
+    const addSqlite = (id: string, name: string) => {
+      try {
+        sqliteDb.$client
+          .prepare('INSERT INTO wallets (wallet_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)')
+          .run(id, name, now, now);
+        return 'added';
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'taken';
+        throw err;
+      }
+    };
+    const tries = [
+      ['w1', 'Treasury'],
+      ['w2', 'treasury'],
+      ['w3', 'Ärger'],
+      ['w4', 'ärger'],
+      ['w5', ''],
+      ['w6', ''],
+    ] as const;
+    const onPg: string[] = [];
+    for (const [id, name] of tries) onPg.push(await addPg(id, name));
+    expect(onPg).toEqual(tries.map(([id, name]) => addSqlite(id, name)));
+    expect(onPg).toEqual(['added', 'taken', 'added', 'added', 'added', 'added']);
+  });
+
+  test('a database in another locale is refused (5001), having only been read, with how to create one', async () => {
+    const url = await server.createDatabase('other_locale', 'C.UTF-8');
+    const refused = await openPostgres(url).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(ServiceError);
+    expect((refused as ServiceError).code).toBe(5001);
+    expect((refused as ServiceError).message).toContain('in the locale C.UTF-8');
+    expect((refused as ServiceError).message).toContain("CREATE DATABASE … TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C'");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT to_regclass('public.tickets') AS t, to_regnamespace('drizzle') AS d");
+      expect(rows[0]).toEqual({ t: null, d: null });
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -22,8 +22,8 @@ const PG_USER = 'postgres';
 export interface TestPostgres {
   /** The server's superuser connection to `database`: postgres://nps@127.0.0.1:port/database. */
   url(database?: string): string;
-  /** A new empty database, by name. */
-  createDatabase(name: string): Promise<string>;
+  /** A new empty database, by name; in the server's locale (C, as a team store needs) or `locale`. */
+  createDatabase(name: string, locale?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -57,7 +57,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = join(dir, 'data');
   const port = await freePort();
   try {
-    await as(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'nps', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
+    await as(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'nps', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-instructions']);
     // A test server: nothing here outlives the run, so nothing is flushed to disk.
     const options = [
       `-p ${port}`,
@@ -75,11 +75,12 @@ export async function startPostgres(): Promise<TestPostgres> {
   const url = (database = 'postgres') => `postgres://nps@127.0.0.1:${port}/${database}`;
   return {
     url,
-    async createDatabase(name) {
+    async createDatabase(name, locale) {
       const client = new pg.Client({ connectionString: url() });
       await client.connect();
       try {
-        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+        const inLocale = locale === undefined ? '' : ` TEMPLATE template0 LOCALE ${pg.escapeLiteral(locale)}`;
+        await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}${inLocale}`);
       } finally {
         await client.end();
       }

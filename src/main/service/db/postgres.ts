@@ -2,6 +2,8 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { ErrorCodes } from '../../../shared/errors';
+import { ServiceError } from '../errors';
 import { newerStoreRefusal, readJournal } from './open';
 import * as schema from './schema-pg';
 
@@ -46,10 +48,33 @@ function shown(url: string): string {
   }
 }
 
+/** Locales whose text order is the bytes' and whose lower() and upper() change ASCII letters only. */
+const BYTE_LOCALES = new Set(['C', 'POSIX']);
+
+/**
+ * SQLite compares text by its bytes (the BINARY collation) and its lower() changes ASCII letters
+ * only; a database in another locale would sort names, symbols and ids otherwise, and take
+ * 'Ärger' and 'ärger' for one wallet name where SQLite keeps two. Such a database is refused,
+ * having only been read, with how to create one that answers as SQLite does.
+ */
+async function refuseOtherLocale(client: pg.PoolClient, name: string): Promise<void> {
+  const { rows } = await client.query<{ collate: string; ctype: string; encoding: string }>(
+    `SELECT datcollate AS collate, datctype AS ctype, pg_encoding_to_char(encoding) AS encoding
+     FROM pg_database WHERE datname = current_database()`,
+  );
+  const db = rows[0]!;
+  if (BYTE_LOCALES.has(db.collate) && BYTE_LOCALES.has(db.ctype) && db.encoding === 'UTF8') return;
+  throw new ServiceError(
+    ErrorCodes.STORE_UNAVAILABLE,
+    `${name} is a database in the locale ${db.collate === db.ctype ? db.collate : `${db.collate} (collation), ${db.ctype} (character type)`} and the encoding ${db.encoding}: the store compares and sorts text as the embedded store does, byte by byte, which needs a database in the C locale and UTF8; create one with CREATE DATABASE … TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C'`,
+  );
+}
+
 /**
  * Connect to the store at `url` and bring its schema up to date, under an advisory lock, so several
- * services starting at once migrate it once. A store migrated by a newer version is refused (a
- * ServiceError, 5001) having only been read, as db/open.ts refuses a newer SQLite file.
+ * services starting at once migrate it once. A database in another locale than C (refuseOtherLocale),
+ * or a store migrated by a newer version, is refused (a ServiceError, 5001) having only been read,
+ * as db/open.ts refuses a newer SQLite file.
  */
 export async function openPostgres(url: string, opts: { migrationsFolder?: string } = {}): Promise<PgDb> {
   const migrationsFolder = opts.migrationsFolder ?? defaultPgMigrationsFolder();
@@ -58,6 +83,7 @@ export async function openPostgres(url: string, opts: { migrationsFolder?: strin
   try {
     const client = await pool.connect();
     try {
+      await refuseOtherLocale(client, shown(url));
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       try {
         const recorded = (await client.query<{ known: boolean }>("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS known"))
