@@ -10,7 +10,7 @@
  *   function called, a drizzle sqlite builder's run/get/all/values): each must become an await;
  * - pragma: PRAGMAs, as calls of pragma() or as SQL text;
  * - fn: SQL functions registered on a connection (function, aggregate, table);
- * - tx: transactions begun (inTransaction, a connection's transaction(), BEGIN as text): each a
+ * - tx: transactions begun (inTransaction, a connection's transaction(), exec('BEGIN …')): each a
  *   synchronous block today, an awaited one on PostgreSQL.
  */
 import ts from 'typescript';
@@ -60,7 +60,6 @@ for (const file of program.getSourceFiles().filter(source)) {
   const name = relative(root, file.fileName);
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteralLike(node) && /^\s*PRAGMA\s/i.test(node.text)) count(name, 'pragma');
-    if (ts.isStringLiteralLike(node) && /^\s*BEGIN\b/i.test(node.text)) count(name, 'tx');
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
       if (ts.isIdentifier(callee) && callee.text === 'stmt') count(name, 'sql');
@@ -70,6 +69,8 @@ for (const file of program.getSourceFiles().filter(source)) {
         const on = origin(callee.expression);
         if (fromBetterSqlite(on) && on!.name === 'Database') {
           if (method === 'prepare' || method === 'exec') count(name, 'sql');
+          const text = node.arguments[0];
+          if (method === 'exec' && text && ts.isStringLiteralLike(text) && /^\s*BEGIN\b/i.test(text.text)) count(name, 'tx');
           if (method === 'pragma') count(name, 'pragma');
           if (['function', 'aggregate', 'table'].includes(method)) count(name, 'fn');
           if (method === 'transaction') count(name, 'tx');

@@ -14,6 +14,7 @@ import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
+import { sqliteNonceStore } from './keys/nonce-repository';
 import type { SecretBox } from './onchain/nodes';
 import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
@@ -67,6 +68,7 @@ export function openService(opts: ServiceOptions): Service {
     dataDir: opts.dataDir,
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
+    nonces: sqliteNonceStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),

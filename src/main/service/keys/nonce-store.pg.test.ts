@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openDb, type Db } from '../db/open';
-import { openPostgres, type PgDb } from '../db/postgres';
-import { startPostgres, type TestPostgres } from '../db/postgres.test-support';
-import { postgresNonceStore, sqliteNonceStore, type NonceStore } from './nonce-repository';
+import { describe, expect, test } from 'vitest';
+import { storesOnBothEngines, type FreshStore } from '../db/engines.test-support';
+import { postgresNonceStore, sqliteNonceStore } from './nonce-repository';
 
 /*
  * The nonce store's behaviour, the same on both engines: a (key, nonce) pair passes once, is kept
@@ -17,81 +12,41 @@ import { postgresNonceStore, sqliteNonceStore, type NonceStore } from './nonce-r
 const KEY = 'a'.repeat(64);
 const OTHER_KEY = 'b'.repeat(64);
 
-interface Engine {
-  /** A fresh store of the engine, with KEY and OTHER_KEY registered; `second` a separate store over the same data. */
-  open(): Promise<{ store: NonceStore; second: () => Promise<NonceStore>; lastUsed(key: string): Promise<number | null> }>;
+const stores = storesOnBothEngines();
+
+/** A fresh store with KEY and OTHER_KEY registered: its nonces, a second service's, and a key's last use. */
+async function open(fresh: () => Promise<FreshStore>) {
+  const store = await fresh();
+  if (store.engine === 'sqlite') {
+    const { db } = store;
+    db.$client
+      .prepare('INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES (?, ?, 1, 0), (?, ?, 1, 0)')
+      .run(KEY, 'k', OTHER_KEY, 'k');
+    return {
+      store: sqliteNonceStore(db),
+      second: async () => sqliteNonceStore(await store.another()),
+      lastUsed: async (key: string) =>
+        (db.$client.prepare('SELECT last_used_at FROM api_keys WHERE api_key = ?').pluck().get(key) as number | null) ?? null,
+    };
+  }
+  const { db } = store;
+  await db.$client.query('INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES ($1, $3, true, 0), ($2, $3, true, 0)', [
+    KEY,
+    OTHER_KEY,
+    'k',
+  ]);
+  return {
+    store: postgresNonceStore(db),
+    second: async () => postgresNonceStore(await store.another()),
+    lastUsed: async (key: string) =>
+      ((await db.$client.query<{ last_used_at: number | null }>('SELECT last_used_at FROM api_keys WHERE api_key = $1', [key])).rows[0]
+        ?.last_used_at as number | null) ?? null,
+  };
 }
 
-let server: TestPostgres;
-const cleanups: (() => Promise<void> | void)[] = [];
-let databases = 0;
-
-beforeAll(async () => {
-  server = await startPostgres();
-});
-
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  await server?.stop();
-});
-
-const registerKeys = 'INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES ($1, $3, $4, 0), ($2, $3, $4, 0)';
-
-const engines: [string, Engine][] = [
-  [
-    'SQLite',
-    {
-      async open() {
-        const folder = mkdtempSync(join(tmpdir(), 'nps-nonces-'));
-        const file = join(folder, 'nps.sqlite');
-        const dbs: Db[] = [openDb({ file })];
-        cleanups.push(() => {
-          for (const db of dbs) db.$client.close();
-          rmSync(folder, { recursive: true, force: true });
-        });
-        dbs[0]!.$client
-          .prepare('INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES (?, ?, 1, 0), (?, ?, 1, 0)')
-          .run(KEY, 'k', OTHER_KEY, 'k');
-        return {
-          store: sqliteNonceStore(dbs[0]!),
-          second: async () => {
-            dbs.push(openDb({ file }));
-            return sqliteNonceStore(dbs[dbs.length - 1]!);
-          },
-          lastUsed: async (key) =>
-            (dbs[0]!.$client.prepare('SELECT last_used_at FROM api_keys WHERE api_key = ?').pluck().get(key) as number | null) ?? null,
-        };
-      },
-    },
-  ],
-  [
-    'PostgreSQL',
-    {
-      async open() {
-        const url = await server.createDatabase(`nonces_${++databases}`);
-        const dbs: PgDb[] = [await openPostgres(url)];
-        cleanups.push(async () => {
-          for (const db of dbs) await db.$client.end();
-        });
-        await dbs[0]!.$client.query(registerKeys, [KEY, OTHER_KEY, 'k', true]);
-        return {
-          store: postgresNonceStore(dbs[0]!),
-          second: async () => {
-            dbs.push(await openPostgres(url));
-            return postgresNonceStore(dbs[dbs.length - 1]!);
-          },
-          lastUsed: async (key) =>
-            ((await dbs[0]!.$client.query('SELECT last_used_at FROM api_keys WHERE api_key = $1', [key])).rows[0]?.last_used_at as
-              number | null) ?? null,
-        };
-      },
-    },
-  ],
-];
-
-describe.each(engines)('the nonce store on %s', (_name, engine) => {
+describe.each(stores)('the nonce store on %s', (_name, fresh) => {
   test('a pair passes once; the same nonce passes for another key; the key is marked used when one passes', async () => {
-    const { store, lastUsed } = await engine.open();
+    const { store, lastUsed } = await open(fresh);
     expect(await store.used(KEY, 'n1')).toBe(false);
     expect(await store.consume(KEY, 'n1', 10_000, 1_000)).toBe(true);
     expect(await lastUsed(KEY)).toBe(1_000);
@@ -104,7 +59,7 @@ describe.each(engines)('the nonce store on %s', (_name, engine) => {
   });
 
   test('a pair is kept until it expires, then forgotten', async () => {
-    const { store } = await engine.open();
+    const { store } = await open(fresh);
     await store.consume(KEY, 'early', 5_000, 1_000);
     await store.consume(KEY, 'late', 9_000, 1_000);
     expect(await store.prune(4_999)).toBe(0);
@@ -114,7 +69,7 @@ describe.each(engines)('the nonce store on %s', (_name, engine) => {
   });
 
   test('a wider window keeps the recorded pairs as much longer, once, and refuses what may have been forgotten', async () => {
-    const { store, second } = await engine.open();
+    const { store, second } = await open(fresh);
     expect(await store.windowRecord()).toEqual({ widestMs: undefined, recordsFromMs: -Infinity });
     await store.consume(KEY, 'kept', 100_000, 40_000);
     await store.widenWindow(60_000, 60_000, -Infinity, 40_000);
@@ -135,7 +90,7 @@ describe.each(engines)('the nonce store on %s', (_name, engine) => {
 
 describe('two services over one PostgreSQL store', () => {
   test('a nonce used through one is refused through the other (2004), and the other way round', async () => {
-    const { store: first, second } = await engines[1]![1].open();
+    const { store: first, second } = await open(stores[1]![1]);
     const other = await second();
     expect(await first.consume(KEY, 'shared', 10_000, 1_000)).toBe(true);
     expect(await other.used(KEY, 'shared')).toBe(true);
@@ -145,7 +100,7 @@ describe('two services over one PostgreSQL store', () => {
   });
 
   test('of many requests with one nonce sent to both at once, exactly one passes', async () => {
-    const { store: first, second } = await engines[1]![1].open();
+    const { store: first, second } = await open(stores[1]![1]);
     const other = await second();
     for (let round = 0; round < 20; round++) {
       const nonce = `race-${round}`;

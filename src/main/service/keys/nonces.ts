@@ -1,5 +1,4 @@
 import type { ServiceContext } from '../context';
-import { sqliteNonceStore, type NonceStore } from './nonce-repository';
 import { consumeNonce, nonceWindowRecord, widenNonceWindow } from './repository';
 
 /*
@@ -39,11 +38,11 @@ export function applyDeferredNonces(ctx: ServiceContext): void {
 /**
  * The service's nonce book: `accept` answers false for a pair accepted before (a replay);
  * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused. Pairs are
- * accepted through `store` (keys/nonce-repository.ts); the window is still read and widened on the
- * service's own SQLite connection, at start.
+ * accepted through the service's nonce store (`ctx.nonces`, keys/nonce-repository.ts); the window
+ * is still read and widened on the service's own SQLite connection, at start.
  */
-export function nonceBook(ctx: ServiceContext, windowMs: number, store: NonceStore = sqliteNonceStore(ctx.db)) {
-  const { db, engine } = ctx;
+export function nonceBook(ctx: ServiceContext, windowMs: number) {
+  const { db, engine, nonces: store } = ctx;
   const record = nonceWindowRecord(db);
   const previous = record.widestMs ?? EARLIER_DEFAULT_WINDOW_MS;
   let recordsFromMs = record.recordsFromMs;
