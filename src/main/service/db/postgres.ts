@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ErrorCodes } from '../../../shared/errors';
 import { ServiceError } from '../errors';
+import { ADVISORY_LOCKS } from './advisory-locks';
 import { newerStoreRefusal, readJournal } from './open';
 import * as schema from './schema-pg';
 
@@ -34,8 +35,8 @@ const types: pg.CustomTypesConfig = {
 const defaultPgMigrationsFolder = (): string =>
   process.env.NPS_PG_MIGRATIONS_DIR ?? fileURLToPath(new URL('./migrations-pg', import.meta.url));
 
-/** Held while a service migrates the store: the first to start migrates, the others wait and find it done. */
-const MIGRATION_LOCK = 0x6e70_7330;
+/** The first service to start migrates; the others wait for the lock and find it done. */
+const MIGRATION_LOCK = ADVISORY_LOCKS.migration;
 
 /** The store's address as the user may see it: without its password. */
 function shown(url: string): string {

@@ -1,3 +1,4 @@
+import { ADVISORY_LOCKS } from '../db/advisory-locks';
 import type { Db } from '../db/open';
 import type { PgDb } from '../db/postgres';
 import {
@@ -47,8 +48,8 @@ export function sqliteNonceStore(db: Db): NonceStore {
   };
 }
 
-/** Held while a service widens the nonce window, so two widen one store one after the other. */
-const WINDOW_LOCK = 0x6e70_7331;
+/** Two services widening one store's window take turns. */
+const WINDOW_LOCK = ADVISORY_LOCKS.nonceWindow;
 
 /** A team store's nonces, on PostgreSQL. */
 export function postgresNonceStore(db: PgDb): NonceStore {
