@@ -13,9 +13,13 @@ DECLARE
   frac text;
   len text;
 BEGIN
-  m := regexp_match(
-    regexp_replace(v, '^[\u0009-\u000D\u0020\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+|[\u0009-\u000D\u0020\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+$', '', 'g'),
-    '^(-)?([0-9]+)(?:\.([0-9]+))?$');
+  -- Most amounts have nothing to trim: read as they are first.
+  m := regexp_match(v, '^(-)?([0-9]+)(?:\.([0-9]+))?$');
+  IF m IS NULL THEN
+    m := regexp_match(
+      regexp_replace(v, '^[\u0009-\u000D\u0020\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+|[\u0009-\u000D\u0020\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+$', '', 'g'),
+      '^(-)?([0-9]+)(?:\.([0-9]+))?$');
+  END IF;
   IF m IS NULL THEN
     RETURN '~';
   END IF;
