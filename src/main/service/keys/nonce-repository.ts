@@ -21,6 +21,11 @@ import {
  */
 
 export interface NonceStore {
+  /**
+   * True for the service's own SQLite file, whose writes wait while an import holds its write lock:
+   * pairs are then deferred (keys/nonces.ts). A PostgreSQL store takes them during an import.
+   */
+  readonly waitsForImports: boolean;
   /** Accept a pair once: record it until `expiresAt` and mark the key used, in one commit. False: accepted before (a replay). */
   consume(apiKey: string, nonce: string, expiresAt: number, now: number): Promise<boolean>;
   /** Whether a pair was accepted before, without accepting it. */
@@ -40,6 +45,7 @@ export interface NonceStore {
 /** The embedded store's nonces: keys/repository.ts's statements, on the service's connection. */
 export function sqliteNonceStore(db: Db): NonceStore {
   return {
+    waitsForImports: true,
     consume: async (apiKey, nonce, expiresAt, now) => consumeNonce(db, apiKey, nonce, expiresAt, now),
     used: async (apiKey, nonce) => nonceUsed(db, apiKey, nonce),
     prune: async (now) => pruneNonces(db, now),
@@ -62,6 +68,7 @@ export function postgresNonceStore(db: PgDb): NonceStore {
     return { widestMs: widest === undefined ? undefined : Number(widest), recordsFromMs: from === undefined ? -Infinity : Number(from) };
   };
   return {
+    waitsForImports: false,
     async consume(apiKey, nonce, expiresAt, now) {
       // One statement, so one commit: the pair recorded and the key marked used, or neither.
       const { rows } = await pool.query<{ inserted: number }>(

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context';
-import { consumeNonce, nonceWindowRecord, widenNonceWindow } from './repository';
+import { consumeNonce } from './repository';
 
 /*
  * Accepting a signed request's nonce is a write (docs/api.md: a (key, nonce) pair passes once, and a
@@ -37,20 +37,20 @@ export function applyDeferredNonces(ctx: ServiceContext): void {
 
 /**
  * The service's nonce book: `accept` answers false for a pair accepted before (a replay);
- * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused. Pairs are
- * accepted through the service's nonce store (`ctx.nonces`, keys/nonce-repository.ts); the window
- * is still read and widened on the service's own SQLite connection, at start.
+ * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused. The window
+ * is read and widened, and pairs accepted, through the service's nonce store (`ctx.nonces`,
+ * keys/nonce-repository.ts).
  */
-export function nonceBook(ctx: ServiceContext, windowMs: number) {
-  const { db, engine, nonces: store } = ctx;
-  const record = nonceWindowRecord(db);
+export async function nonceBook(ctx: ServiceContext, windowMs: number) {
+  const { engine, nonces: store } = ctx;
+  const record = await store.windowRecord();
   const previous = record.widestMs ?? EARLIER_DEFAULT_WINDOW_MS;
   let recordsFromMs = record.recordsFromMs;
   const keepMs = Math.max(windowMs, previous);
   if (record.widestMs === undefined || windowMs > previous) {
     if (windowMs > previous) recordsFromMs = Math.max(recordsFromMs, ctx.now() - previous);
     try {
-      widenNonceWindow(db, previous, keepMs, recordsFromMs, ctx.now());
+      await store.widenWindow(previous, keepMs, recordsFromMs, ctx.now());
     } catch {
       // A store that cannot be written (read-only) accepts no nonce either; its refusal is the store's own.
     }
@@ -68,7 +68,7 @@ export function nonceBook(ctx: ServiceContext, windowMs: number) {
     }
     const pair = `${apiKey}|${nonce}`;
     if (deferred.has(pair)) return false;
-    if (!engine.importing) {
+    if (!engine.importing || !store.waitsForImports) {
       // The store decides, in one commit: nothing of this book's is read between the check above and it.
       const accepted = await store.consume(apiKey, nonce, expiresAt, now);
       if (prune) await store.prune(now);
