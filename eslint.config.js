@@ -19,6 +19,7 @@ const outsideMain = (from) => ({
   paths: [
     { name: 'electron', message: `${from} must not import electron (docs/architecture.md, rule 7)` },
     { name: 'better-sqlite3', message: `${from} must not touch the store (docs/architecture.md, rule 7)` },
+    { name: 'pg', message: `${from} must not touch the store (docs/architecture.md, rule 7)` },
   ],
   patterns: [
     { group: ['drizzle-orm', 'drizzle-orm/*'], message: `${from} must not touch the store (docs/architecture.md, rule 7)` },
@@ -67,7 +68,10 @@ const engineClosed = {
 const STORE =
   "only db/, a domain's repository.ts (or *-repository.ts) and engine/ touch SQL (docs/architecture.md, rule 5): put this in the repository";
 const store = {
-  paths: [{ name: 'better-sqlite3', message: STORE }],
+  paths: [
+    { name: 'better-sqlite3', message: STORE },
+    { name: 'pg', message: STORE },
+  ],
   patterns: [{ group: ['drizzle-orm', 'drizzle-orm/*'], message: STORE }],
 };
 

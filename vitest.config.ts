@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // The reliability suite (kill -9, a 1M-row import under load) runs on its own, one file at a
     // time, after this run: vitest.reliability.config.ts.
-    exclude: ['src/**/*.reliability.test.ts', '**/node_modules/**'],
+    exclude: ['src/**/*.reliability.test.ts', 'src/**/*.pg.test.ts', '**/node_modules/**'],
     environment: 'node',
     testTimeout: 20_000,
     pool: 'forks',

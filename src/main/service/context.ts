@@ -3,6 +3,7 @@ import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
 import type { Logger } from 'pino';
 import type { Engine } from './engine/index';
+import type { NonceStore } from './keys/nonce-repository';
 import type { SecretBox } from './onchain/nodes';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
@@ -11,6 +12,11 @@ export interface ServiceContext {
   dataDir: string;
   resourcesDir: string;
   now: () => number;
+  /**
+   * The signed requests' used nonces, in the store the service opened: the first part of the store
+   * interface that team mode puts PostgreSQL behind (docs/team.md).
+   */
+  nonces: NonceStore;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */
   engine: Engine;
   /** The service's log (log.ts): summaries of imports and verifications, failures with their cause. */

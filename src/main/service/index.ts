@@ -14,6 +14,7 @@ import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
+import { sqliteNonceStore, type NonceStore } from './keys/nonce-repository';
 import type { SecretBox } from './onchain/nodes';
 import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
@@ -39,6 +40,11 @@ export interface ServiceOptions {
   own?: boolean;
   /** Told what the user should know about the folder (other users can read it); also in the log. */
   onWarning?: (line: string) => void;
+  /**
+   * Where signed requests' nonces are used up: by default the service's own store; a team store's
+   * (keys/nonce-repository.ts), so that a nonce passes once among every service on it.
+   */
+  nonces?: NonceStore;
 }
 
 export interface Service {
@@ -67,6 +73,7 @@ export function openService(opts: ServiceOptions): Service {
     dataDir: opts.dataDir,
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
+    nonces: opts.nonces ?? sqliteNonceStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),

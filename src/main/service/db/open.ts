@@ -85,11 +85,11 @@ export function openDb(opts: OpenDbOptions): Db {
   }
 }
 
-interface Journal {
+export interface Journal {
   entries: { tag: string; when: number }[];
 }
 
-const readJournal = (migrationsFolder: string): Journal =>
+export const readJournal = (migrationsFolder: string): Journal =>
   JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal;
 
 /** The migrations drizzle has recorded in the store, oldest first; undefined in a new store. */
@@ -106,19 +106,34 @@ function recordedMigrations(sqlite: Database.Database): { hash: string; created_
 /**
  * drizzle applies the journal's entries newer than the last one recorded and nothing else, so it
  * would open a store whose schema a newer version changed without a word (and this version would
- * then write to it). Such a store is refused instead, having only been read.
+ * then write to it). Such a store is refused instead, having only been read: the refusal for the
+ * store `name` whose recorded migrations (their times, oldest first) include one the journal does
+ * not know, saying what to do `instead` of updating; or undefined.
  */
-function refuseNewerStore(sqlite: Database.Database, journal: Journal, file: string): void {
+export function newerStoreRefusal(
+  recorded: number[],
+  journal: Journal,
+  name: string,
+  instead = byDoor('use --data-dir for another store', 'start it on another data folder (NPS_DATA_DIR)'),
+): ServiceError | undefined {
   const known = new Set(journal.entries.map((e) => e.when));
-  const unknown = (recordedMigrations(sqlite) ?? []).filter((m) => !known.has(m.created_at));
-  const newest = unknown[unknown.length - 1];
-  if (newest === undefined) return;
-  const made = new Date(newest.created_at);
-  const migration = `${newest.created_at}${Number.isNaN(made.getTime()) ? '' : ` of ${made.toISOString().slice(0, 10)}`}`;
-  throw new ServiceError(
+  const newest = recorded.filter((when) => !known.has(when)).at(-1);
+  if (newest === undefined) return undefined;
+  const made = new Date(newest);
+  const migration = `${newest}${Number.isNaN(made.getTime()) ? '' : ` of ${made.toISOString().slice(0, 10)}`}`;
+  return new ServiceError(
     ErrorCodes.STORE_UNAVAILABLE,
-    `${file} was written by a newer version of NPS Reconcile (migration ${migration} unknown to this version); update the app, or ${byDoor('use --data-dir for another store', 'start it on another data folder (NPS_DATA_DIR)')}`,
+    `${name} was written by a newer version of NPS Reconcile (migration ${migration} unknown to this version); update the app, or ${instead}`,
   );
+}
+
+function refuseNewerStore(sqlite: Database.Database, journal: Journal, file: string): void {
+  const refusal = newerStoreRefusal(
+    (recordedMigrations(sqlite) ?? []).map((m) => m.created_at),
+    journal,
+    file,
+  );
+  if (refusal) throw refusal;
 }
 
 /**

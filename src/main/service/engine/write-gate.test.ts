@@ -7,6 +7,7 @@ import { generateLedger } from '../../../../bench/generate-ledger';
 import { buildServer } from '../http/server';
 import { signedInject } from '../http/signed.test-support';
 import { callForWindow } from '../app/call';
+import { nonceBook } from '../keys/nonces';
 import { tempService } from '../test-support';
 import { WriteGate } from './write-gate';
 
@@ -58,7 +59,7 @@ describe('writes while a large import holds the write lock', () => {
     };
     const stored = firstRow(small);
     const coming = firstRow(file);
-    const { api_secret: secret } = await svc.invoke('keys-create', { label: 'robot', wallets: null }, { actor: 'cli' });
+    const { api_secret: secret, api_key: key } = await svc.invoke('keys-create', { label: 'robot', wallets: null }, { actor: 'cli' });
     const runsBefore = count('SELECT count(*) FROM verification_runs');
     let nonce = Date.now();
 
@@ -103,11 +104,16 @@ describe('writes while a large import holds the write lock', () => {
     // A nonce accepted during the import is refused a second time, as always.
     const replay = await verify([{ transaction_id: stored('transaction_id'), amount: '1' }], secondNonce);
     expect(replay.body.status).toBe(2004);
+    // The same pair twice in one turn: the first is claimed before anything is awaited, so the
+    // second is a replay, though the pair is in neither the store nor the deferred writes yet.
+    const book = await nonceBook(svc.ctx, 60_000);
+    const twice = ++nonce;
+    expect(await Promise.all([book(key, twice, String(twice), twice), book(key, twice, String(twice), twice)])).toEqual([true, false]);
     expect(svc.ctx.engine.importing).toBe(true);
     // Kept beside the store (nps.deferred.sqlite), not yet in it.
     expect(count('SELECT count(*) FROM verification_runs')).toBe(runsBefore);
     expect(count(`SELECT count(*) FROM tickets WHERE ticket_id = '${ticketId}'`)).toBe(0);
-    expect(svc.ctx.engine.deferredCount).toBe(5);
+    expect(svc.ctx.engine.deferredCount).toBe(6);
     expect(existsSync(join(svc.dataDir, 'nps.deferred.sqlite'))).toBe(true);
 
     // A key change (the window's write) waits for the import, then the deferred writes, instead of failing.
@@ -123,7 +129,7 @@ describe('writes while a large import holds the write lock', () => {
     expect(svc.ctx.engine.importing).toBe(false);
     expect(svc.ctx.engine.deferredCount).toBe(0);
     expect(count('SELECT count(*) FROM verification_runs')).toBe(runsBefore + 2);
-    expect(count('SELECT count(*) FROM used_nonces')).toBeGreaterThanOrEqual(3);
+    expect(count('SELECT count(*) FROM used_nonces')).toBeGreaterThanOrEqual(4);
     const ticket = await svc.invoke('ticket-get', { ticket_id: ticketId }, { actor: 'ui' });
     expect(ticket.desc).toContain('998');
     expect(ticket.events.map((e) => e.kind)).toEqual(['opened', 'updated']);

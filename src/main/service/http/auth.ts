@@ -35,10 +35,10 @@ const HEADER_LABEL: Record<string, string> = {
  * No secret is ever compared here: the service holds public keys only, and the signature is
  * checked by Ed25519 verification, not by comparing it with one computed here.
  */
-export function createAuthenticator(service: Service, opts: AuthOptions = {}) {
+export async function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const windowMs = opts.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;
   const { db, now } = service.ctx;
-  const acceptNonce = nonceBook(service.ctx, windowMs);
+  const acceptNonce = await nonceBook(service.ctx, windowMs);
 
   /**
    * The checks the headers alone allow (2001, 2002, 2003), made before the body is read: a request

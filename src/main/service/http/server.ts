@@ -325,7 +325,7 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
   // bucket keyed on the unchecked header would let any local process drain another key's bucket.
   // Failed authentication has a bucket of its own, and unsigned calls are charged to the client.
   const limit = createLimiters(api, opts.rateLimit ?? {});
-  const authenticate = createAuthenticator(service, opts.auth);
+  const authenticate = await createAuthenticator(service, opts.auth);
   const admission = new Admission(opts.admissionBound ?? defaultAdmissionBound());
   // Before the body is read: a request without a registered key or with a stale nonce is refused
   // (charged to the client's failed authentications), its body never parsed or kept (what arrives

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context';
-import { consumeNonce, nonceUsed, nonceWindowRecord, pruneNonces, widenNonceWindow } from './repository';
+import { consumeNonce } from './repository';
 
 /*
  * Accepting a signed request's nonce is a write (docs/api.md: a (key, nonce) pair passes once, and a
@@ -37,18 +37,20 @@ export function applyDeferredNonces(ctx: ServiceContext): void {
 
 /**
  * The service's nonce book: `accept` answers false for a pair accepted before (a replay);
- * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused.
+ * `recordsFromMs`: nonces older than this cannot be told from a replay and are refused. The window
+ * is read and widened, and pairs accepted, through the service's nonce store (`ctx.nonces`,
+ * keys/nonce-repository.ts).
  */
-export function nonceBook(ctx: ServiceContext, windowMs: number) {
-  const { db, engine } = ctx;
-  const record = nonceWindowRecord(db);
+export async function nonceBook(ctx: ServiceContext, windowMs: number) {
+  const { engine, nonces: store } = ctx;
+  const record = await store.windowRecord();
   const previous = record.widestMs ?? EARLIER_DEFAULT_WINDOW_MS;
   let recordsFromMs = record.recordsFromMs;
   const keepMs = Math.max(windowMs, previous);
   if (record.widestMs === undefined || windowMs > previous) {
     if (windowMs > previous) recordsFromMs = Math.max(recordsFromMs, ctx.now() - previous);
     try {
-      widenNonceWindow(db, previous, keepMs, recordsFromMs, ctx.now());
+      await store.widenWindow(previous, keepMs, recordsFromMs, ctx.now());
     } catch {
       // A store that cannot be written (read-only) accepts no nonce either; its refusal is the store's own.
     }
@@ -59,17 +61,26 @@ export function nonceBook(ctx: ServiceContext, windowMs: number) {
 
   const accept = async (apiKey: string, nonceMs: number, nonce: string, now: number): Promise<boolean> => {
     const expiresAt = nonceMs + keepMs;
-    if (now - lastPrune >= windowMs) {
+    const prune = now - lastPrune >= windowMs;
+    if (prune) {
       for (const [pair, expires] of deferred) if (expires < now) deferred.delete(pair);
-      if (!engine.importing) pruneNonces(db, now);
       lastPrune = now;
     }
     const pair = `${apiKey}|${nonce}`;
     if (deferred.has(pair)) return false;
-    if (!engine.importing) return consumeNonce(db, apiKey, nonce, expiresAt, now);
-    if (nonceUsed(db, apiKey, nonce)) return false;
+    if (!engine.importing || !store.waitsForImports) {
+      // The store decides, in one commit: nothing of this book's is read between the check above and it.
+      const accepted = await store.consume(apiKey, nonce, expiresAt, now);
+      if (prune) await store.prune(now);
+      return accepted;
+    }
+    // Claimed before any wait, so a second request with the pair meanwhile is refused.
     deferred.set(pair, expiresAt);
     try {
+      if (await store.used(apiKey, nonce)) {
+        deferred.delete(pair);
+        return false;
+      }
       await engine.defer(DEFERRED_NONCE, { api_key: apiKey, nonce, expires_at: expiresAt, at: now } satisfies DeferredNonce);
     } catch (err) {
       // Not kept: the pair is not used up either.

@@ -100,8 +100,9 @@ export function pruneNonces(db: Db, now: number): number {
   return stmt(db, 'DELETE FROM used_nonces WHERE expires_at < ?').run(now).changes;
 }
 
-const WIDEST_WINDOW_KEY = 'nonce_window_widest_ms';
-const RECORDS_FROM_KEY = 'nonce_records_from_ms';
+/** The settings that record the nonce windows used on a store (shared by both engines' nonce stores). */
+export const WIDEST_WINDOW_KEY = 'nonce_window_widest_ms';
+export const RECORDS_FROM_KEY = 'nonce_records_from_ms';
 
 /** What the store knows of the nonce windows used on it: the widest, and from when its records of used nonces are whole. */
 export interface NonceWindowRecord {
@@ -119,9 +120,11 @@ export function nonceWindowRecord(db: Db): NonceWindowRecord {
 }
 
 /**
- * A service starts with a window wider than any before (`previousMs`): the nonces already recorded
- * are kept as much longer, and nonces older than `now - previousMs` (some may have been forgotten
- * under the narrower window) are from now on refused, in one commit.
+ * A service starts with a window wider than any before: the store's widest becomes `widestMs`, the
+ * nonces already recorded are kept as much longer as it grew (from the widest recorded, or
+ * `previousMs` where none is), and nonces older than `recordsFromMs` (some may have been forgotten
+ * under the narrower window) are from now on refused, in one commit. The widest is read again
+ * inside the commit, so two services widening one store at once extend the records once.
  */
 export function widenNonceWindow(db: Db, previousMs: number, widestMs: number, recordsFromMs: number, now: number): void {
   const put = stmt(
@@ -130,8 +133,11 @@ export function widenNonceWindow(db: Db, previousMs: number, widestMs: number, r
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   );
   db.$client.transaction(() => {
-    stmt(db, 'UPDATE used_nonces SET expires_at = expires_at + ?').run(widestMs - previousMs);
-    put.run(WIDEST_WINDOW_KEY, String(widestMs), now);
-    if (Number.isFinite(recordsFromMs)) put.run(RECORDS_FROM_KEY, String(recordsFromMs), now);
+    const record = nonceWindowRecord(db);
+    const stored = record.widestMs ?? previousMs;
+    if (widestMs > stored) stmt(db, 'UPDATE used_nonces SET expires_at = expires_at + ?').run(widestMs - stored);
+    put.run(WIDEST_WINDOW_KEY, String(Math.max(widestMs, stored)), now);
+    const from = Math.max(recordsFromMs, record.recordsFromMs);
+    if (Number.isFinite(from)) put.run(RECORDS_FROM_KEY, String(from), now);
   })();
 }
