@@ -67,39 +67,17 @@ export function namesLike(db: Db, prefix: string): Set<string> {
 }
 
 export function insertMapping(db: Db, row: MappingRow): void {
-  stmt(db, `INSERT INTO books_mappings (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    row.mapping_id,
-    row.name,
-    row.named,
-    row.header_key,
-    row.headers,
-    row.wallet_id,
-    row.mapping,
-    row.options,
-    row.created_at,
-    row.updated_at,
-    row.used_at,
-  );
+  stmt<[MappingRow]>(db, `INSERT INTO books_mappings (${COLUMNS}) VALUES (${COLUMNS.replace(/(\w+)/g, '@$1')})`).run(row);
 }
 
 /** Write every column of an existing entry but its id and creation time. */
 export function replaceMapping(db: Db, row: MappingRow): void {
-  stmt(
+  stmt<[MappingRow]>(
     db,
-    `UPDATE books_mappings SET name = ?, named = ?, header_key = ?, headers = ?, wallet_id = ?, mapping = ?, options = ?, updated_at = ?, used_at = ?
-     WHERE mapping_id = ?`,
-  ).run(
-    row.name,
-    row.named,
-    row.header_key,
-    row.headers,
-    row.wallet_id,
-    row.mapping,
-    row.options,
-    row.updated_at,
-    row.used_at,
-    row.mapping_id,
-  );
+    `UPDATE books_mappings SET name = @name, named = @named, header_key = @header_key, headers = @headers, wallet_id = @wallet_id,
+       mapping = @mapping, options = @options, updated_at = @updated_at, used_at = @used_at
+     WHERE mapping_id = @mapping_id`,
+  ).run(row);
 }
 
 /** Entries a run remembered (unnamed) for this layout and wallet, but one: superseded by a mapping the user named for them. */
