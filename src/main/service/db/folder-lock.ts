@@ -10,6 +10,17 @@ import { readFileSync, statSync } from 'node:fs';
  * ever written to the file, so it cannot be damaged; it is never removed either (a process waiting
  * on the removed file and one creating it anew would both hold "the" lock).
  *
+ * Two processes asking at once can both fail at SQLite's level: each takes the file's shared lock
+ * on the way to the exclusive one, and neither may go further while the other holds it. With no
+ * wait, both would answer BUSY and neither would hold the folder (two `serve` started together were
+ * both refused, now and then). So a lock found taken is asked for again for up to WAIT_MS, SQLite's
+ * own busy handler stepping back between tries: the one that loses lets its shared lock go and the
+ * other gets through. A lock held for good costs its asker WAIT_MS before BUSY.
+ *
+ * A held lock is kept in HELD until released: a caller that drops the handle (a `serve` keeps
+ * nothing of it once it listens) must not lose the lock to the garbage collector, whose closing of
+ * the connection would let the folder go while the process still uses it.
+ *
  * A POSIX lock belongs to the process and ends when the process closes any descriptor of the file:
  * this process must never open the lock file other than through this connection (statSync, which
  * opens nothing, is fine).
@@ -23,6 +34,12 @@ export interface HeldLock {
 /** The lock could not be taken: another process (or another connection of this one) holds it. */
 export const BUSY = 'busy';
 
+/** The connections holding a lock, out of the garbage collector's reach until released. */
+const HELD = new Set<Database.Database>();
+
+/** How long a taken lock is asked for again before BUSY (see above). */
+const WAIT_MS = 250;
+
 /**
  * Take the lock on `file`, creating the file (empty) when missing: the held lock, BUSY when another
  * holds it, or the reason the file cannot be locked at all (a read-only folder).
@@ -30,7 +47,7 @@ export const BUSY = 'busy';
 export function tryLock(file: string, nativeBinding?: string): HeldLock | typeof BUSY | { cannot: string } {
   let db: Database.Database;
   try {
-    db = new Database(file, { timeout: 0, ...(nativeBinding ? { nativeBinding } : {}) });
+    db = new Database(file, { timeout: WAIT_MS, ...(nativeBinding ? { nativeBinding } : {}) });
   } catch (err) {
     return { cannot: (err as Error).message };
   }
@@ -43,11 +60,10 @@ export function tryLock(file: string, nativeBinding?: string): HeldLock | typeof
     if ((err as { code?: string }).code === 'SQLITE_BUSY') return BUSY;
     return { cannot: (err as Error).message };
   }
-  let held = true;
+  HELD.add(db);
   return {
     release: () => {
-      if (!held) return;
-      held = false;
+      if (!HELD.delete(db)) return;
       db.close();
     },
   };
