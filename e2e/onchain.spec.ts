@@ -59,7 +59,14 @@ test('Catalogue: a node per chain, its chain id checked, kept masked, what goes 
   await dialog.getByRole('button', { name: 'Check and save' }).click();
   await expect(dialog.getByRole('alert')).toHaveText(`url: the node at ${other.url} is on chain 5, not ETH's 1: give a node of Ethereum`);
   await dialog.getByLabel('Node URL').fill(`${proxy.url}/${SECRET}`);
+  // The key in the URL is not shown as it is typed, unless asked for.
+  const masking = () => dialog.getByLabel('Node URL').evaluate((el) => getComputedStyle(el).getPropertyValue('-webkit-text-security'));
+  expect(await masking()).toBe('disc');
   await shot(page, 'catalogue-node');
+  await dialog.getByRole('button', { name: 'Show URL' }).click();
+  expect(await masking()).toBe('none');
+  await dialog.getByRole('button', { name: 'Hide URL' }).click();
+  expect(await masking()).toBe('disc');
   await dialog.getByRole('button', { name: 'Check and save' }).click();
   await expect(dialog).toBeHidden();
   await expect(eth).toContainText(`${proxy.url}/…`);

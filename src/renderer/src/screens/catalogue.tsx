@@ -322,6 +322,8 @@ function RemoveTokenDialog({ token, onClose, onRemoved }: { token: Token; onClos
  */
 function NodeDialog({ chain, node, onClose, onSaved }: { chain: Chain; node: NodeInfo; onClose: () => void; onSaved: () => void }) {
   const [url, setUrl] = useState('');
+  // The URL often carries the provider's key: masked as it is typed (a shared screen, a call), shown on asking.
+  const [shown, setShown] = useState(false);
   // A chain the catalogue file lacks (one added by hand) has no chain id to check a node against until one is given.
   const [networkId, setNetworkId] = useState('');
   const [clearing, setClearing] = useState(false);
@@ -400,16 +402,21 @@ function NodeDialog({ chain, node, onClose, onSaved }: { chain: Chain; node: Nod
             : 'An EVM JSON-RPC URL, e.g. https://mainnet.infura.io/v3/KEY or http://127.0.0.1:8545'
         }
       >
-        <input
-          id="node-url"
-          className="mono"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          autoFocus
-          placeholder={node.configured ? 'A new URL replaces the one kept' : 'https://…'}
-        />
+        <div className="input-with-button">
+          <input
+            id="node-url"
+            className={shown ? 'mono' : 'mono masked'}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            autoFocus
+            placeholder={node.configured ? 'A new URL replaces the one kept' : 'https://…'}
+          />
+          <button type="button" className="btn btn-ghost btn-small" aria-pressed={shown} onClick={() => setShown(!shown)}>
+            {shown ? 'Hide URL' : 'Show URL'}
+          </button>
+        </div>
       </Field>
       <p className="muted small" data-testid="node-privacy">
         What goes to this node: the hashes of {chain.chain_id}&apos;s ledger records when you check them, your wallets&apos; addresses and
