@@ -60,13 +60,13 @@ test('Catalogue: a node per chain, its chain id checked, kept masked, what goes 
   await expect(dialog.getByRole('alert')).toHaveText(`url: the node at ${other.url} is on chain 5, not ETH's 1: give a node of Ethereum`);
   await dialog.getByLabel('Node URL').fill(`${proxy.url}/${SECRET}`);
   // The key in the URL is not shown as it is typed, unless asked for.
-  const masking = () => dialog.getByLabel('Node URL').evaluate((el) => getComputedStyle(el).getPropertyValue('-webkit-text-security'));
-  expect(await masking()).toBe('disc');
+  const urlField = dialog.getByLabel('Node URL');
+  await expect(urlField).toHaveCSS('-webkit-text-security', 'disc');
   await shot(page, 'catalogue-node');
   await dialog.getByRole('button', { name: 'Show URL' }).click();
-  expect(await masking()).toBe('none');
+  await expect(urlField).toHaveCSS('-webkit-text-security', 'none');
   await dialog.getByRole('button', { name: 'Hide URL' }).click();
-  expect(await masking()).toBe('disc');
+  await expect(urlField).toHaveCSS('-webkit-text-security', 'disc');
   await dialog.getByRole('button', { name: 'Check and save' }).click();
   await expect(dialog).toBeHidden();
   await expect(eth).toContainText(`${proxy.url}/…`);
