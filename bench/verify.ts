@@ -251,7 +251,7 @@ async function measureRound(
     // Where the slowest requests' time went: the service's main thread working, or waiting for a
     // core while other processes had both (the kernel's run queue; /proc/PID/schedstat).
     const line = (r: (typeof sched)[number]) =>
-      `${r.ms.toFixed(1)} ms (main thread on a core ${r.runMs.toFixed(1)}, waiting for one ${r.waitMs.toFixed(1)})`;
+      `${r.ms.toFixed(1)} ms (main thread on a core ${r.runMs.toFixed(1)}, waiting for one ${r.waitMs.toFixed(1)}, neither ${(r.ms - r.runMs - r.waitMs).toFixed(1)})`;
     const bySpeed = [...sched].sort((a, b) => a.ms - b.ms);
     console.log(
       `  the median request ${line(bySpeed[Math.floor(bySpeed.length / 2)]!)}; the slowest: ${bySpeed.slice(-3).reverse().map(line).join(', ')}`,
