@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { signedHeaders } from '../src/main/service/keys/sign';
-import { processCpuTimes } from './proc';
+import { mainThreadSchedMs, processCpuTimes } from './proc';
 import { openFloor, planFloor, type FloorRequest } from './verify-floor-lib';
 import { copyStore, setUpVerify, type VerifySetup } from './verify-setup';
 
@@ -35,6 +35,10 @@ import { copyStore, setUpVerify, type VerifySetup } from './verify-setup';
  * last line is the ratio of the service's CPU to the floor's over every round:
  * `verify CPU / floor CPU: R`.
  * --profile makes the server write a CPU profile (node --cpu-prof) into the kept folder.
+ * Around each request, the service's main thread's time on a core and waiting for one (the
+ * kernel's run queue, /proc/PID/task/PID/schedstat): printed for the median and the three slowest
+ * requests, and the request times less those waits, to tell the service's own slowness from a
+ * host whose other processes held both cores.
  */
 
 const TARGET_ITEMS_PER_S = 50_000;
@@ -75,6 +79,8 @@ interface RoundResult {
   floorCpuMs: number;
   elapsedMs: number;
   times: number[];
+  /** Each timed request: its time, and the service's main thread's time on a core and waiting for one meanwhile. */
+  requests: { ms: number; runMs: number; waitMs: number }[];
 }
 
 /**
@@ -162,6 +168,7 @@ async function measureRound(
   }
 
   const times: number[] = [];
+  const sched: RoundResult['requests'] = [];
   let floorCpuMs = 0;
   let floorWallMs = 0;
   let answered = 0;
@@ -194,13 +201,16 @@ async function measureRound(
     let ready = take();
     while (ready) {
       const t0 = performance.now();
+      const s0 = mainThreadSchedMs(server.pid);
       const answer = send(ready);
       // The request goes out on a later tick: let it, then prepare the next and read the last answer.
       await new Promise((resolve) => setImmediate(resolve));
       ready = take();
       if (previous) count(previous);
       const { chunks, end } = await answer;
+      const s1 = mainThreadSchedMs(server.pid);
       times.push(end - t0);
+      if (s0 !== null && s1 !== null) sched.push({ ms: end - t0, runMs: s1.runMs - s0.runMs, waitMs: s1.waitMs - s0.waitMs });
       if (++answered % block === 0) runFloor(answered);
       previous = chunks;
     }
@@ -237,7 +247,17 @@ async function measureRound(
   console.log(
     `  floor: CPU ${(floorCpuMs / requests).toFixed(1)} ms a request (user ${(floorUserMs / requests).toFixed(1)}; wall ${(floorWallMs / requests).toFixed(1)} ms), ${fmt(floorRecords)} records read`,
   );
-  return { cpuMs, floorCpuMs, elapsedMs, times };
+  if (sched.length > 0) {
+    // Where the slowest requests' time went: the service's main thread working, or waiting for a
+    // core while other processes had both (the kernel's run queue; /proc/PID/schedstat).
+    const line = (r: (typeof sched)[number]) =>
+      `${r.ms.toFixed(1)} ms (main thread on a core ${r.runMs.toFixed(1)}, waiting for one ${r.waitMs.toFixed(1)}, neither ${(r.ms - r.runMs - r.waitMs).toFixed(1)})`;
+    const bySpeed = [...sched].sort((a, b) => a.ms - b.ms);
+    console.log(
+      `  the median request ${line(bySpeed[Math.floor(bySpeed.length / 2)]!)}; the slowest: ${bySpeed.slice(-3).reverse().map(line).join(', ')}`,
+    );
+  }
+  return { cpuMs, floorCpuMs, elapsedMs, times, requests: sched };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'nps-bench-verify-'));
@@ -274,6 +294,16 @@ try {
     `service CPU ${serviceCpu.toFixed(1)} ms a request, floor CPU ${floorCpu.toFixed(1)} ms a request (${rounds} round${rounds === 1 ? '' : 's'}; target at most ${TARGET_FLOOR_RATIO}x: ${serviceCpu <= TARGET_FLOOR_RATIO * floorCpu ? 'met' : 'MISSED'}); ` +
       `request time p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (p99 under 2x p50: ${p99 < 2 * p50 ? 'met' : 'MISSED'}); load average ${load()}`,
   );
+  // The same, each request's time less the service's main thread's wait for a core: what is left
+  // when the host's other processes are taken out.
+  const own = results
+    .flatMap((r) => r.requests)
+    .map((r) => r.ms - r.waitMs)
+    .sort((a, b) => a - b);
+  if (own.length > 0)
+    console.log(
+      `request time less the service's waits for a core: p50 ${percentile(own, 50).toFixed(1)} ms, p99 ${percentile(own, 99).toFixed(1)} ms (${(percentile(own, 99) / percentile(own, 50)).toFixed(2)}x)`,
+    );
   console.log(`p99 / p50: ${(p99 / p50).toFixed(2)}`);
   console.log(`verify CPU / floor CPU: ${(serviceCpu / floorCpu).toFixed(2)}`);
 } finally {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,3 +94,34 @@ test('call says which address it tried, where that came from, and the flags that
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+// /proc shows a process's command line: Linux only.
+test.skipIf(process.platform !== 'linux')(
+  'the nps command runs serve with a young generation of 64 MB semi-spaces, in the process it was started as',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nps-serve-heap-'));
+    const child = spawn(process.execPath, ['scripts/nps.mjs', 'serve', '--port', '0', '--data-dir', dir], { cwd: root });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /listening on (http:\/\/\S+)\/nps/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=64');
+      expect((await fetch(`${url}/nps/chains`)).status).toBe(200);
+      // The pid its caller holds is the service's: stopping it stops the service.
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await expect(fetch(`${url}/nps/chains`)).rejects.toThrow();
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);

@@ -4,7 +4,7 @@ import { good, text, W } from '../ledger/native-rows.test-support';
 import { insertRecords } from '../reconcile/fixtures.test-support';
 import { tempService } from '../test-support';
 import { LEDGER_STATUSES, LEDGER_TYPES } from '../../../shared/ledger';
-import { ENCODED, STORED_RECORD_FIELDS, triggerSql, VALUE_ENCODERS, viewSql } from './ledger-sql';
+import { ENCODED, reusingValueEncoders, STORED_RECORD_FIELDS, triggerSql, VALUE_ENCODERS, viewSql } from './ledger-sql';
 import { recordOfRow, recordsWhereInSql } from './record-sql';
 
 /*
@@ -72,6 +72,28 @@ describe('the encoded ledger', () => {
         const [bound, sql] = both.get(js(v), v) as [string, string];
         expect([field, v, bound]).toEqual([field, v, sql]);
       }
+    }
+  });
+
+  test("the writer's encoders, one buffer a field for every value, bind each value as the SQL encoders store it", () => {
+    const db = svc.ctx.db.$client;
+    const encoders = reusingValueEncoders();
+    // A row's three encoded identifiers bound together, then the next row's over the same buffers.
+    const all = db
+      .prepare(
+        `SELECT quote(?), quote(?), quote(?), quote(${ENCODED.transaction_id.encode('t')}), quote(${ENCODED.request_id.encode('r')}), quote(${ENCODED.hash.encode('h')}) FROM (SELECT ? AS t, ? AS r, ? AS h)`,
+      )
+      .raw(true);
+    const rows = [
+      ...TRICKY,
+      { transaction_id: 'a0000000-0000-4000-8000-000000000001', hash: EVM_HASH, request_id: UUID },
+      { transaction_id: UUID, hash: TRON_HASH, request_id: 'a0000000-0000-4000-8000-000000000002' },
+      { transaction_id: 'A0000000-0000-4000-8000-00000000000g', hash: `0x${'é'.repeat(64)}`, request_id: UUID },
+    ];
+    for (const r of rows) {
+      const [t, q, h] = [encoders.transaction_id!(r.transaction_id), encoders.request_id!(r.request_id), encoders.hash!(r.hash)];
+      const [bt, bq, bh, st, sq, sh] = all.get(t, q, h, r.transaction_id, r.request_id, r.hash) as string[];
+      expect([r, bt, bq, bh]).toEqual([r, st, sq, sh]);
     }
   });
 

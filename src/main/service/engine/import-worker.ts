@@ -16,7 +16,7 @@ export interface WorkerInit {
 }
 
 export type ToWorker =
-  { type: 'rows'; text: string } | { type: 'finish' } | { type: 'commit'; record: ImportRecord } | { type: 'rollback' };
+  { type: 'rows'; texts: string[] } | { type: 'finish' } | { type: 'commit'; record: ImportRecord } | { type: 'rollback' };
 export type FromWorker =
   | { type: 'begun' }
   | { type: 'ack' }
@@ -126,7 +126,7 @@ port.on('message', (m: ToWorker) => {
   try {
     switch (m.type) {
       case 'rows':
-        writer.add(m.text);
+        for (const text of m.texts) writer.add(text);
         send({ type: 'ack' });
         break;
       case 'finish':

@@ -41,24 +41,27 @@ export class AddressCache {
 
   /** null when valid for the chain family, else why not. Families other than ETH and TRON are only held to one line of text. */
   problem(address: string, family: string): string | null {
+    // The verdicts kept are looked up before anything is made for a new one: a ledger's rows are
+    // mostly addresses met before.
     if (family === 'ETH') {
       if (SINGLE_CASE.test(address)) return null;
-      return this.cached(
-        'ETH',
-        address,
-        () => EVM_SHAPE.test(address) && checksumAddress(address.toLowerCase() as `0x${string}`) === address,
-      );
+      const hit = this.seen.ETH.get(address);
+      if (hit !== undefined) return hit;
+      return this.judge('ETH', address, EVM_SHAPE.test(address) && checksumAddress(address.toLowerCase() as `0x${string}`) === address);
     }
-    if (family === 'TRON') return this.cached('TRON', address, () => isTronBase58(address) || /^41[0-9a-fA-F]{40}$/.test(address));
+    if (family === 'TRON') {
+      const hit = this.seen.TRON.get(address);
+      if (hit !== undefined) return hit;
+      return this.judge('TRON', address, isTronBase58(address) || /^41[0-9a-fA-F]{40}$/.test(address));
+    }
     return isPlainText(address) ? null : 'is not an address';
   }
 
-  private cached(family: 'ETH' | 'TRON', address: string, valid: () => boolean): string | null {
+  /** The verdict on an address not met yet, kept. */
+  private judge(family: 'ETH' | 'TRON', address: string, valid: boolean): string | null {
     const seen = this.seen[family];
-    const hit = seen.get(address);
-    if (hit !== undefined) return hit;
     let problem: string | null = null;
-    if (!valid()) {
+    if (!valid) {
       const verdict = family === 'ETH' ? checkEvmAddress(address) : checkTronAddress(address);
       problem = `${JSON.stringify(address)} is not a valid ${family === 'ETH' ? 'EVM' : 'TRON'} address: ${verdict.is_valid ? 'not in its canonical form' : verdict.reason}`;
     }

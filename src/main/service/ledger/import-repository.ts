@@ -13,7 +13,7 @@ import {
   NAMES_TABLE,
   nameNo,
   STORED_RECORD_FIELDS,
-  VALUE_ENCODERS,
+  reusingValueEncoders,
   type StoredRecordField,
 } from '../db/ledger-sql';
 
@@ -60,8 +60,10 @@ const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
 /** The fields held by a name's number: the writer binds the number (names: LedgerWriter.nameNo). */
 const NAMED = new Set<string>(NAMED_FIELDS);
 const IS_NAMED = STORED_FIELDS.map((f) => NAMED.has(f));
-/** The others' encoders (ids, hash, type, status), as ledger_rows keeps them (db/ledger-sql.ts). */
-const ENCODERS = STORED_FIELDS.map((f) => VALUE_ENCODERS[f as StoredRecordField]);
+const encodersByField = () => {
+  const encoders = reusingValueEncoders();
+  return STORED_FIELDS.map((f) => encoders[f as StoredRecordField]);
+};
 
 export interface IndexDef {
   name: string;
@@ -128,6 +130,12 @@ export class LedgerWriter {
   private readonly values: (string | number | null)[] = new Array<string | number | null>(N);
   private readonly params: (string | number | bigint | Buffer | null)[] = new Array<string | number | bigint | Buffer | null>(N + 1);
   private statements!: ReturnType<LedgerWriter['prepare']>;
+  /**
+   * The others' encoders (ids, hash, type, status), as ledger_rows keeps them (db/ledger-sql.ts),
+   * by field; each writes into a buffer of its own that the next row's value overwrites: params
+   * holds this row's values until the next row is read.
+   */
+  private readonly encoders = encodersByField();
   /** Keeps a record as it stands before this import updates it: made at the first update. */
   private snapshot: Database.Statement<[number]> | undefined;
 
@@ -239,6 +247,7 @@ export class LedgerWriter {
     const { insertTx, selectTx } = this.statements;
     const params = this.params;
     const stats = this.stats;
+    const encoders = this.encoders;
     let start = 0;
     for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
       const cells = text.slice(start, end).split('\t');
@@ -252,7 +261,7 @@ export class LedgerWriter {
           continue;
         }
         const value = (values[i] = IS_INTEGER[i] ? Number(v) : v);
-        const encode = ENCODERS[i];
+        const encode = encoders[i];
         params[i + 1] = IS_NAMED[i] ? (this.names.get(v) ?? this.nameNo(v)) : encode ? encode(v) : value;
       }
       if (this.bulk) {

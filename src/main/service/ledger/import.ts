@@ -727,9 +727,10 @@ class Batcher {
 
   constructor(private readonly writer: RowWriter) {}
 
-  add(rowNumber: number, values: string[]): void {
-    values.push(String(rowNumber));
-    const line = values.join('\t');
+  add(rowNumber: number, values: readonly string[]): void {
+    // The number appended to the line, not pushed onto the row: a row's array grown by one more
+    // element is copied into a larger one (a third of a GB a million rows, a sampling heap profile).
+    const line = `${values.join('\t')}\t${rowNumber}`;
     this.lines.push(line);
     this.chars += line.length + 1;
     if (this.chars >= BATCH_CHARS) this.flush();
