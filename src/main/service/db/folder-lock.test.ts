@@ -31,7 +31,9 @@ function asker(file: string, at: number) {
     process.stdin.resume();
     process.stdin.on('end', () => process.exit(0));
   `;
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', code], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const answer = new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -54,8 +56,14 @@ test('four processes asking for one folder’s lock at the same instant, five ti
     try {
       // Each holds what it got until all four have answered.
       const answers = await Promise.all(askers.map((a) => a.answer));
-      expect(answers.filter((a) => a === 'held'), `round ${round}: ${answers.join(', ')}`).toHaveLength(1);
-      expect(answers.filter((a) => a.startsWith(BUSY)), `round ${round}: ${answers.join(', ')}`).toHaveLength(3);
+      expect(
+        answers.filter((a) => a === 'held'),
+        `round ${round}: ${answers.join(', ')}`,
+      ).toHaveLength(1);
+      expect(
+        answers.filter((a) => a.startsWith(BUSY)),
+        `round ${round}: ${answers.join(', ')}`,
+      ).toHaveLength(3);
     } finally {
       await Promise.all(askers.map((a) => a.end()));
     }
