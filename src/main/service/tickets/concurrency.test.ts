@@ -64,7 +64,7 @@ describe('one ticket', () => {
     expect(err.code).toBe(3006);
     expect(err.httpStatus).toBe(409);
     expect(err.message).toBe(
-      `ticket_id: the ticket changed since you saw it, so it was not changed: ticket ${id}: Anna resolved it at ${new Date(resolvedAt).toISOString().replace('T', ' ').replace('.000Z', ' UTC')}; it is Resolved now. Look again and decide`,
+      `ticket_id: the ticket changed since you saw it, so it was not changed: Anna resolved it at ${new Date(resolvedAt).toISOString().replace('T', ' ').replace('.000Z', ' UTC')}; it is Resolved now. Look again and decide`,
     );
     const after = await svc.invoke('ticket-get', { ticket_id: id }, ui);
     expect(after).toMatchObject({ status: 'Resolved', version: 1, updated_at: resolvedAt });

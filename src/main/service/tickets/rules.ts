@@ -58,7 +58,8 @@ const NAMED = 5;
  * each, to what and when; nothing was written. `total`: how many the call asked to change.
  */
 export function changedSinceText(changed: readonly TicketNow[], total: number): string {
-  const each = changed.slice(0, NAMED).map((t) => `ticket ${t.ticket_id}: ${lastChangeText(t)}`);
+  // One ticket asked for is the one the caller has in view: its id would say nothing more.
+  const each = changed.slice(0, NAMED).map((t) => (total === 1 ? lastChangeText(t) : `ticket ${t.ticket_id}: ${lastChangeText(t)}`));
   if (changed.length > NAMED) each.push(`and ${changed.length - NAMED} more`);
   const head =
     total === 1

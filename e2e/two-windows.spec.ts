@@ -1,0 +1,80 @@
+import type { Page } from '@playwright/test';
+import { join } from 'node:path';
+import { electronMode, openScreen, samples, shot } from './support/session';
+import { expect, test } from 'nps-reconcile/testing';
+
+/*
+ * Two windows on one service (browser mode: two pages of one `serve --ui`), as two people working
+ * one queue: one resolves a ticket; the other sees it resolved without a reload, with a note saying
+ * who did it, and, acting on what it showed before, is told who changed it; nothing is overwritten.
+ */
+
+test.skip(electronMode, 'two windows of one service: browser mode');
+
+const detail = (page: Page) => page.getByTestId('ticket-detail');
+const ANNA = 'Anna Berg';
+
+test('one window resolves a ticket; the other sees it without a reload and, acting on what it showed, is told who changed it', async ({
+  nps,
+}) => {
+  expect(await nps.run(['import', join(samples, 'native-ledger.csv')])).toSucceed();
+  // A run that finds exceptions exits 1, as a check that found something does.
+  const run = await nps.run(['reconcile', join(samples, 'books', 'books-2026-01.csv'), '--from', '2026-01-01', '--to', '2026-01-31']);
+  expect(run.stdout).toContain('20 exceptions to work');
+  expect(await nps.run(['user', ANNA])).toSucceed();
+
+  const anna = await nps.open();
+  const ben = await nps.open(await anna.context().newPage());
+  for (const w of [anna, ben]) await openScreen(w, 'Tickets');
+  const id = (await anna.getByTestId('ticket-queue').locator('tbody tr').first().getAttribute('data-ticket'))!;
+  for (const w of [anna, ben]) {
+    await w.locator(`[data-ticket="${id}"]`).click();
+    await expect(detail(w).locator('h2 .badge')).toHaveText('Pending');
+  }
+  // Ben's page is never reloaded: this mark would be gone.
+  await ben.evaluate(() => ((globalThis as unknown as { stillHere: boolean }).stillHere = true));
+
+  // Ben starts to resolve it, as Pending...
+  await detail(ben).getByRole('button', { name: 'Resolve…' }).click();
+  await ben.getByLabel('Reason').fill('Paid late, agreed with the bank');
+
+  // ...while Anna resolves it first.
+  await detail(anna).getByRole('button', { name: 'Resolve…' }).click();
+  await anna.getByLabel('Reason').fill('Booked in February');
+  await anna.getByRole('button', { name: 'Resolve 1 ticket' }).click();
+  await expect(detail(anna).locator('h2 .badge')).toHaveText('Resolved');
+  // Anna's own change is no news to Anna.
+  await expect(anna.getByTestId('change-note')).toHaveCount(0);
+
+  // Ben's window hears it: a note, and the ticket behind the dialog as it stands now.
+  await expect(ben.getByTestId('change-note')).toHaveText(new RegExp(`Ticket ${id.slice(0, 8)} resolved by ${ANNA}`));
+  await expect(detail(ben).locator('h2 .badge')).toHaveText('Resolved');
+  await shot(ben, 'two-windows-note');
+
+  // Ben goes on with what he saw: refused, told who changed it, to what and when; nothing written.
+  await ben.getByRole('button', { name: 'Resolve 1 ticket' }).click();
+  const refusal = ben.getByTestId('ticket-changed');
+  await expect(refusal).toContainText('Nothing was changed');
+  await expect(refusal).toContainText('The ticket changed since you saw it, so it was not changed');
+  await expect(refusal).toContainText(
+    new RegExp(`${ANNA} resolved it at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC; it is Resolved now`),
+  );
+  await expect(ben.getByRole('dialog')).toHaveCount(0);
+  const history = detail(ben).getByRole('region', { name: 'History' });
+  await expect(history).toContainText('Booked in February');
+  await expect(history).not.toContainText('Paid late');
+  await expect(detail(ben).getByRole('button', { name: 'Reopen…' })).toBeVisible();
+  await shot(ben, 'two-windows-refused');
+
+  expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+});
+
+test('an import from the command line shows in an open window without a reload, with a note', async ({ nps }) => {
+  const page = await nps.open();
+  await openScreen(page, 'Ledger');
+  await page.getByRole('tab', { name: 'Import history' }).click();
+  const before = await page.getByRole('table').locator('tbody tr').count();
+  expect(await nps.run(['import', join(samples, 'etherscan-transactions.csv'), '--wallet', 'Treasury', '--chain', 'ETH'])).toSucceed();
+  await expect(page.getByTestId('change-note')).toContainText('Import of etherscan-transactions.csv landed');
+  await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(before + 1);
+});
