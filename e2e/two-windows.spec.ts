@@ -47,7 +47,9 @@ test('one window resolves a ticket; the other sees it without a reload and, acti
   await expect(anna.getByTestId('change-note')).toHaveCount(0);
 
   // Ben's window hears it: a note, and the ticket behind the dialog as it stands now.
-  await expect(ben.getByTestId('change-note')).toHaveText(new RegExp(`Ticket ${id.slice(0, 8)} resolved by ${ANNA}`));
+  await expect(ben.getByTestId('change-note')).toHaveText(
+    new RegExp(`^Not in books ${id.slice(0, 8)} \\([\\d.]+ \\w+\\) resolved by ${ANNA}`),
+  );
   await expect(detail(ben).locator('h2 .badge')).toHaveText('Resolved');
   await shot(ben, 'two-windows-note');
 
@@ -67,6 +69,29 @@ test('one window resolves a ticket; the other sees it without a reload and, acti
   await shot(ben, 'two-windows-refused');
 
   expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+
+  // Many at once: Ben ticks two; Anna resolves one of them; Ben's dismissal of both changes neither.
+  await ben.getByRole('button', { name: 'Got it' }).click();
+  const rows = ben.getByTestId('ticket-queue').locator('tbody tr');
+  const [t1, t2] = [(await rows.nth(0).getAttribute('data-ticket'))!, (await rows.nth(1).getAttribute('data-ticket'))!];
+  for (const t of [t1, t2]) await ben.locator(`[data-ticket="${t}"]`).getByRole('checkbox').check();
+  await expect(ben.getByTestId('tq-chosen')).toHaveText('2 tickets chosen');
+  await anna.locator(`[data-ticket="${t2}"]`).click();
+  await detail(anna).getByRole('button', { name: 'Resolve…' }).click();
+  await anna.getByLabel('Reason').fill('Found the transfer');
+  await anna.getByRole('button', { name: 'Resolve 1 ticket' }).click();
+  await expect(detail(anna).locator('h2 .badge')).toHaveText('Resolved');
+  // Ben's queue (Pending) moves on without the resolved one; his choice is as he made it.
+  await expect(ben.locator(`[data-ticket="${t2}"]`)).toHaveCount(0);
+  await ben.getByRole('toolbar', { name: 'Bulk actions' }).getByRole('button', { name: 'Dismiss…' }).click();
+  await ben.getByLabel('Reason').fill('Month closed');
+  await ben.getByRole('button', { name: 'Dismiss 2 tickets' }).click();
+  const bulkRefusal = ben.getByTestId('ticket-changed');
+  await expect(bulkRefusal).toContainText(
+    `1 of 2 tickets changed since you saw them, so none was changed: ticket ${t2}: ${ANNA} resolved it at`,
+  );
+  await expect(ben.locator(`[data-ticket="${t1}"]`).locator('.badge')).toHaveText('Pending');
+  await shot(ben, 'two-windows-bulk-refused');
 });
 
 test('an import from the command line shows in an open window without a reload, with a note', async ({ nps }) => {

@@ -12,7 +12,7 @@ export type ChangeTopic = z.infer<typeof ChangeTopic>;
 
 export const StoreChange = z.object({
   topic: ChangeTopic,
-  /** One short sentence without the actor: "Ticket 01a21de9 resolved", "Import of january.csv landed (30 added)". */
+  /** One short sentence without the actor: "Not in books 01a21df9 (400 ETH_USDC) resolved", "Import of january.csv landed (30 records added, 0 updated)". */
   what: z.string(),
   /** The tickets, import or run concerned (at most MAX_CHANGE_IDS; a larger change names none). */
   ids: z.array(z.string()),

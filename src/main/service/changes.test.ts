@@ -71,7 +71,9 @@ describe('each door announces its change once, with its actor', () => {
     const other = listen('w-2');
     const itself = listen('w-1');
     await svc.handlers['ticket-transition']({ ticket_id: id, to: 'Resolved', note: 'paid' }, { actor: 'ui', window: 'w-1' });
-    expect(other).toEqual([{ topic: 'tickets', what: `Ticket ${id.slice(0, 8)} resolved`, ids: [id], actor: 'Anna', at: clock }]);
+    expect(other).toEqual([
+      { topic: 'tickets', what: `Not in ledger ${id.slice(0, 8)} (1 ETH) resolved`, ids: [id], actor: 'Anna', at: clock },
+    ]);
     expect(itself).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import type { HandlerName, HandlerResult, HandlerInput } from '../../shared/contract';
 import { CHANGE_TOPICS, EVERYTHING_CHANGED, MAX_CHANGE_IDS, StoreChange, type ChangeTopic } from '../../shared/changes';
-import type { TicketStatus } from '../../shared/tickets';
+import { EXCEPTION_KIND_LABELS, type TicketStatus, type TicketSummary } from '../../shared/tickets';
 import type { ServiceContext } from './context';
 import { EVERYTHING, type StoreChanges } from './engine/index';
 
@@ -18,11 +18,17 @@ type Announcer<N extends HandlerName> = (input: HandlerInput<N>, result: Handler
 
 const DONE: Record<TicketStatus, string> = { Resolved: 'resolved', Dismissed: 'dismissed', Pending: 'reopened' };
 const short = (id: string) => id.slice(0, 8);
+/**
+ * A ticket as the queue shows it: its kind and amount beside the start of its id (tickets opened
+ * together share the id's first digits, the moment they were made).
+ */
+const ticketText = (t: TicketSummary) =>
+  `${EXCEPTION_KIND_LABELS[t.kind]} ${short(t.ticket_id)}${t.amount ? ` (${t.amount} ${t.token_id})` : ''}`;
 const idsOf = (ids: readonly string[]) => (ids.length <= MAX_CHANGE_IDS ? [...ids] : []);
 const count = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
 
 const ANNOUNCERS: { [N in HandlerName]?: Announcer<N> } = {
-  'ticket-transition': (_input, t) => ({ topic: 'tickets', what: `Ticket ${short(t.ticket_id)} ${DONE[t.status]}`, ids: [t.ticket_id] }),
+  'ticket-transition': (_input, t) => ({ topic: 'tickets', what: `${ticketText(t)} ${DONE[t.status]}`, ids: [t.ticket_id] }),
   'tickets-transition': (input) => {
     const ids = [...new Set(input.ticket_ids.map((id) => id.toLowerCase()))];
     const what = ids.length === 1 ? `Ticket ${short(ids[0]!)} ${DONE[input.to]}` : `${count(ids.length, 'ticket')} ${DONE[input.to]}`;

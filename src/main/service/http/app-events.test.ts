@@ -151,7 +151,7 @@ describe('GET /app/events', () => {
     // Window B resolves: A hears it.
     expect((await rpc(bWindow, 'ticket-transition', { ticket_id: id, to: 'Resolved', note: 'paid' })).status).toBe(0);
     const [event] = await stream.next(1);
-    expect(event).toMatchObject({ topic: 'tickets', what: `Ticket ${id.slice(0, 8)} resolved`, ids: [id], actor: 'Anna' });
+    expect(event).toMatchObject({ topic: 'tickets', what: `Not in ledger ${id.slice(0, 8)} (1 ETH) resolved`, ids: [id], actor: 'Anna' });
     expect(stream.events).toHaveLength(1);
     res.destroy();
   });

@@ -25,31 +25,58 @@ interface ChangesStore {
 
 let started = false;
 let nextNote = 1;
+/** Changes heard and not yet applied, and whether a pause is running. */
+let pending: StoreChange[] = [];
+let pausing = false;
+
+/**
+ * Views reload and notes show at most once a second: a local tool verifying all day would
+ * otherwise reload the runs list at every request, and fill the corner with notes.
+ */
+const APPLY_EVERY_MS = 1_000;
 
 /**
  * Others' changes as the window hears them (api's onStoreChange): the views concerned reload, and
  * a short note says what happened and who did it. The window's own changes never come here; a word
  * to reload everything (the stream broke, or the window fell behind) reloads every view, with no note.
  */
-export const useChanges = create<ChangesStore>((set, get) => ({
-  ticks: { tickets: 0, imports: 0, runs: 0 },
-  notes: [],
-  start: () => {
-    if (started) return;
-    started = true;
-    onStoreChange((c: StoreChange) => {
-      const { ticks, notes } = get();
-      if (c.topic === 'everything') {
-        set({ ticks: { tickets: ticks.tickets + 1, imports: ticks.imports + 1, runs: ticks.runs + 1 } });
-        return;
-      }
-      const note = { id: nextNote++, text: c.actor ? `${c.what} by ${c.actor}` : c.what };
-      set({ ticks: { ...ticks, [c.topic]: ticks[c.topic] + 1 }, notes: [...notes, note].slice(-MAX_NOTES) });
-      window.setTimeout(() => get().dismiss(note.id), NOTE_MS);
-    });
-  },
-  dismiss: (id) => set({ notes: get().notes.filter((n) => n.id !== id) }),
-}));
+export const useChanges = create<ChangesStore>((set, get) => {
+  const apply = () => {
+    const heard = pending;
+    pending = [];
+    if (heard.length === 0) {
+      pausing = false;
+      return;
+    }
+    const ticks = { ...get().ticks };
+    const all = heard.some((c) => c.topic === 'everything');
+    for (const topic of Object.keys(ticks) as Topic[]) {
+      if (all || heard.some((c) => c.topic === topic)) ticks[topic]++;
+    }
+    const told = heard.filter((c) => c.topic !== 'everything');
+    const texts = told.map((c) => (c.actor ? `${c.what} by ${c.actor}` : c.what));
+    const shown =
+      texts.length <= MAX_NOTES ? texts : [...texts.slice(0, MAX_NOTES - 1), `and ${texts.length - MAX_NOTES + 1} more changes by others`];
+    const notes = shown.map((text) => ({ id: nextNote++, text }));
+    for (const n of notes) window.setTimeout(() => get().dismiss(n.id), NOTE_MS);
+    set({ ticks, notes: [...get().notes, ...notes].slice(-MAX_NOTES) });
+    pausing = true;
+    window.setTimeout(apply, APPLY_EVERY_MS);
+  };
+  return {
+    ticks: { tickets: 0, imports: 0, runs: 0 },
+    notes: [],
+    start: () => {
+      if (started) return;
+      started = true;
+      onStoreChange((c) => {
+        pending.push(c);
+        if (!pausing) apply();
+      });
+    },
+    dismiss: (id) => set({ notes: get().notes.filter((n) => n.id !== id) }),
+  };
+});
 
 /** A key that changes whenever others changed any of these topics: for a view's useQuery key. */
 export function useChangeKey(...topics: Topic[]): string {
