@@ -51,6 +51,8 @@ test('one window resolves a ticket; the other sees it without a reload and, acti
     new RegExp(`^Not in books ${id.slice(0, 8)} \\([\\d.]+ \\w+\\) resolved by ${ANNA}`),
   );
   await expect(detail(ben).locator('h2 .badge')).toHaveText('Resolved');
+  await expect(ben.getByTestId('reason-changed-meanwhile')).toContainText(`${ANNA} changed it at`);
+  await expect(ben.getByTestId('reason-changed-meanwhile')).toContainText('it is Resolved now. Going on will be refused');
   await shot(ben, 'two-windows-note');
 
   // Ben goes on with what he saw: refused, told who changed it, to what and when; nothing written.

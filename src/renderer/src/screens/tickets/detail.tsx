@@ -236,6 +236,14 @@ export function ChangedBanner({ text, onClose }: { text: string; onClose: () => 
   );
 }
 
+/** When the ticket changed since the dialog opened on it (the view reloads beneath): who changed it, and what going on will do. */
+function changedMeanwhile(d: TicketDetail, seen: TicketSeen): string | undefined {
+  if (d.version === seen.version) return undefined;
+  const last = d.events.at(-1);
+  const who = last ? `${last.actor} changed it at ${formatTime(last.at)} UTC` : 'It changed';
+  return `${who} while this was open: it is ${d.status} now. Going on will be refused; cancel and look again.`;
+}
+
 function Actions({
   d,
   onChanged,
@@ -270,6 +278,7 @@ function Actions({
           count={1}
           from={[asked.seen.status]}
           to={asked.to}
+          warning={changedMeanwhile(d, asked.seen)}
           onClose={() => setAsked(undefined)}
           apply={async (note) => {
             const { to, seen } = asked;
