@@ -266,9 +266,9 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessi
   // The window's event stream (changes.ts): others' changes as Server-Sent Events, read by the page
   // with fetch (an EventSource cannot send the session's header). Open while the session is; ended
   // when the service stops, so that a stream never holds it up.
-  const streams = new Set<PassThrough>();
+  const streams = new Map<PassThrough, () => void>();
   app.addHook('preClose', (done) => {
-    for (const stream of streams) stream.end();
+    for (const end of streams.values()) end();
     done();
   });
   app.get('/app/events', { onRequest: requireSession }, async (req, reply) => {
@@ -279,11 +279,12 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessi
     // changes, a bounded few, and past them tells the window to reload everything instead.
     const follower = followChanges(service.ctx.changes, {
       window: sessions.windowOf(token),
-      send: (change) => out.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`),
+      // Nothing is written to a stream that is ending (a write after its end would be an error).
+      send: (change) => !out.writableEnded && out.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`),
     });
     out.on('drain', () => follower.resume());
     const beat = setInterval(() => {
-      if (!sessions.isOpen(token, cookie)) out.end();
+      if (!sessions.isOpen(token, cookie)) end();
       else if (!out.writableNeedDrain) out.write(': still here\n\n');
     }, EVENTS_HEARTBEAT_MS);
     const stop = () => {
@@ -291,12 +292,16 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessi
       follower.close();
       streams.delete(out);
     };
+    const end = () => {
+      stop();
+      out.end();
+    };
     out.on('close', stop);
     reply.raw.on('close', () => {
       stop();
       out.destroy();
     });
-    streams.add(out);
+    streams.set(out, end);
     out.write(`retry: ${EVENTS_RETRY_MS}\n: open\n\n`);
     return reply
       .code(200)
