@@ -33,6 +33,8 @@ export interface UiOptions {
   logPlace?: string;
   /** Minutes a window's session lasts without a call from it (default 30). */
   idleMinutes?: number;
+  /** How often an open event stream says it is still there and checks its window's session (default 15 s; tests take less). */
+  eventsHeartbeatMs?: number;
 }
 
 /** Ask for progress lines before the answer: newline-delimited JSON, the envelope last. */
@@ -286,7 +288,7 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessi
     const beat = setInterval(() => {
       if (!sessions.isOpen(token, cookie)) end();
       else if (!out.writableNeedDrain) out.write(': still here\n\n');
-    }, EVENTS_HEARTBEAT_MS);
+    }, ui.eventsHeartbeatMs ?? EVENTS_HEARTBEAT_MS);
     const stop = () => {
       clearInterval(beat);
       follower.close();

@@ -19,7 +19,9 @@ import { readFileSync } from 'node:fs';
  * window's own; a window that stops reading is bounded, then told to reload everything.
  */
 
-const service = tempService();
+/** The service's clock: moved to let a session idle. */
+let clock = Date.now();
+const service = tempService({ now: () => clock });
 let server: RunningServer;
 let uiDir: string;
 let host: string;
@@ -27,7 +29,11 @@ let host: string;
 beforeAll(async () => {
   uiDir = mkdtempSync(join(tmpdir(), 'nps-ui-'));
   writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>t</title>');
-  server = await startServer(service, { port: 0, ui: { dir: uiDir, code: newUiCode() }, log: () => {} });
+  server = await startServer(service, {
+    port: 0,
+    ui: { dir: uiDir, code: newUiCode(), idleMinutes: 30, eventsHeartbeatMs: 100 },
+    log: () => {},
+  });
   host = `127.0.0.1:${server.port}`;
 });
 afterAll(async () => {
@@ -186,5 +192,21 @@ describe('GET /app/events', () => {
     const at = stream.events.findIndex((e) => e.topic === 'everything');
     expect(stream.events.length - at - 1).toBeLessThanOrEqual(MAX_QUEUED_CHANGES);
     res.destroy();
+  });
+
+  test("a stream ends with its window's session (no call for the idle time), and a change after it reaches nobody", async () => {
+    const w = await newWindow();
+    const res = await openStream(headersOf(w));
+    expect(res.statusCode).toBe(200);
+    const stream = eventsOf(res);
+    const ended = new Promise<void>((resolve) => res.on('end', resolve));
+    clock += 31 * 60_000;
+    await ended;
+    await service.ctx.changes.announce(
+      'tickets',
+      JSON.stringify({ change: { topic: 'tickets', what: 'late', ids: [], actor: 'x', at: 1 } }),
+    );
+    expect(stream.events).toEqual([]);
+    clock = Date.now();
   });
 });
