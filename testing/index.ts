@@ -97,8 +97,11 @@ function waitForLine(child: ChildProcess, pattern: RegExp, log: string[]): Promi
 
 function watchErrors(page: Page, errors: string[]): void {
   page.on('console', (msg) => {
-    // A refused call answers with its HTTP status and an envelope the screen shows; that is not a page error.
-    if (msg.type() === 'error' && !msg.location().url.includes('/app/rpc/')) errors.push(`console: ${msg.text()} (${msg.location().url})`);
+    // A refused call answers with its HTTP status and an envelope the screen shows; that is not a page
+    // error. Nor is a broken event stream (the window opens it again by itself).
+    const url = msg.location().url;
+    if (msg.type() === 'error' && !url.includes('/app/rpc/') && !url.includes('/app/events'))
+      errors.push(`console: ${msg.text()} (${url})`);
   });
   page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
 }

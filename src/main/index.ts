@@ -9,6 +9,7 @@ import { REFUSED_EXIT_CODE, WINDOW_OPEN_LINE, WINDOW_SIGNAL_ENV } from './launch
 import { bindingDirIn, bindingProblem, ELECTRON_NATIVE_DIR, installedVersion, SQLITE_NODE_FILE } from './native-binding';
 import { reportRuntime } from './service/app/handlers';
 import { callForWindow, throttleProgress } from './service/app/call';
+import { followChanges } from './service/changes';
 import { SERVING_BUSY_TIMEOUT_MS } from './service/db/open';
 import { ServiceError } from './service/errors';
 import { sayFor } from './service/said';
@@ -87,6 +88,9 @@ const fromOurPage = (event: IpcMainInvokeEvent): boolean => isOurMainFrame(event
 
 const refused = { status: ErrorCodes.AUTH_MISSING, data: null, msg: 'this frame may not call the service' };
 
+/** The desktop window, as the calls it makes are marked (service/changes.ts). */
+const DESKTOP_WINDOW = 'desktop';
+
 function bridgeIpc(service: Service): void {
   ipcMain.handle('nps:call', (event, name: unknown, args: unknown, callId: unknown) => {
     if (!fromOurPage(event)) return refused;
@@ -94,7 +98,16 @@ function bridgeIpc(service: Service): void {
       typeof callId === 'string'
         ? throttleProgress((progress) => !event.sender.isDestroyed() && event.sender.send('nps:progress', callId, progress))
         : undefined;
-    return callForWindow(service.handlers, name, args, { actor: 'ui', onProgress }, internalError, log.place);
+    return callForWindow(service.handlers, name, args, { actor: 'ui', window: DESKTOP_WINDOW, onProgress }, internalError, log.place);
+  });
+  // Others' changes (the command line, local tools, in team mode other desktops), pushed to the
+  // page; its own are not news to it. Sent as they come: IPC holds nothing for a window that is gone.
+  followChanges(service.ctx.changes, {
+    window: DESKTOP_WINDOW,
+    send: (change) => {
+      ourContents()?.send('nps:change', change);
+      return true;
+    },
   });
   ipcMain.handle('nps:open-explorer', async (event, target: ExplorerTarget) => {
     if (!fromOurPage(event)) return refused;

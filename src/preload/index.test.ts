@@ -29,9 +29,9 @@ beforeAll(async () => {
 });
 
 describe('window.nps', () => {
-  it('exposes only call, openExplorer and pathForFile', () => {
+  it('exposes only call, openExplorer, pathForFile and onChange', () => {
     expect([...exposed.keys()]).toEqual(['nps']);
-    expect(Object.keys(nps).sort()).toEqual(['call', 'openExplorer', 'pathForFile']);
+    expect(Object.keys(nps).sort()).toEqual(['call', 'onChange', 'openExplorer', 'pathForFile']);
   });
 
   it('passes a call through one channel and hands back the envelope', async () => {
@@ -66,5 +66,15 @@ describe('window.nps', () => {
   it('gives a dropped file’s path, or an empty string when it has none', () => {
     expect(nps.pathForFile({ path: '/home/a/ledger.csv' })).toBe('/home/a/ledger.csv');
     expect(nps.pathForFile({})).toBe('');
+  });
+
+  it("hands the service's pushed changes to the listener, until told to stop", () => {
+    const heard: unknown[] = [];
+    const stop = nps.onChange((change) => heard.push(change));
+    const change = { topic: 'tickets', what: 'Ticket 01a21de9 resolved', ids: ['01a21de9'], actor: 'Anna', at: 1 };
+    for (const fn of listeners.get('nps:change') ?? []) fn({}, change);
+    expect(heard).toEqual([change]);
+    stop();
+    expect(listeners.get('nps:change')).toEqual([]);
   });
 });

@@ -27,6 +27,11 @@ const bridge: NpsBridge = {
       return '';
     }
   },
+  onChange: (listener: (change: unknown) => void): (() => void) => {
+    const heard = (_event: IpcRendererEvent, change: unknown) => listener(change);
+    ipcRenderer.on('nps:change', heard);
+    return () => void ipcRenderer.removeListener('nps:change', heard);
+  },
 };
 
 contextBridge.exposeInMainWorld('nps', bridge);

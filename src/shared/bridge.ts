@@ -36,4 +36,9 @@ export interface NpsBridge {
    * service reads large files itself instead of receiving their text.
    */
   pathForFile(file: unknown): string;
+  /**
+   * Hear the changes others make (shared/changes.ts: a ticket changed, an import landed, a run
+   * finished), pushed by the service; answers the way to stop hearing them.
+   */
+  onChange(listener: (change: unknown) => void): () => void;
 }

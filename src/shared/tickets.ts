@@ -44,6 +44,8 @@ export const TicketSummary = z.object({
     .meta({ description: 'False flags, comma-separated, in the order chain_id,token_id,to,status,type,amount,fee,amount_actual,time' }),
   desc: z.string().meta({ description: 'Per field, what was claimed and what is recorded' }),
   run_id: z.string().nullable(),
+  /** One more at every change of the ticket: sent back as `seen` with a transition (optimistic concurrency). */
+  version: z.number().int(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
 });
@@ -103,14 +105,22 @@ const Note = z.string().max(2000, { error: 'must be at most 2000 characters' });
 const reasonRule = (v: { to: TicketStatus; note?: string }) => v.to === 'Pending' || (v.note ?? '').trim() !== '';
 const REASON = { error: 'is required when resolving or dismissing: say why', path: ['note'] };
 
+/**
+ * The ticket as the caller last saw it (its status and version): a transition that carries it is
+ * refused (3006, nothing written) when the ticket changed since, naming who changed it, to what and
+ * when. The window always sends it; the command line, which reads and changes at once, need not.
+ */
+const Seen = z.object({ status: TicketStatus, version: z.number().int().min(0) });
+export type TicketSeen = z.output<typeof Seen>;
+
 const TicketTransitionInput = z
   .object({
     ticket_id: requiredString(),
     to: TicketStatus,
     note: Note.optional(),
+    seen: Seen.optional(),
   })
   .refine(reasonRule, REASON);
-type TicketTransitionInput = z.output<typeof TicketTransitionInput>;
 
 /** Many tickets at once, all to the same status with the same reason; every one or none. */
 const TicketsTransitionInput = z
@@ -118,6 +128,8 @@ const TicketsTransitionInput = z
     ticket_ids: z.array(requiredString()).min(1, { error: 'must name at least one ticket' }).max(10_000),
     to: TicketStatus,
     note: Note.optional(),
+    /** What the caller saw of each ticket, by id (each one of ticket_ids); a ticket left out is changed from the status it has. */
+    seen: z.record(z.string(), Seen).optional(),
   })
   .refine(reasonRule, REASON);
 

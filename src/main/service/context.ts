@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
 import type { Logger } from 'pino';
-import type { Engine } from './engine/index';
+import type { Engine, StoreChanges } from './engine/index';
 import type { NonceStore } from './keys/nonce-repository';
 import type { SecretBox } from './onchain/nodes';
 
@@ -19,6 +19,8 @@ export interface ServiceContext {
   nonces: NonceStore;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */
   engine: Engine;
+  /** Word of a change to every service on the store, and so to every window (changes.ts). */
+  changes: StoreChanges;
   /** The service's log (log.ts): summaries of imports and verifications, failures with their cause. */
   log: Logger;
   /** Aborted when the service closes: work running in the background (a check against the chain) stops before its next write. */
@@ -30,6 +32,8 @@ export interface ServiceContext {
 /** Who is calling, and how to report progress of a long job. */
 export interface CallMeta {
   actor: 'ui' | 'api' | 'cli';
+  /** The window that called (its session in browser mode; the desktop window): its own changes are not news to it (changes.ts). */
+  window?: string;
   /** The API key behind a signed request. */
   apiKey?: string;
   /** Wallets the caller may act on; undefined means all. */

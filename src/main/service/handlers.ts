@@ -15,6 +15,7 @@ import { balancesHandlers, type BalanceExceptions } from './ledger/balances';
 import { raiseExceptions, resolvePendingException } from './tickets/repository';
 import { onchainHandlers } from './onchain/handlers';
 import type { CheckOptions } from './onchain/checks';
+import { announceChange, changeOf } from './changes';
 
 export type Handlers = HandlersOf<Contract>;
 
@@ -53,7 +54,13 @@ export function createHandlers(ctx: ServiceContext, opts: { onchain?: CheckOptio
     const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
     // A call that may write runs when the store is writable, unless it defers its writes (engine/README.md).
     const run = spec.defersWrites ? ctx.engine.writeOrDefer.bind(ctx.engine) : ctx.engine.write.bind(ctx.engine);
-    (handlers as Record<string, unknown>)[name] = (input: unknown, meta: CallMeta) => run(() => fn(input, meta));
+    (handlers as Record<string, unknown>)[name] = async (input: unknown, meta: CallMeta) => {
+      const result = await run(() => fn(input, meta));
+      // Once it has succeeded, whichever door it came through: the other windows hear of it (changes.ts).
+      const change = changeOf(name, input, result);
+      if (change) announceChange(ctx, { ...change, actor: actorOf(ctx, meta), at: ctx.now() }, meta.window);
+      return result;
+    };
   }
   return handlers;
 }

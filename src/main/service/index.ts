@@ -8,7 +8,7 @@ import { prepareDataFolder } from './data-folder';
 import { rememberStore, ServiceError, storeFailure } from './errors';
 import { createHandlers, invokeHandler, type Handlers } from './handlers';
 import { defaultResourcesDir } from './paths';
-import { Engine } from './engine/index';
+import { Engine, localStoreChanges, type StoreChanges } from './engine/index';
 import type { Logger } from 'pino';
 import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
@@ -45,6 +45,8 @@ export interface ServiceOptions {
    * (keys/nonce-repository.ts), so that a nonce passes once among every service on it.
    */
   nonces?: NonceStore;
+  /** Word of a change among the services on the store: by default this process's own (engine/store-changes.ts). */
+  changes?: StoreChanges;
 }
 
 export interface Service {
@@ -77,6 +79,7 @@ export function openService(opts: ServiceOptions): Service {
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),
+    changes: opts.changes ?? localStoreChanges(),
     log: opts.logger ?? silentLog,
     closing: closing.signal,
     ...(opts.secretBox ? { secretBox: opts.secretBox } : {}),
@@ -107,6 +110,7 @@ export function openService(opts: ServiceOptions): Service {
       close: () => {
         closing.abort();
         forget();
+        void ctx.changes.close();
         ctx.engine.close();
         db.$client.close();
       },

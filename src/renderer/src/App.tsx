@@ -9,6 +9,7 @@ import { ReconcileScreen } from './screens/reconcile';
 import { SettingsScreen } from './screens/settings';
 import { TicketsScreen } from './screens/tickets';
 import { WalletsScreen } from './screens/wallets';
+import { useChanges } from './stores/changes';
 import { useReference } from './stores/reference';
 import { SCREENS, useRoute, type Screen } from './stores/route';
 
@@ -81,10 +82,30 @@ export function App() {
   return <Shell />;
 }
 
+/** Others' changes as they come: a short note each, in a corner, gone after a few seconds. */
+function ChangeNotes() {
+  const notes = useChanges((s) => s.notes);
+  const dismiss = useChanges((s) => s.dismiss);
+  return (
+    <div className="change-notes" role="status" aria-live="polite" aria-label="Changes by others">
+      {notes.map((n) => (
+        <div key={n.id} className="change-note" data-testid="change-note">
+          <span>{n.text}</span>
+          <button type="button" className="btn btn-small btn-ghost" aria-label="Dismiss the note" onClick={() => dismiss(n.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 function Shell() {
   const screen = useRoute((s) => s.screen);
   const go = useRoute((s) => s.go);
   const { loadChains, loadApp } = useReference.getState();
+
+  useEffect(() => useChanges.getState().start(), []);
 
   useEffect(() => {
     loadChains();
@@ -139,6 +160,7 @@ function Shell() {
       <main className="main" key={screen}>
         {NAV[screen].view()}
       </main>
+      <ChangeNotes />
     </div>
   );
 }

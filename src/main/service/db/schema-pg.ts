@@ -315,6 +315,7 @@ export const tickets = pgTable(
     desc: text('desc').notNull(),
     claimed: text('claimed').notNull(),
     run_id: text('run_id'),
+    version: int('version').notNull().default(0),
     ...timestamps,
   },
   (t) => [

@@ -367,6 +367,11 @@ export const tickets = sqliteTable(
     /** The claim that last opened or updated the ticket (JSON), shown beside the record. */
     claimed: text('claimed').notNull(),
     run_id: text('run_id'),
+    /**
+     * One more at every change of the row: what the window saw is sent back with a transition,
+     * which is refused when the ticket changed since (optimistic concurrency, tickets/repository.ts).
+     */
+    version: integer('version').notNull().default(0),
     ...timestamps,
   },
   (t) => [

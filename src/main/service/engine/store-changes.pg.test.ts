@@ -47,6 +47,22 @@ describe.each(stores)('word of a change on %s', (_name, fresh) => {
     expect(tickets.heard).toEqual([]);
     await Promise.all(opened.splice(0).map((c) => c.close()));
   });
+
+  test('a word carries its detail, newlines and all, as announced', async () => {
+    const changes = await changesOf(await fresh());
+    const details: (string | undefined)[] = [];
+    const heard = new Promise<void>((resolve) =>
+      changes.on('tickets', (_t, detail) => {
+        details.push(detail);
+        if (details.length === 2) resolve();
+      }),
+    );
+    await changes.announce('tickets', '{"what":"Ticket 01a2 resolved"}\nand a second line');
+    await changes.announce('tickets');
+    await heard;
+    expect(details).toEqual(['{"what":"Ticket 01a2 resolved"}\nand a second line', undefined]);
+    await Promise.all(opened.splice(0).map((c) => c.close()));
+  });
 });
 
 describe('two services over one PostgreSQL store', () => {

@@ -2,21 +2,27 @@ import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 
 /*
- * Word that something in the store changed, to every service on it: what the caches (the
- * catalogue's, the ledger's counts) and the window's event stream will listen to in team mode
- * (docs/team.md). On SQLite one process holds the store, so the word stays in the process; on
- * PostgreSQL it goes through LISTEN/NOTIFY, in place of `PRAGMA data_version`. Not used by the
- * service yet.
+ * Word that something in the store changed, to every service on it: what the window's event
+ * stream listens to (service/changes.ts), and what the caches (the catalogue's, the ledger's
+ * counts) will listen to in team mode (docs/team.md). On SQLite one process holds the store, so
+ * the word stays in the process; on PostgreSQL it goes through LISTEN/NOTIFY, in place of
+ * `PRAGMA data_version`.
  */
 
 /** Every topic: what a listener hears when it may have missed words (its connection to the store broke). */
 export const EVERYTHING = '*';
 
+/** Hears a topic's word, with its detail when it has one (none with EVERYTHING). */
+type ChangeListener = (topic: string, detail?: string) => void;
+
 export interface StoreChanges {
-  /** Tell every service on the store (this one too) that `topic` changed. */
-  announce(topic: string): Promise<void>;
+  /**
+   * Tell every service on the store (this one too) that `topic` changed; `detail` says what, in a
+   * few hundred bytes at most (PostgreSQL's NOTIFY takes 8000). A topic has no newline.
+   */
+  announce(topic: string, detail?: string): Promise<void>;
   /** Hear `topic`'s announcements, and EVERYTHING when some may have been missed; returns the way to stop. */
-  on(topic: string, listener: (topic: string) => void): () => void;
+  on(topic: string, listener: ChangeListener): () => void;
   close(): Promise<void>;
 }
 
@@ -24,11 +30,11 @@ function listeners() {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    emit(topic: string) {
+    emit(topic: string, detail?: string) {
       if (topic === EVERYTHING) for (const name of emitter.eventNames()) emitter.emit(name, EVERYTHING);
-      else emitter.emit(topic, topic);
+      else emitter.emit(topic, topic, detail);
     },
-    on(topic: string, listener: (topic: string) => void) {
+    on(topic: string, listener: ChangeListener) {
       emitter.on(topic, listener);
       return () => void emitter.off(topic, listener);
     },
@@ -39,7 +45,7 @@ function listeners() {
 export function localStoreChanges(): StoreChanges {
   const heard = listeners();
   return {
-    announce: async (topic) => heard.emit(topic),
+    announce: async (topic, detail) => heard.emit(topic, detail),
     on: heard.on,
     close: async () => undefined,
   };
@@ -72,7 +78,10 @@ export async function postgresStoreChanges(pool: pg.Pool, opts: { retryMs?: numb
   const listen = async (): Promise<void> => {
     const c = await pool.connect();
     const onNotification = (n: pg.Notification) => {
-      if (n.channel === CHANNEL && n.payload !== undefined) heard.emit(n.payload);
+      if (n.channel !== CHANNEL || n.payload === undefined) return;
+      const nl = n.payload.indexOf('\n');
+      if (nl < 0) heard.emit(n.payload);
+      else heard.emit(n.payload.slice(0, nl), n.payload.slice(nl + 1));
     };
     const onError = (err: Error) => lost(err);
     const onEnd = () => lost();
@@ -104,8 +113,8 @@ export async function postgresStoreChanges(pool: pg.Pool, opts: { retryMs?: numb
   await listen();
 
   return {
-    async announce(topic) {
-      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, topic]);
+    async announce(topic, detail) {
+      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, detail === undefined ? topic : `${topic}\n${detail}`]);
     },
     on: heard.on,
     async close() {

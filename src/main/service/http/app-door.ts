@@ -5,6 +5,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ErrorCodes, httpStatusOf, type ErrorCode } from '../../../shared/errors';
 import { callForWindow, throttleProgress } from '../app/call';
+import { followChanges } from '../changes';
 import type { CallMeta } from '../context';
 import { ServiceError } from '../errors';
 import type { Service } from '../index';
@@ -32,6 +33,8 @@ export interface UiOptions {
   logPlace?: string;
   /** Minutes a window's session lasts without a call from it (default 30). */
   idleMinutes?: number;
+  /** How often an open event stream says it is still there and checks its window's session (default 15 s; tests take less). */
+  eventsHeartbeatMs?: number;
 }
 
 /** Ask for progress lines before the answer: newline-delimited JSON, the envelope last. */
@@ -43,13 +46,14 @@ export const PROGRESS_MEDIA_TYPE = 'application/x-ndjson';
  */
 export function answerCall(
   service: Service,
-  call: { name: string; input: unknown; actor: CallMeta['actor']; progress: boolean },
+  call: { name: string; input: unknown; actor: CallMeta['actor']; progress: boolean; window?: string },
   reply: FastifyReply,
   log: (line: string) => void,
   logPlace?: string,
 ): FastifyReply | Promise<FastifyReply> {
   if (!call.progress) {
-    return callForWindow(service.handlers, call.name, call.input, { actor: call.actor }, log, logPlace).then((envelope) =>
+    const meta: CallMeta = { actor: call.actor, ...(call.window ? { window: call.window } : {}) };
+    return callForWindow(service.handlers, call.name, call.input, meta, log, logPlace).then((envelope) =>
       reply
         .code(httpStatusOf[envelope.status as ErrorCode] ?? 500)
         .header('content-type', 'application/json; charset=utf-8')
@@ -57,7 +61,11 @@ export function answerCall(
     );
   }
   const out = new PassThrough();
-  const meta: CallMeta = { actor: call.actor, onProgress: throttleProgress((progress) => out.write(JSON.stringify({ progress }) + '\n')) };
+  const meta: CallMeta = {
+    actor: call.actor,
+    ...(call.window ? { window: call.window } : {}),
+    onProgress: throttleProgress((progress) => out.write(JSON.stringify({ progress }) + '\n')),
+  };
   void callForWindow(service.handlers, call.name, call.input, meta, log, logPlace).then((envelope) =>
     out.end(JSON.stringify(envelope) + '\n'),
   );
@@ -155,6 +163,11 @@ function staticFile(dir: string, urlPath: string): string | undefined {
   }
 }
 
+/** An open event stream says it is still there this often (and ends once its window's session has). */
+const EVENTS_HEARTBEAT_MS = 15_000;
+/** How soon a browser's own EventSource would come back; the page's reader keeps its own pace. */
+const EVENTS_RETRY_MS = 2_000;
+
 /** Files travel as text inside the call in browser mode, so the door takes far more than /nps's 5 MiB (only from a window with a session). */
 const DOOR_BODY_LIMIT = 512 * 1024 * 1024;
 /** The session trade's body: a one-time code of 43 characters, in JSON. */
@@ -238,13 +251,67 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessi
 
       return answerCall(
         service,
-        { name, input, actor: 'ui', progress: (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE) },
+        {
+          name,
+          input,
+          actor: 'ui',
+          progress: (req.headers.accept ?? '').includes(PROGRESS_MEDIA_TYPE),
+          window: sessions.windowOf(tokenOf(req)!),
+        },
         reply,
         log,
         ui.logPlace,
       );
     },
   );
+
+  // The window's event stream (changes.ts): others' changes as Server-Sent Events, read by the page
+  // with fetch (an EventSource cannot send the session's header). Open while the session is; ended
+  // when the service stops, so that a stream never holds it up.
+  const streams = new Map<PassThrough, () => void>();
+  app.addHook('preClose', (done) => {
+    for (const end of streams.values()) end();
+    done();
+  });
+  app.get('/app/events', { onRequest: requireSession }, async (req, reply) => {
+    const token = tokenOf(req)!;
+    const cookie = cookieOf(req);
+    const out = new PassThrough();
+    // A write answers false once the stream holds more than its buffer: the follower then holds
+    // changes, a bounded few, and past them tells the window to reload everything instead.
+    const follower = followChanges(service.ctx.changes, {
+      window: sessions.windowOf(token),
+      // Nothing is written to a stream that is ending (a write after its end would be an error).
+      send: (change) => !out.writableEnded && out.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`),
+    });
+    out.on('drain', () => follower.resume());
+    const beat = setInterval(() => {
+      if (!sessions.isOpen(token, cookie)) end();
+      else if (!out.writableNeedDrain) out.write(': still here\n\n');
+    }, ui.eventsHeartbeatMs ?? EVENTS_HEARTBEAT_MS);
+    const stop = () => {
+      clearInterval(beat);
+      follower.close();
+      streams.delete(out);
+    };
+    const end = () => {
+      stop();
+      out.end();
+    };
+    out.on('close', stop);
+    reply.raw.on('close', () => {
+      stop();
+      out.destroy();
+    });
+    streams.set(out, end);
+    out.write(`retry: ${EVENTS_RETRY_MS}\n: open\n\n`);
+    return reply
+      .code(200)
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .send(out);
+  });
 
   const serveIndex = async (_req: FastifyRequest, reply: FastifyReply) => {
     const html = readFileSync(join(ui.dir, 'index.html'), 'utf8');

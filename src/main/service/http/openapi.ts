@@ -21,6 +21,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   3003: 'ticket not found (also when it belongs to another wallet)',
   3004: 'unknown wallet',
   3005: 'chain not supported for address verification (not EVM, not TRON)',
+  3006: 'the ticket changed since the caller saw it (desktop window and command line; no /nps path answers it)',
   4001: 'batch larger than 1000 items',
   4002: 'rate limited (with Retry-After)',
   4003: 'busy: too much work in flight, try again (with Retry-After)',

@@ -116,6 +116,21 @@ export class WindowSessions {
     return `session: this window's session has ended (no call from it for ${this.idleMs / 60_000} minutes, its window closed, or the service restarted since it opened); ${FRESH_LINK}`;
   }
 
+  /**
+   * Whether a window's session is still open, without counting it as a call (an event stream
+   * asks, and must not keep a window alive that has gone quiet).
+   */
+  isOpen(token: string | undefined, cookie: string | undefined): boolean {
+    if (token === undefined || cookie === undefined) return false;
+    const session = this.sessions.get(digest(token));
+    return session !== undefined && session.cookie === digest(cookie) && !this.ended(session);
+  }
+
+  /** Which window a session is, for the changes it makes (changes.ts): not its token, which stays secret. */
+  windowOf(token: string): string {
+    return `w-${digest(token).slice(0, 16)}`;
+  }
+
   /** The window is going (closed, or reloading: a reload calls again within the grace and keeps its session). */
   leave(token: string | undefined, cookie: string | undefined): void {
     if (token === undefined || cookie === undefined) return;

@@ -64,7 +64,10 @@ export function applyUndo(db: Db, u: { importId: string; actor: string; note: st
     `INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at)
      SELECT ticket_id, 'status', 'Pending', 'Dismissed', @note, @actor, @at FROM (${pending})`,
   ).run({ ...id, note: u.note, actor: u.actor, at: u.at });
-  stmt(db, `UPDATE tickets SET status = 'Dismissed', updated_at = @at WHERE ticket_id IN (${pending})`).run({ ...id, at: u.at });
+  stmt(db, `UPDATE tickets SET status = 'Dismissed', updated_at = @at, version = version + 1 WHERE ticket_id IN (${pending})`).run({
+    ...id,
+    at: u.at,
+  });
   stmt(db, `DELETE FROM ${LEDGER_TABLE} WHERE rowid IN (${addedSql('rowid')})`).run(id);
   stmt(db, RESTORE_NAMES).run(u.importId);
   stmt(db, RESTORE).run(u.importId);

@@ -95,6 +95,7 @@ const rowOf = (t: NewTicket): TicketRow => ({
   abnormals: t.abnormals,
   desc: t.desc,
   run_id: t.run_id,
+  version: 0,
   created_at: t.at,
   updated_at: t.at,
   claimed: t.claimed,

@@ -6,8 +6,8 @@ import { invalidParam, ServiceError } from '../errors';
 import { parseClaimed } from '../json/claimed';
 import { findWallet, getTransaction } from '../ledger/repository';
 import { deferredTickets } from './deferred';
-import { getTicket, listTickets, setTicketStatus, setTicketsStatus, ticketEvents, ticketStatuses, type TicketRow } from './repository';
-import { actorOf, transitionError } from './rules';
+import { getTicket, listTickets, setTicketsStatus, ticketEvents, ticketsNow, type TicketRow } from './repository';
+import { actorOf, changedSinceText, transitionError } from './rules';
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
@@ -28,29 +28,58 @@ function requireTicket(ctx: ServiceContext, ticketId: string): TicketRow {
   return row;
 }
 
+/** 3006: these tickets changed since the caller saw them (or read them); who changed each, to what, when. */
+function changedSince(ctx: ServiceContext, field: string, ids: readonly string[], total: number): ServiceError {
+  const now = ticketsNow(ctx.db, ids);
+  const changed = ids.flatMap((id) => now.get(id) ?? []);
+  return new ServiceError(ErrorCodes.TICKET_CHANGED, `${field}: ${changedSinceText(changed, total)}`);
+}
+
 export function ticketsHandlers(ctx: ServiceContext): HandlersOf<typeof ticketsContract> {
   return {
     'tickets-list': (q) => listTickets(ctx.db, q, ctx.now()),
     'ticket-get': ({ ticket_id }) => detail(ctx, requireTicket(ctx, ticket_id)),
-    'ticket-transition': ({ ticket_id, to, note }, meta) => {
+    'ticket-transition': ({ ticket_id, to, note, seen }, meta) => {
       const row = requireTicket(ctx, ticket_id);
+      const id = row.ticket_id;
+      if (seen && (seen.status !== row.status || seen.version !== row.version)) throw changedSince(ctx, 'ticket_id', [id], 1);
       const refused = transitionError(row.status, to);
       if (refused) throw invalidParam('to', refused);
-      setTicketStatus(ctx.db, ticket_id, row.status, to, note?.trim() ?? '', actorOf(ctx, meta), ctx.now());
-      return detail(ctx, requireTicket(ctx, ticket_id));
+      const at = ctx.now();
+      const stale = setTicketsStatus(
+        ctx.db,
+        [{ ticket_id: id, from: row.status, version: row.version }],
+        to,
+        note?.trim() ?? '',
+        actorOf(ctx, meta),
+        at,
+      );
+      if (stale.length > 0) throw changedSince(ctx, 'ticket_id', stale, 1);
+      return detail(ctx, requireTicket(ctx, id));
     },
-    'tickets-transition': ({ ticket_ids, to, note }, meta) => {
+    'tickets-transition': ({ ticket_ids, to, note, seen = {} }, meta) => {
       const ids = [...new Set(ticket_ids.map((id) => id.toLowerCase()))];
-      const statuses = ticketStatuses(ctx.db, ids);
-      // Every one or none: the first ticket that cannot change names itself and nothing changes.
+      const saw = new Map(Object.entries(seen).map(([id, s]) => [id.toLowerCase(), s]));
+      for (const id of Object.keys(seen)) {
+        if (!ids.includes(id.toLowerCase())) throw invalidParam(`seen.${id}`, 'is not one of ticket_ids');
+      }
+      const now = ticketsNow(ctx.db, ids);
       for (const [i, id] of ids.entries()) {
-        const from = statuses.get(id);
-        if (from === undefined) throw new ServiceError(ErrorCodes.TICKET_NOT_FOUND, `ticket_ids[${i}]: no ticket ${id}`);
-        const refused = transitionError(from, to);
+        if (!now.has(id)) throw new ServiceError(ErrorCodes.TICKET_NOT_FOUND, `ticket_ids[${i}]: no ticket ${id}`);
+      }
+      // All or nothing: a bulk change decided on a queue that has since moved is decided again, whole.
+      const moved = ids.filter((id) => {
+        const s = saw.get(id);
+        return s !== undefined && (s.status !== now.get(id)!.status || s.version !== now.get(id)!.version);
+      });
+      if (moved.length > 0) throw changedSince(ctx, 'ticket_ids', moved, ids.length);
+      for (const [i, id] of ids.entries()) {
+        const refused = transitionError(now.get(id)!.status, to);
         if (refused) throw invalidParam(`ticket_ids[${i}]`, `ticket ${id}: ${refused}`);
       }
-      const changes = ids.map((id) => ({ ticket_id: id, from: statuses.get(id)! }));
-      setTicketsStatus(ctx.db, changes, to, note?.trim() ?? '', actorOf(ctx, meta), ctx.now());
+      const changes = ids.map((id) => ({ ticket_id: id, from: now.get(id)!.status, version: now.get(id)!.version }));
+      const stale = setTicketsStatus(ctx.db, changes, to, note?.trim() ?? '', actorOf(ctx, meta), ctx.now());
+      if (stale.length > 0) throw changedSince(ctx, 'ticket_ids', stale, ids.length);
       return { changed: changes.length };
     },
     'ticket-lookup': ({ wallet_id, ticket_id }, meta): TicketPublic => {

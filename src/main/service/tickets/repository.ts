@@ -10,7 +10,7 @@ export interface TicketRow extends TicketSummary {
 }
 
 const TICKET_COLUMNS =
-  'ticket_id, kind, wallet_id, transaction_id, status, chain_id, token_id, amount, abnormals, "desc", run_id, created_at, updated_at';
+  'ticket_id, kind, wallet_id, transaction_id, status, chain_id, token_id, amount, abnormals, "desc", run_id, version, created_at, updated_at';
 
 /** The Pending mismatch ticket of each of these transactions, if any. */
 export function pendingTicketIds(db: Db, transactionIds: Iterable<string>): Map<string, string> {
@@ -96,27 +96,11 @@ export function openTickets(db: Db, list: readonly NewTicket[]): void {
 
 /** A newer mismatching claim about the same transaction replaces what the Pending ticket says. */
 export function updateTicketClaim(db: Db, ticketId: string, t: TicketClaim): void {
-  stmt(db, 'UPDATE tickets SET abnormals = ?, "desc" = ?, claimed = ?, run_id = ?, updated_at = ? WHERE ticket_id = ?').run(
-    t.abnormals,
-    t.desc,
-    t.claimed,
-    t.run_id,
-    t.at,
-    ticketId,
-  );
+  stmt(
+    db,
+    'UPDATE tickets SET abnormals = ?, "desc" = ?, claimed = ?, run_id = ?, updated_at = ?, version = version + 1 WHERE ticket_id = ?',
+  ).run(t.abnormals, t.desc, t.claimed, t.run_id, t.at, ticketId);
   addEvent(db, ticketId, { kind: 'updated', from: 'Pending', to: 'Pending', note: t.desc, actor: t.actor, at: t.at });
-}
-
-export function setTicketStatus(
-  db: Db,
-  ticketId: string,
-  from: TicketStatus,
-  to: TicketStatus,
-  note: string,
-  actor: string,
-  at: number,
-): void {
-  setTicketsStatus(db, [{ ticket_id: ticketId, from }], to, note, actor, at);
 }
 
 export function getTicket(db: Db, ticketId: string): TicketRow | undefined {
@@ -186,31 +170,87 @@ export function listTickets(db: Db, q: TicketListInput, now: number): Page<Ticke
   return { list, total, page: q.page, page_size: q.page_size };
 }
 
-/** Change many tickets' status with one reason, in one transaction: each gets its own event. */
+/** A status change of one ticket: from the status it was read with, and, when the caller saw it, the version it saw. */
+export interface StatusChange {
+  ticket_id: string;
+  from: TicketStatus;
+  version?: number;
+}
+
+/**
+ * Change many tickets' status with one reason, in one transaction: each gets its own event. Each
+ * row changes only if it still has the status (and version) it was read with, checked by the
+ * UPDATE itself, so two services racing on one store get one answer: when any ticket had changed,
+ * nothing is written and the answer is those tickets' ids; else it is empty.
+ */
 export function setTicketsStatus(
   db: Db,
-  changes: readonly { ticket_id: string; from: TicketStatus }[],
+  changes: readonly StatusChange[],
   to: TicketStatus,
   note: string,
   actor: string,
   at: number,
-): void {
-  db.$client.transaction(() => {
-    const update = stmt(db, 'UPDATE tickets SET status = ?, updated_at = ? WHERE ticket_id = ?');
-    for (const c of changes) {
-      update.run(to, at, c.ticket_id);
-      addEvent(db, c.ticket_id, { kind: 'status', from: c.from, to, note, actor, at });
-    }
-  })();
+): string[] {
+  const stale: string[] = [];
+  const rollback = new Error('stale');
+  try {
+    db.$client.transaction(() => {
+      const update = stmt(
+        db,
+        'UPDATE tickets SET status = ?, updated_at = ?, version = version + 1 WHERE ticket_id = ? AND status = ? AND (? IS NULL OR version = ?)',
+      );
+      for (const c of changes) {
+        const version = c.version ?? null;
+        if (update.run(to, at, c.ticket_id, c.from, version, version).changes !== 1) stale.push(c.ticket_id);
+        else addEvent(db, c.ticket_id, { kind: 'status', from: c.from, to, note, actor, at });
+      }
+      if (stale.length > 0) throw rollback;
+    })();
+  } catch (err) {
+    if (err !== rollback) throw err;
+  }
+  return stale;
 }
 
-/** The status of each of these tickets that exists. */
-export function ticketStatuses(db: Db, ticketIds: readonly string[]): Map<string, TicketStatus> {
-  const rows = stmt<[string], { ticket_id: string; status: TicketStatus }>(
+/** A ticket as it stands, with the last event that changed it (who, what, when). */
+export interface TicketNow {
+  ticket_id: string;
+  status: TicketStatus;
+  version: number;
+  last: { kind: TicketEvent['kind']; to: TicketStatus | null; actor: string; at: number } | null;
+}
+
+/** Each of these tickets that exists as it stands now, with its last event (one statement for the lot). */
+export function ticketsNow(db: Db, ticketIds: readonly string[]): Map<string, TicketNow> {
+  if (ticketIds.length === 0) return new Map();
+  const rows = stmt<
+    [string],
+    {
+      ticket_id: string;
+      status: TicketStatus;
+      version: number;
+      kind: TicketEvent['kind'] | null;
+      to_status: TicketStatus | null;
+      actor: string | null;
+      at: number | null;
+    }
+  >(
     db,
-    'SELECT ticket_id, status FROM tickets WHERE ticket_id IN (SELECT value FROM json_each(?))',
+    `SELECT t.ticket_id, t.status, t.version, e.kind, e.to_status, e.actor, e.at
+     FROM tickets t LEFT JOIN ticket_events e ON e.id = (SELECT max(id) FROM ticket_events WHERE ticket_id = t.ticket_id)
+     WHERE t.ticket_id IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(ticketIds));
-  return new Map(rows.map((r) => [r.ticket_id, r.status]));
+  return new Map(
+    rows.map((r) => [
+      r.ticket_id,
+      {
+        ticket_id: r.ticket_id,
+        status: r.status,
+        version: r.version,
+        last: r.kind === null ? null : { kind: r.kind, to: r.to_status, actor: r.actor ?? '', at: r.at ?? 0 },
+      },
+    ]),
+  );
 }
 
 /*
@@ -258,7 +298,7 @@ export function raiseExceptions(db: Db, list: readonly NewException[]): string[]
   );
   const update = stmt(
     db,
-    `UPDATE tickets SET wallet_id = ?, transaction_id = ?, chain_id = ?, token_id = ?, amount = ?, abnormals = ?, "desc" = ?, claimed = ?, run_id = ?, updated_at = ?
+    `UPDATE tickets SET wallet_id = ?, transaction_id = ?, chain_id = ?, token_id = ?, amount = ?, abnormals = ?, "desc" = ?, claimed = ?, run_id = ?, updated_at = ?, version = version + 1
      WHERE ticket_id = ?`,
   );
   const event = stmt(
@@ -301,6 +341,7 @@ export function resolvePendingException(
     .pluck()
     .get(kind, subject);
   if (id === undefined) return null;
+  // Read and written within the caller's turn on the one connection: the row is as read.
   setTicketsStatus(db, [{ ticket_id: id, from: 'Pending' }], 'Resolved', note, actor, at);
   return id;
 }
@@ -377,7 +418,7 @@ export function settleExceptions(
     db,
     `SELECT ticket_id, subject FROM tickets WHERE kind = ? AND status = 'Pending' AND (run_id IS NULL OR run_id <> ?) ${booksOnly(kind)}`,
   ).all(kind, exceptRun);
-  const update = stmt(db, "UPDATE tickets SET status = 'Resolved', updated_at = ? WHERE ticket_id = ?");
+  const update = stmt(db, "UPDATE tickets SET status = 'Resolved', updated_at = ?, version = version + 1 WHERE ticket_id = ?");
   const resolved: string[] = [];
   for (const r of rows) {
     const note = noteOf(r.subject);
@@ -409,7 +450,7 @@ export function settleSubjects(
     db,
     "SELECT ticket_id, subject FROM tickets WHERE kind = ? AND status = 'Pending' AND subject IN (SELECT value FROM json_each(?))",
   ).all(kind, JSON.stringify(subjects));
-  const update = stmt(db, "UPDATE tickets SET status = 'Resolved', updated_at = ? WHERE ticket_id = ?");
+  const update = stmt(db, "UPDATE tickets SET status = 'Resolved', updated_at = ?, version = version + 1 WHERE ticket_id = ?");
   for (const r of rows) {
     update.run(at, r.ticket_id);
     addEvent(db, r.ticket_id, { kind: 'status', from: 'Pending', to: 'Resolved', note, actor, at });

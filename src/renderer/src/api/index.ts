@@ -1,4 +1,5 @@
 import type { ExplorerTarget, Progress } from '../../../shared/bridge';
+import { StoreChange } from '../../../shared/changes';
 import { contract, type HandlerInput, type HandlerName, type HandlerResult } from '../../../shared/contract';
 import { currentSessionProblem, onSessionProblem, transport } from './transport';
 
@@ -36,6 +37,24 @@ export async function call<N extends HandlerName>(
     );
   }
   return parsed.data as HandlerResult<N>;
+}
+
+/** The service's error code of a failed call (docs/api.md's table), or undefined for any other failure. */
+export const errorCode = (err: unknown): number | undefined => (err instanceof ApiError ? err.code : undefined);
+
+/** 3006: the ticket changed since the window showed it; nothing was changed. */
+export const TICKET_CHANGED = 3006;
+
+/**
+ * Hear others' changes (a ticket changed, an import landed, a run finished: shared/changes.ts), as
+ * the service pushes them; answers the way to stop. A word of an unexpected shape is heard as
+ * `everything` (reload every view), never dropped.
+ */
+export function onStoreChange(listener: (change: StoreChange) => void): () => void {
+  return transport.follow((raw) => {
+    const parsed = StoreChange.safeParse(raw);
+    listener(parsed.success ? parsed.data : { topic: 'everything', what: '', ids: [], actor: '', at: 0 });
+  });
 }
 
 export function errorText(err: unknown): string {

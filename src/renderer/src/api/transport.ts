@@ -7,6 +7,11 @@ export interface Transport {
   openExplorer(target: ExplorerTarget, url: string): Promise<void>;
   /** A dropped or picked file's path on disk, when the service can read it there. */
   pathForFile(file: File): string;
+  /**
+   * Hear others' changes as the service pushes them (unparsed); answers the way to stop. A stream
+   * that broke comes back by itself and then hands on one `{topic: 'everything'}`.
+   */
+  follow(onChange: (change: unknown) => void): () => void;
 }
 
 /** A failure of the transport itself (service gone, answer unreadable): not an envelope from the service. */
@@ -27,6 +32,7 @@ function electronTransport(bridge: NonNullable<Window['nps']>): Transport {
       if (answer.status !== 0) throw new Error(answer.msg);
     },
     pathForFile: (file) => bridge.pathForFile(file),
+    follow: (onChange) => bridge.onChange(onChange),
   };
 }
 
@@ -129,6 +135,77 @@ function sayLeaving(token: string | undefined): void {
   });
 }
 
+/** The word a window hears when it may have missed changes: reload every view. */
+const EVERYTHING = { topic: 'everything', what: '', ids: [], actor: '', at: 0 };
+/** Waits before the stream is opened again after it broke: longer each time, up to the last. */
+const RECONNECT_MS = [500, 1_000, 2_000, 5_000, 10_000];
+
+/** The `data` of each `change` event in a Server-Sent Events text, and what is left of it unfinished. */
+function sseEvents(text: string): { changes: unknown[]; rest: string } {
+  const changes: unknown[] = [];
+  const blocks = text.split('\n\n');
+  const rest = blocks.pop()!;
+  for (const block of blocks) {
+    const lines = block.split('\n');
+    if (!lines.includes('event: change')) continue;
+    const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+    if (data.length > 0) changes.push(JSON.parse(data.join('\n')));
+  }
+  return { changes, rest };
+}
+
+/**
+ * Browser mode's event stream, GET /app/events, read with fetch (an EventSource cannot send the
+ * session's header). When it ends or breaks, it is opened again after a pause; once open again,
+ * the window reloads everything, since changes may have gone by meanwhile.
+ */
+function followStream(token: Promise<string | undefined>, onChange: (change: unknown) => void): () => void {
+  let stopped = false;
+  let controller: AbortController | undefined;
+  let timer: number | undefined;
+  let failures = 0;
+  let broke = false;
+  const open = async () => {
+    if (stopped || sessionProblem) return;
+    controller = new AbortController();
+    try {
+      const t = await token;
+      const res = await fetch('/app/events', {
+        headers: { accept: 'text/event-stream', ...(t ? { [SESSION_HEADER]: t } : {}) },
+        signal: controller.signal,
+      });
+      if (res.status === 401) {
+        lostSession((await res.json()) as Envelope);
+        return;
+      }
+      if (!res.ok || !res.body) throw new Error(`the event stream answered ${res.status}`);
+      failures = 0;
+      if (broke) onChange(EVERYTHING);
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const { changes, rest } = sseEvents(buffer + decoder.decode(value, { stream: true }));
+        buffer = rest;
+        for (const c of changes) onChange(c);
+      }
+    } catch {
+      // Broken (the service stopped, the network between went away): tried again below.
+    }
+    if (stopped) return;
+    broke = true;
+    timer = window.setTimeout(() => void open(), RECONNECT_MS[Math.min(failures++, RECONNECT_MS.length - 1)]);
+  };
+  void open();
+  return () => {
+    stopped = true;
+    window.clearTimeout(timer);
+    controller?.abort();
+  };
+}
+
 function browserTransport(): Transport {
   // A trade that got no answer (the service stopped as the page loaded): the calls then say the service did not answer.
   const session = openSession().catch(() => undefined);
@@ -163,6 +240,7 @@ function browserTransport(): Transport {
       window.open(url, '_blank', 'noopener,noreferrer');
     },
     pathForFile: () => '',
+    follow: (onChange) => followStream(session, onChange),
   };
 }
 

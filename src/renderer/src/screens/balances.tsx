@@ -9,6 +9,7 @@ import { formatCount, fractionWidth, formatTime, previousMonth, shorten } from '
 import { useQuery } from '../lib/use-query';
 import { useReference } from '../stores/reference';
 import { useChainClosing } from './balances-chain';
+import { useChangeKey } from '../stores/changes';
 
 /*
  * Balances from the ledger: per wallet and token, a period's opening, in, out, fees and closing
@@ -251,7 +252,8 @@ export function BalancesScreen() {
   const [toText, setToText] = useState(initial.to);
   const [period, setPeriod] = useState(initial);
   const [selected, setSelected] = useState<PeriodBalance>();
-  const q = useQuery(`${wallet}|${period.from}|${period.to}`, () =>
+  const othersChanged = useChangeKey('imports');
+  const q = useQuery(`${wallet}|${period.from}|${period.to}|${othersChanged}`, () =>
     call('balances-period', { ...(wallet ? { wallet_id: wallet } : {}), from: period.from, to: period.to }),
   );
   const apply = () => {

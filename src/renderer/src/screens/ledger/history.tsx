@@ -7,6 +7,7 @@ import { formatBytes, formatTime } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { WalletName } from '../../components/wallet-name';
 import { ImportCounts, ReadAsSummary, Rejections } from './report';
+import { useChangeKey } from '../../stores/changes';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -164,7 +165,9 @@ function ImportDetailDialog({ importId, onClose }: { importId: string; onClose: 
 
 export function ImportHistory() {
   const [page, setPage] = useState(1);
-  const list = useQuery(`imports:${page}`, () => call('imports-list', { page, page_size: 20 }));
+  // An import landed or was undone elsewhere (the command line, another window): the history reloads.
+  const othersChanged = useChangeKey('imports');
+  const list = useQuery(`imports:${page}:${othersChanged}`, () => call('imports-list', { page, page_size: 20 }));
   const [open, setOpen] = useState<string>();
   const [undoing, setUndoing] = useState<string>();
   const withUndo: SimpleColumn<ImportListed>[] = [

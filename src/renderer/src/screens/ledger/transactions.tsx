@@ -30,6 +30,7 @@ import { usePagedRows } from '../../lib/use-paged-rows';
 import { useQuery } from '../../lib/use-query';
 import { useReference } from '../../stores/reference';
 import { ChainCheckDialog } from './chain-check';
+import { useChangeKey } from '../../stores/changes';
 
 export interface TxFilters {
   search: string;
@@ -442,7 +443,8 @@ export function TransactionsTab({ onImport }: { onImport: () => void }) {
   const loadWallets = useReference((s) => s.loadWallets);
   const query = toQuery(filters);
   const columns = useMemo(() => columnsOf(sort, sortBy), [sort, sortBy]);
-  const rows = usePagedRows(JSON.stringify({ query, sort }), (page, page_size) =>
+  const othersChanged = useChangeKey('imports');
+  const rows = usePagedRows(JSON.stringify({ query, sort, othersChanged }), (page, page_size) =>
     call('transactions-list', { ...query, ...sort, page, page_size }),
   );
   const [selected, setSelected] = useState<number>();

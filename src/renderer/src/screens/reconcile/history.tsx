@@ -8,6 +8,7 @@ import { WalletName } from '../../components/wallet-name';
 import { formatTime, shorten } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useRoute } from '../../stores/route';
+import { useChangeKey } from '../../stores/changes';
 
 const columns: SimpleColumn<RunSummary>[] = [
   { key: 'at', header: 'When (UTC)', render: (r) => <span className="num">{formatTime(r.created_at)}</span> },
@@ -49,7 +50,8 @@ const columns: SimpleColumn<RunSummary>[] = [
 export function RunHistory() {
   const go = useRoute((s) => s.go);
   const [page, setPage] = useState(1);
-  const runs = useQuery(`runs:${page}`, () => call('runs-list', { page, page_size: 20 }));
+  const othersChanged = useChangeKey('runs');
+  const runs = useQuery(`runs:${page}:${othersChanged}`, () => call('runs-list', { page, page_size: 20 }));
   if (runs.error) return <ErrorBox message={runs.error} onRetry={runs.reload} title="Could not load the runs" />;
   if (!runs.data) return <Loading what="past runs" />;
   if (runs.data.total === 0)

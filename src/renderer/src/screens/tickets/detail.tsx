@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { FLAG_FIELDS, type FlagField } from '../../../../shared/reconcile';
-import { EXCEPTION_KIND_LABELS, type TicketDetail, type TicketEvent, type TicketStatus } from '../../../../shared/tickets';
-import { call } from '../../api';
+import { EXCEPTION_KIND_LABELS, type TicketDetail, type TicketEvent, type TicketSeen, type TicketStatus } from '../../../../shared/tickets';
+import { call, errorCode, errorText, TICKET_CHANGED } from '../../api';
 import { ExplorerLink } from '../../components/links';
 import { Amount, Badge, ErrorBox, FieldName, Loading, NoValue } from '../../components/ui';
 import { WalletName } from '../../components/wallet-name';
@@ -219,31 +219,76 @@ function History({ events }: { events: TicketEvent[] }) {
   );
 }
 
-function Actions({ d, onChanged }: { d: TicketDetail; onChanged: (d: TicketDetail) => void }) {
-  const [to, setTo] = useState<TicketStatus>();
+/**
+ * A change refused because others changed the ticket (or tickets) since this window showed them:
+ * the service's sentence (who changed it, to what, when), above the ticket as it stands now.
+ */
+export function ChangedBanner({ text, onClose }: { text: string; onClose: () => void }) {
+  const sentence = text.replace(/^ticket_ids?: /, '');
+  return (
+    <div className="banner banner-warn ticket-changed" role="alert" data-testid="ticket-changed">
+      <strong>Nothing was changed</strong>
+      <span>{sentence[0]!.toUpperCase() + sentence.slice(1)}.</span>
+      <button type="button" className="btn btn-small btn-ghost" onClick={onClose}>
+        Got it
+      </button>
+    </div>
+  );
+}
+
+/** When the ticket changed since the dialog opened on it (the view reloads beneath): who changed it, and what going on will do. */
+function changedMeanwhile(d: TicketDetail, seen: TicketSeen): string | undefined {
+  if (d.version === seen.version) return undefined;
+  const last = d.events.at(-1);
+  const who = last ? `${last.actor} changed it at ${formatTime(last.at)} UTC` : 'It changed';
+  return `${who} while this was open: it is ${d.status} now. Going on will be refused; cancel and look again.`;
+}
+
+function Actions({
+  d,
+  onChanged,
+  onRefused,
+}: {
+  d: TicketDetail;
+  onChanged: (d: TicketDetail) => void;
+  onRefused: (text: string) => void;
+}) {
+  // The change and the ticket as it was shown when the user chose it: a change made meanwhile by
+  // someone else (the view reloads under the dialog) must refuse this one, not turn it into another.
+  const [asked, setAsked] = useState<{ to: TicketStatus; seen: TicketSeen }>();
+  const ask = (to: TicketStatus) => setAsked({ to, seen: { status: d.status, version: d.version } });
   return (
     <div className="row-actions">
       {d.status === 'Pending' ? (
         <>
-          <button type="button" className="btn btn-primary" onClick={() => setTo('Resolved')}>
+          <button type="button" className="btn btn-primary" onClick={() => ask('Resolved')}>
             Resolve…
           </button>
-          <button type="button" className="btn" onClick={() => setTo('Dismissed')}>
+          <button type="button" className="btn" onClick={() => ask('Dismissed')}>
             Dismiss…
           </button>
         </>
       ) : (
-        <button type="button" className="btn" onClick={() => setTo('Pending')}>
+        <button type="button" className="btn" onClick={() => ask('Pending')}>
           Reopen…
         </button>
       )}
-      {to && (
+      {asked && (
         <ReasonDialog
           count={1}
-          from={[d.status]}
-          to={to}
-          onClose={() => setTo(undefined)}
-          apply={async (note) => onChanged(await call('ticket-transition', { ticket_id: d.ticket_id, to, ...(note ? { note } : {}) }))}
+          from={[asked.seen.status]}
+          to={asked.to}
+          warning={changedMeanwhile(d, asked.seen)}
+          onClose={() => setAsked(undefined)}
+          apply={async (note) => {
+            const { to, seen } = asked;
+            try {
+              onChanged(await call('ticket-transition', { ticket_id: d.ticket_id, to, seen, ...(note ? { note } : {}) }));
+            } catch (err) {
+              if (errorCode(err) !== TICKET_CHANGED) throw err;
+              onRefused(errorText(err));
+            }
+          }}
         />
       )}
     </div>
@@ -251,11 +296,12 @@ function Actions({ d, onChanged }: { d: TicketDetail; onChanged: (d: TicketDetai
 }
 
 /** One exception: what it is about, its two sides (or its figures), the explorer link, its history and its actions. */
-export function Detail({ ticketId, version, onChanged }: { ticketId: string; version: number; onChanged: () => void }) {
+export function Detail({ ticketId, version, onChanged }: { ticketId: string; version: string; onChanged: () => void }) {
   const go = useRoute((s) => s.go);
   const q = useQuery(`${ticketId}:${version}`, () => call('ticket-get', { ticket_id: ticketId }));
   const [override, setOverride] = useState<TicketDetail>();
-  const d = override?.ticket_id === ticketId && q.data && override.updated_at >= q.data.updated_at ? override : q.data;
+  const [refused, setRefused] = useState<string>();
+  const d = override?.ticket_id === ticketId && q.data && override.version >= q.data.version ? override : q.data;
   if (q.error) return <ErrorBox message={q.error} onRetry={q.reload} title="Could not load the ticket" />;
   if (!d || d.ticket_id !== ticketId) return <Loading what="the ticket" />;
   const rec = d.record;
@@ -304,11 +350,19 @@ export function Detail({ ticketId, version, onChanged }: { ticketId: string; ver
         <Actions
           d={d}
           onChanged={(next) => {
+            setRefused(undefined);
             setOverride(next);
+            onChanged();
+          }}
+          onRefused={(text) => {
+            // Nothing was changed: the ticket as it stands now, under the sentence saying who changed it.
+            setRefused(text);
+            q.reload();
             onChanged();
           }}
         />
       </header>
+      {refused && <ChangedBanner text={refused} onClose={() => setRefused(undefined)} />}
       <p className="ticket-desc">{d.desc}</p>
       {typeof d.claimed.description === 'string' && d.claimed.description !== '' && (
         <p className="muted small" data-testid="books-description">

@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { TicketStatus, TicketSummary } from '../../../../shared/tickets';
-import { call, errorText } from '../../api';
+import type { TicketSeen, TicketStatus, TicketSummary } from '../../../../shared/tickets';
+import { call, errorCode, errorText, TICKET_CHANGED } from '../../api';
 import { Empty, ErrorBox, Loading, PageHeader, Pager } from '../../components/ui';
 import { formatCount } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
 import { useReference } from '../../stores/reference';
 import { useRoute } from '../../stores/route';
+import { useChangeKey } from '../../stores/changes';
 import { useAppUser } from '../../stores/user';
-import { Detail } from './detail';
+import { ChangedBanner, Detail } from './detail';
 import { FilterBar } from './filter-bar';
 import { filterQuery, narrowed, PAGE_SIZE, useQueue, type TicketSort } from './filters';
 import { QueueTable } from './queue-table';
@@ -17,8 +18,10 @@ import './tickets.css';
 /** tickets-transition takes at most this many at once. */
 const MAX_BULK = 10_000;
 
-/** The tickets chosen for a bulk change, with the status each had when chosen. */
-type Chosen = ReadonlyMap<string, TicketStatus>;
+/** The tickets chosen for a bulk change, as each was shown when chosen (sent back as `seen`). */
+type Chosen = ReadonlyMap<string, TicketSeen>;
+
+const seenOf = (t: TicketSummary): TicketSeen => ({ status: t.status, version: t.version });
 
 /** Keys typed into a field are the field's; a ticked box keeps the queue's keys working. */
 function isTyping(e: KeyboardEvent): boolean {
@@ -30,17 +33,17 @@ function isTyping(e: KeyboardEvent): boolean {
 
 /** Every ticket the filters match, page by page, for "choose all matching". */
 async function allMatching(query: ReturnType<typeof filterQuery>, sort: { sort: TicketSort; order: 'asc' | 'desc' }): Promise<Chosen> {
-  const out = new Map<string, TicketStatus>();
+  const out = new Map<string, TicketSeen>();
   for (let page = 1; ; page++) {
     const r = await call('tickets-list', { ...query, ...sort, page, page_size: PAGE_SIZE });
-    for (const t of r.list) out.set(t.ticket_id, t.status);
+    for (const t of r.list) out.set(t.ticket_id, seenOf(t));
     if (r.list.length < PAGE_SIZE || out.size >= r.total) return out;
   }
 }
 
 /** Which bulk changes the chosen tickets allow: resolve and dismiss from Pending, reopen from the others. */
 function allowed(chosen: Chosen): { close: boolean; reopen: boolean } {
-  const statuses = new Set(chosen.values());
+  const statuses = new Set([...chosen.values()].map((s) => s.status));
   return { close: statuses.size === 1 && statuses.has('Pending'), reopen: statuses.size > 0 && !statuses.has('Pending') };
 }
 
@@ -148,7 +151,11 @@ export function TicketsScreen() {
   const loadUser = useAppUser((s) => s.load);
   const query = useMemo(() => filterQuery(filters), [filters]);
   const queryKey = JSON.stringify([query, sort, order]);
-  const list = useQuery(`${queryKey}:${page}`, () => call('tickets-list', { ...query, sort, order, page, page_size: PAGE_SIZE }));
+  // Others resolving tickets, a run opening them, an undone import dismissing them: the queue reloads.
+  const othersChanged = useChangeKey('tickets', 'runs', 'imports');
+  const list = useQuery(`${queryKey}:${page}:${othersChanged}`, () =>
+    call('tickets-list', { ...query, sort, order, page, page_size: PAGE_SIZE }),
+  );
   const tickets = useMemo(() => list.data?.list ?? [], [list.data]);
   const openId = sub === 'ticket' && id ? id : tickets[0]?.ticket_id;
   const index = tickets.findIndex((t) => t.ticket_id === openId);
@@ -157,6 +164,8 @@ export function TicketsScreen() {
   const [anchor, setAnchor] = useState<number>();
   const [bulkTo, setBulkTo] = useState<TicketStatus>();
   const [version, setVersion] = useState(0);
+  /** A bulk change refused because tickets changed since they were chosen: the service's sentence. */
+  const [refused, setRefused] = useState<string>();
   // Another filter or order is another list: what was chosen in the old one is let go.
   const [chosenFor, setChosenFor] = useState(queryKey);
   if (chosenFor !== queryKey) {
@@ -174,7 +183,7 @@ export function TicketsScreen() {
     const to = range && anchor !== undefined ? Math.max(anchor, i) : i;
     const next = new Map(chosen);
     for (const t of tickets.slice(from, to + 1)) {
-      if (on) next.set(t.ticket_id, t.status);
+      if (on) next.set(t.ticket_id, seenOf(t));
       else next.delete(t.ticket_id);
     }
     setChosen(next);
@@ -183,7 +192,7 @@ export function TicketsScreen() {
   const checkPage = (on: boolean) => {
     const next = new Map(chosen);
     for (const t of tickets) {
-      if (on) next.set(t.ticket_id, t.status);
+      if (on) next.set(t.ticket_id, seenOf(t));
       else next.delete(t.ticket_id);
     }
     setChosen(next);
@@ -198,7 +207,7 @@ export function TicketsScreen() {
         setChosen((c) => {
           const next = new Map(c);
           if (next.has(t.ticket_id)) next.delete(t.ticket_id);
-          else next.set(t.ticket_id, t.status);
+          else next.set(t.ticket_id, seenOf(t));
           return next;
         });
         setAnchor(index);
@@ -268,13 +277,14 @@ export function TicketsScreen() {
       />
       <FilterBar />
       <BulkBar chosen={chosen} onStart={setBulkTo} onClear={() => setChosen(new Map())} />
+      {refused && <ChangedBanner text={refused} onClose={() => setRefused(undefined)} />}
       <div className="tq-layout">
         <section className="tq-queue" aria-label="Ticket queue">
           {queue}
         </section>
         <section className="tq-detail" aria-label="Ticket detail">
           {openId ? (
-            <Detail key={openId} ticketId={openId} version={version} onChanged={list.reload} />
+            <Detail key={openId} ticketId={openId} version={`${version}:${othersChanged}`} onChanged={list.reload} />
           ) : (
             list.data && list.data.total > 0 && <Empty title="No ticket open">Pick a ticket from the queue.</Empty>
           )}
@@ -283,11 +293,19 @@ export function TicketsScreen() {
       {bulkTo && (
         <ReasonDialog
           count={chosen.size}
-          from={[...new Set(chosen.values())]}
+          from={[...new Set([...chosen.values()].map((s) => s.status))]}
           to={bulkTo}
           onClose={() => setBulkTo(undefined)}
           apply={async (note) => {
-            await call('tickets-transition', { ticket_ids: [...chosen.keys()], to: bulkTo, ...(note ? { note } : {}) });
+            setRefused(undefined);
+            try {
+              const seen = Object.fromEntries(chosen);
+              await call('tickets-transition', { ticket_ids: [...chosen.keys()], to: bulkTo, seen, ...(note ? { note } : {}) });
+            } catch (err) {
+              if (errorCode(err) !== TICKET_CHANGED) throw err;
+              // Nothing was changed: the queue as it stands now, to choose again from.
+              setRefused(errorText(err));
+            }
             setChosen(new Map());
             changed();
           }}

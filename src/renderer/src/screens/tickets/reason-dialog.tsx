@@ -24,6 +24,7 @@ export function ReasonDialog({
   to,
   onClose,
   apply,
+  warning,
 }: {
   count: number;
   from: readonly TicketStatus[];
@@ -31,6 +32,8 @@ export function ReasonDialog({
   onClose: () => void;
   /** Makes the change with the reason given; the dialog closes when it is done. */
   apply: (note: string) => Promise<void>;
+  /** Someone else changed the ticket while the dialog was open: said above the reason. */
+  warning?: string;
 }) {
   const user = useAppUser((s) => s.name);
   const save = useAppUser((s) => s.save);
@@ -55,6 +58,11 @@ export function ReasonDialog({
       }}
     >
       <p data-testid="reason-change">{changeSentence(count, from, to)}</p>
+      {warning && (
+        <p className="warning" role="alert" data-testid="reason-changed-meanwhile">
+          {warning}
+        </p>
+      )}
       {askName && (
         <Field
           label="Your name"

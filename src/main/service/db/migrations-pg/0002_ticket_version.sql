@@ -1,0 +1,1 @@
+ALTER TABLE "tickets" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;
