@@ -165,6 +165,34 @@ describe('record lookups on two threads', () => {
     }
   });
 
+  test('under a steady stream of writes the log still starts over: its file stays a fraction of what was written', async () => {
+    const db = svc.ctx.db.$client;
+    const file = join(svc.dataDir, 'nps.sqlite');
+    db.exec('CREATE TABLE IF NOT EXISTS checkpoint_scratch (x BLOB)');
+    const lookups = new RecordLookups(svc.ctx.db, 64);
+    try {
+      expect(await lookups.ready()).toBe(true);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const insert = db.prepare(
+        'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO checkpoint_scratch SELECT randomblob(1000) FROM n',
+      );
+      // About 1,200 pages of 4 KiB in 100 transactions 10 ms apart (as verifications one after
+      // another), never idle for long.
+      let largest = 0;
+      for (let i = 0; i < 100; i++) {
+        insert.run(36);
+        lookups.afterWrite();
+        largest = Math.max(largest, statSync(`${file}-wal`).size);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(lookups.checkpoints).toBeGreaterThan(1);
+      expect(largest).toBeLessThan(400 * 4096);
+    } finally {
+      lookups.close();
+      db.exec('DROP TABLE checkpoint_scratch');
+    }
+  });
+
   test('a batch is looked up on the service thread alone; shared with the lookup thread only while other verifications wait', async () => {
     const lookups = new RecordLookups(svc.ctx.db);
     try {

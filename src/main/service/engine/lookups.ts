@@ -23,15 +23,16 @@ import { workerModule } from './threads';
  * if it ever fails, every lookup runs on the service's thread, with the same results.
  *
  * While it is up, the thread also copies the write-ahead log into the database (a checkpoint: two
- * fsyncs). A checkpoint waits on the disk, and a verification that runs beside one is slower
- * (bench:verify: its slowest requests spent 20-120 ms neither on a core nor waiting for one while
- * checkpoints ran every second). So the thread checkpoints once the service has written nothing
- * for CHECKPOINT_IDLE_MS, and within a stream of writes only once the log holds
- * CHECKPOINT_BUSY_PAGES pages not yet in the database: the log stays bounded, and requests meet a
- * checkpoint only under a steady stream of writes. SQLite's automatic checkpoint on the
- * service's thread only comes into play if the log grows past RELIEVED_AUTOCHECKPOINT pages. A
- * checkpoint moves committed pages from one file to the other: what a write answered as stored is
- * in the log from its commit on, whenever the checkpoint comes.
+ * fsyncs), so that the service's thread never waits on one. The log starts over from its beginning
+ * only at a write that finds it all copied; a checkpoint beside a steady stream of verifications
+ * never caught up with it, the log grew past RELIEVED_AUTOCHECKPOINT, and from then on SQLite's
+ * automatic checkpoint ran on the service's thread after every commit, fsyncs and all (2,600 waits
+ * on the disk in 8 s of bench:verify, 20-120 ms of its slowest requests). So: the thread
+ * checkpoints once the log holds CHECKPOINT_BUSY_PAGES frames with some not yet copied, and catches
+ * up with what was committed meanwhile (lookup-worker.ts) so that the next write starts the log
+ * over; and once the service has written nothing for CHECKPOINT_IDLE_MS. SQLite's automatic
+ * checkpoint stays behind as a bound. A checkpoint moves committed pages from one file to the
+ * other: what a write answered as stored is in the log from its commit on, whenever it comes.
  */
 
 /** Below this many values in a batch, the thread's round trip costs more than it saves. */
@@ -40,15 +41,11 @@ export const SPLIT_MIN_VALUES = 64;
 /** A checkpoint on the thread once the service has written nothing for this long. */
 export const CHECKPOINT_IDLE_MS = 250;
 /**
- * Pages of log not yet in the database at which the thread checkpoints while writes go on (16 MB
- * of 4 KiB pages; a verification of 1,000 claims adds a few hundred). A larger bound did not make
- * them rarer under bench:verify's stream, only longer (16,384 pages: 60-120 ms each, against 25-50).
+ * Frames (pages) in the log at which the thread checkpoints while writes go on (16 MB of 4 KiB
+ * pages; a verification of 1,000 claims adds a few hundred).
  */
 const CHECKPOINT_BUSY_PAGES = 4096;
-/**
- * The shortest time between two checkpoints within a stream of writes; where the log's size cannot
- * be read (checkpointPending), one every this often.
- */
+/** Where the log's size cannot be read (walIndex): within a stream of writes, a checkpoint every this often. */
 export const CHECKPOINT_EVERY_MS = 1000;
 /** The service's own automatic checkpoint, in pages of log, while the thread does them; SQLite's default is 1000. */
 const RELIEVED_AUTOCHECKPOINT = 10_000;
@@ -169,10 +166,10 @@ export class RecordLookups {
     this.lastWrite = performance.now();
     if (!this.worker) return;
     if (!this.checkpointing) {
-      // Spaced by CHECKPOINT_EVERY_MS even past the bound: a checkpoint a reader keeps from
-      // finishing would otherwise start again on every write.
-      const pending = this.lastWrite - this.lastCheckpoint >= CHECKPOINT_EVERY_MS ? checkpointPending(this.shm) : 0;
-      if (pending === undefined || pending >= this.busyPages) return this.checkpoint();
+      const log = walIndex(this.shm);
+      const due =
+        log === undefined ? this.lastWrite - this.lastCheckpoint >= CHECKPOINT_EVERY_MS : log.frames >= this.busyPages && log.pending > 0;
+      if (due) return this.checkpoint();
     }
     // One timer for all writes, pushed back by each: no allocation a write.
     if (this.idleTimer) this.idleTimer.refresh();
@@ -185,7 +182,7 @@ export class RecordLookups {
   /** No write for CHECKPOINT_IDLE_MS: checkpoint if the log holds pages not yet in the database. */
   private whenIdle(): void {
     if (!this.worker || this.checkpointing) return;
-    if (checkpointPending(this.shm) === 0) return;
+    if (walIndex(this.shm)?.pending === 0) return;
     this.checkpoint();
   }
 
@@ -360,15 +357,15 @@ const header = Buffer.alloc(100);
 const littleEndian = endianness() === 'LE';
 
 /**
- * Pages in the log not yet copied into the database, from the WAL-index header at the start of
- * the store's -shm file (SQLite's documented format, sqlite.org/walformat.html, in the host's
- * byte order): mxFrame (offset 16), the log's last committed frame, less nBackfill (offset 96),
- * the frames the last checkpoint copied. Reading it takes no lock and touches no disk (the file
- * is in the page cache, mapped by every connection); a value read while a writer changes it is
- * off by one transaction at most, which only moves a checkpoint by one write. Undefined when the
- * file cannot be read or is not of that format.
+ * The log's committed frames (pages), and of them those not yet copied into the database, from
+ * the WAL-index header at the start of the store's -shm file (SQLite's documented format,
+ * sqlite.org/walformat.html, in the host's byte order): mxFrame (offset 16), the log's last
+ * committed frame, and nBackfill (offset 96), the frames checkpoints have copied. Reading it takes
+ * no lock and touches no disk (the file is in the page cache, mapped by every connection); a value
+ * read while a writer changes it is off by one transaction at most, which only moves a checkpoint
+ * by one write. Undefined when the file cannot be read or is not of that format.
  */
-function checkpointPending(fd: number | undefined): number | undefined {
+function walIndex(fd: number | undefined): { frames: number; pending: number } | undefined {
   if (fd === undefined) return undefined;
   try {
     if (readSync(fd, header, 0, 100, 0) < 100) return undefined;
@@ -377,5 +374,6 @@ function checkpointPending(fd: number | undefined): number | undefined {
   }
   const u32 = (at: number) => (littleEndian ? header.readUInt32LE(at) : header.readUInt32BE(at));
   if (u32(0) !== WAL_INDEX_VERSION) return undefined;
-  return Math.max(0, u32(16) - u32(96));
+  const frames = u32(16);
+  return { frames, pending: Math.max(0, frames - u32(96)) };
 }
