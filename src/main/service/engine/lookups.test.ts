@@ -109,7 +109,7 @@ describe('record lookups on two threads', () => {
   test("after the service's writes, the thread copies the write-ahead log into the database; the service's thread does not", async () => {
     const file = join(svc.dataDir, 'nps.sqlite');
     expect(await svc.ctx.engine.warm()).toBe(true);
-    expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(40_000);
     // Let an earlier checkpoint's spacing pass, then write a verification run of 900 claims.
     await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS));
     const before = statSync(file).size;
