@@ -27,6 +27,9 @@ export type CloseRequest = { close: true };
 /** Per query, the records found as one JSON array of stored rows (db/record-sql.ts, recordOfStoredRow); `ms`: the time the queries took here. */
 export type LookupReply = { id: number; rows: string[]; ms: number } | { id: number; error: string };
 
+/** Checkpoints at most a request, the first and those catching up with frames committed meanwhile. */
+const CATCH_UP = 4;
+
 const port = parentPort!;
 const init = workerData as LookupInit;
 
@@ -53,7 +56,15 @@ port.on('message', (m: LookupRequest | CloseRequest) => {
   }
   let reply: LookupReply;
   try {
-    if (m.checkpoint) sqlite.pragma('wal_checkpoint(PASSIVE)');
+    if (m.checkpoint) {
+      // What was committed while it ran is not in it, and the log starts over from its beginning
+      // only at a write that finds it all copied: catch up (a few frames each time), else under a
+      // stream of writes the log grows on until the service's own checkpoint runs after its commits.
+      for (let i = 0; i < CATCH_UP; i++) {
+        const [r] = sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+        if (!r || r.busy !== 0 || r.checkpointed >= r.log) break;
+      }
+    }
     const start = performance.now();
     const rows = m.queries.map(([column, bytes, texts]) => statement(column).get(bytes, texts)!);
     reply = { id: m.id, rows, ms: performance.now() - start };

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LedgerRecord, RECORD_FIELDS } from '../../../shared/ledger';
 import { generateLedger } from '../../../../bench/generate-ledger';
 import { tempService } from '../test-support';
-import { CHECKPOINT_EVERY_MS, RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
+import { CHECKPOINT_EVERY_MS, CHECKPOINT_IDLE_MS, RecordLookups, SPLIT_MIN_VALUES, type Found, type Wanted } from './lookups';
 import { recordsWhereIn } from '../reconcile/repository';
 import { recordsWhereInJsonSql, recordsWhereInSql } from '../db/record-sql';
 
@@ -109,7 +109,7 @@ describe('record lookups on two threads', () => {
   test("after the service's writes, the thread copies the write-ahead log into the database; the service's thread does not", async () => {
     const file = join(svc.dataDir, 'nps.sqlite');
     expect(await svc.ctx.engine.warm()).toBe(true);
-    expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    expect(svc.ctx.db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(40_000);
     // Let an earlier checkpoint's spacing pass, then write a verification run of 900 claims.
     await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_EVERY_MS));
     const before = statSync(file).size;
@@ -118,6 +118,79 @@ describe('record lookups on two threads', () => {
     // Its pages are in the log only until the thread's checkpoint lands them in the database.
     for (let i = 0; i < 100 && statSync(file).size === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(statSync(file).size).toBeGreaterThan(before);
+  });
+
+  test("within a stream of the service's writes, the thread checkpoints only once the log passes its bound; once they stop, at once", async () => {
+    const db = svc.ctx.db.$client;
+    const file = join(svc.dataDir, 'nps.sqlite');
+    db.exec('CREATE TABLE IF NOT EXISTS checkpoint_scratch (x BLOB)');
+    // A bound of 64 pages (the service's own checkpoint is far off), nothing pending from earlier tests.
+    const lookups = new RecordLookups(svc.ctx.db, 64);
+    try {
+      expect(await lookups.ready()).toBe(true);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const write = (rows: number) => {
+        db.prepare(
+          'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO checkpoint_scratch SELECT randomblob(1000) FROM n',
+        ).run(rows);
+        lookups.afterWrite();
+      };
+      const settle = async () => {
+        for (let i = 0; i < 200 && lookups.checkpoints === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      let before = 0;
+      // Small writes closer together than the idle wait, for longer than a second: none (requests
+      // under way never meet a checkpoint they could wait behind).
+      const size = statSync(file).size;
+      for (let i = 0; i < 12; i++) {
+        write(2);
+        await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_IDLE_MS / 3));
+      }
+      expect(lookups.checkpoints).toBe(0);
+      // Past the bound (about 100 pages of 4 KiB), one at once, while writes still go on.
+      write(400);
+      expect(lookups.checkpoints).toBe(0);
+      await settle();
+      expect(lookups.checkpoints).toBe(1);
+      expect(statSync(file).size).toBeGreaterThan(size);
+      // A last small write, then quiet: it lands in the database too.
+      before = 1;
+      write(2);
+      await settle();
+      expect(lookups.checkpoints).toBe(2);
+      expect(db.pragma('wal_checkpoint(PASSIVE)')).toEqual([{ busy: 0, log: expect.any(Number), checkpointed: expect.any(Number) }]);
+    } finally {
+      lookups.close();
+      db.exec('DROP TABLE checkpoint_scratch');
+    }
+  });
+
+  test('under a steady stream of writes the log still starts over: its file stays a fraction of what was written', async () => {
+    const db = svc.ctx.db.$client;
+    const file = join(svc.dataDir, 'nps.sqlite');
+    db.exec('CREATE TABLE IF NOT EXISTS checkpoint_scratch (x BLOB)');
+    const lookups = new RecordLookups(svc.ctx.db, 64);
+    try {
+      expect(await lookups.ready()).toBe(true);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const insert = db.prepare(
+        'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO checkpoint_scratch SELECT randomblob(1000) FROM n',
+      );
+      // About 1,200 pages of 4 KiB in 100 transactions 10 ms apart (as verifications one after
+      // another), never idle for long.
+      let largest = 0;
+      for (let i = 0; i < 100; i++) {
+        insert.run(36);
+        lookups.afterWrite();
+        largest = Math.max(largest, statSync(`${file}-wal`).size);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(lookups.checkpoints).toBeGreaterThan(1);
+      expect(largest).toBeLessThan(400 * 4096);
+    } finally {
+      lookups.close();
+      db.exec('DROP TABLE checkpoint_scratch');
+    }
   });
 
   test('a batch is looked up on the service thread alone; shared with the lookup thread only while other verifications wait', async () => {

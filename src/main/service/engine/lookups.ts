@@ -1,3 +1,5 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { Db } from '../db/open';
@@ -21,23 +23,34 @@ import { workerModule } from './threads';
  * if it ever fails, every lookup runs on the service's thread, with the same results.
  *
  * While it is up, the thread also copies the write-ahead log into the database (a checkpoint: two
- * fsyncs) after the service's writes, at most every CHECKPOINT_EVERY_MS; SQLite's automatic
- * checkpoint on the service's thread then only comes into play if the log grows past
- * RELIEVED_AUTOCHECKPOINT pages: a checkpoint waits on the disk, and on the service's thread every
- * call waiting behind it would wait too.
+ * fsyncs), so that the service's thread never waits on one. The log starts over from its beginning
+ * only at a write that finds it all copied; a checkpoint beside a steady stream of verifications
+ * never caught up with it, the log grew past RELIEVED_AUTOCHECKPOINT, and from then on SQLite's
+ * automatic checkpoint ran on the service's thread after every commit, fsyncs and all (2,600 waits
+ * on the disk in 8 s of bench:verify, 20-120 ms of its slowest requests). So: the thread
+ * checkpoints once the log holds CHECKPOINT_BUSY_PAGES frames with some not yet copied, and catches
+ * up with what was committed meanwhile (lookup-worker.ts) so that the next write starts the log
+ * over; and once the service has written nothing for CHECKPOINT_IDLE_MS. SQLite's automatic
+ * checkpoint stays behind as a bound. A checkpoint moves committed pages from one file to the
+ * other: what a write answered as stored is in the log from its commit on, whenever it comes.
  */
 
 /** Below this many values in a batch, the thread's round trip costs more than it saves. */
 export const SPLIT_MIN_VALUES = 64;
 
+/** A checkpoint on the thread once the service has written nothing for this long. */
+export const CHECKPOINT_IDLE_MS = 250;
 /**
- * Shortest time between two checkpoints on the thread. Each copies the pages written since the
- * last one (a page written again meanwhile, once) and waits for two fsyncs: every 250 ms it cost
- * verifications under load a millisecond of CPU time each, for a log that stayed a few MB shorter.
+ * Frames (pages) in the log at which the thread checkpoints while writes go on (64 MB of 4 KiB
+ * pages; a verification of 1,000 claims adds about 300, so one in some fifty under a steady
+ * stream). At 4,096 frames it checkpointed four times as often, a page written again in between
+ * copied each time: the service's CPU a request 0.03-0.05 more of the floor's (bench:verify).
  */
+const CHECKPOINT_BUSY_PAGES = 16_384;
+/** Where the log's size cannot be read (walIndex): within a stream of writes, a checkpoint every this often. */
 export const CHECKPOINT_EVERY_MS = 1000;
 /** The service's own automatic checkpoint, in pages of log, while the thread does them; SQLite's default is 1000. */
-const RELIEVED_AUTOCHECKPOINT = 10_000;
+const RELIEVED_AUTOCHECKPOINT = 40_000;
 const DEFAULT_AUTOCHECKPOINT = 1000;
 /** How long closing the service waits for the thread to close its connection. */
 const CLOSE_WAIT_MS = 2000;
@@ -61,6 +74,10 @@ export class RecordLookups {
   private nextId = 1;
   private checkpointing = false;
   private lastCheckpoint = -Infinity;
+  private lastWrite = -Infinity;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** The store's shared-memory file (the log's index), read for the log's size; opened with the thread. */
+  private shm: number | undefined;
   private readonly pending = new Map<number, { resolve: (reply: ThreadAnswer) => void; reject: (err: Error) => void }>();
   /** Running estimates of milliseconds a value: here (query and values), on the thread (query and JSON). */
   private readonly msPerValue = { here: 0.006, thread: 0.008 };
@@ -74,8 +91,14 @@ export class RecordLookups {
     return Math.min(0.9, Math.max(0.1, here / (here + thread)));
   }
 
-  /** `db`: the service's connection; a store in memory cannot be shared, so it never splits. */
-  constructor(private readonly db: Db) {}
+  /**
+   * `db`: the service's connection; a store in memory cannot be shared, so it never splits.
+   * `busyPages`: CHECKPOINT_BUSY_PAGES unless a test wants a smaller log.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly busyPages = CHECKPOINT_BUSY_PAGES,
+  ) {}
 
   /**
    * Records of each column holding one of its values (each list's values distinct). `contended`:
@@ -137,18 +160,52 @@ export class RecordLookups {
     if (values > 0) this.msPerValue[side] += RATE_WEIGHT * (ms / values - this.msPerValue[side]);
   }
 
-  /** After a write of the service: a checkpoint on the thread, when it is up and the last one is old enough. */
+  /**
+   * After a write of the service: a checkpoint on the thread at once if the log has grown past
+   * the busy bound, else once the service has been idle for CHECKPOINT_IDLE_MS.
+   */
   afterWrite(): void {
+    this.lastWrite = performance.now();
+    if (!this.worker) return;
+    if (!this.checkpointing) {
+      const log = walIndex(this.shm);
+      const due =
+        log === undefined ? this.lastWrite - this.lastCheckpoint >= CHECKPOINT_EVERY_MS : log.frames >= this.busyPages && log.pending > 0;
+      if (due) return this.checkpoint();
+    }
+    // One timer for all writes, pushed back by each: no allocation a write.
+    if (this.idleTimer) this.idleTimer.refresh();
+    else {
+      this.idleTimer = setTimeout(() => this.whenIdle(), CHECKPOINT_IDLE_MS);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** No write for CHECKPOINT_IDLE_MS: checkpoint if the log holds pages not yet in the database. */
+  private whenIdle(): void {
+    if (!this.worker || this.checkpointing) return;
+    if (walIndex(this.shm)?.pending === 0) return;
+    this.checkpoint();
+  }
+
+  private checkpoint(): void {
     const worker = this.worker;
-    if (!worker || this.checkpointing || performance.now() - this.lastCheckpoint < CHECKPOINT_EVERY_MS) return;
+    if (!worker) return;
     this.checkpointing = true;
+    const started = performance.now();
     this.ask(worker, [], true)
       .catch(() => undefined)
       .finally(() => {
         this.checkpointing = false;
         this.lastCheckpoint = performance.now();
+        this.checkpoints++;
+        // Writes during the checkpoint may not all be in it: once idle, another.
+        if (this.lastWrite > started) this.idleTimer?.refresh();
       });
   }
+
+  /** Checkpoints the thread has run (tests and diagnostics). */
+  checkpoints = 0;
 
   /**
    * Start the thread now rather than with the first large batch (the API does, when it starts
@@ -257,6 +314,7 @@ export class RecordLookups {
       });
       if (!this.closed) {
         this.worker = worker;
+        this.shm = openShm(init.file);
         this.db.$client.pragma(`wal_autocheckpoint = ${RELIEVED_AUTOCHECKPOINT}`);
       }
     } catch (err) {
@@ -274,6 +332,10 @@ export class RecordLookups {
   private lost(): void {
     if (this.worker && this.db.$client.open) this.db.$client.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
     this.worker = undefined;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (this.shm !== undefined) closeSync(this.shm);
+    this.shm = undefined;
   }
 
   private rejectAll(err: Error): void {
@@ -282,3 +344,38 @@ export class RecordLookups {
 }
 
 const COLUMNS: readonly LookupColumn[] = ['transaction_id', 'hash', 'request_id'];
+
+function openShm(file: string): number | undefined {
+  try {
+    return openSync(`${file}-shm`, 'r');
+  } catch {
+    return undefined;
+  }
+}
+
+/** SQLite's version number of the WAL-index format, the first field of its header. */
+const WAL_INDEX_VERSION = 3007000;
+const header = Buffer.alloc(100);
+const littleEndian = endianness() === 'LE';
+
+/**
+ * The log's committed frames (pages), and of them those not yet copied into the database, from
+ * the WAL-index header at the start of the store's -shm file (SQLite's documented format,
+ * sqlite.org/walformat.html, in the host's byte order): mxFrame (offset 16), the log's last
+ * committed frame, and nBackfill (offset 96), the frames checkpoints have copied. Reading it takes
+ * no lock and touches no disk (the file is in the page cache, mapped by every connection); a value
+ * read while a writer changes it is off by one transaction at most, which only moves a checkpoint
+ * by one write. Undefined when the file cannot be read or is not of that format.
+ */
+function walIndex(fd: number | undefined): { frames: number; pending: number } | undefined {
+  if (fd === undefined) return undefined;
+  try {
+    if (readSync(fd, header, 0, 100, 0) < 100) return undefined;
+  } catch {
+    return undefined;
+  }
+  const u32 = (at: number) => (littleEndian ? header.readUInt32LE(at) : header.readUInt32BE(at));
+  if (u32(0) !== WAL_INDEX_VERSION) return undefined;
+  const frames = u32(16);
+  return { frames, pending: Math.max(0, frames - u32(96)) };
+}
