@@ -7,7 +7,7 @@ import { buildServer } from './http/server';
 import { signedInject } from './http/signed.test-support';
 import { defaultResourcesDir } from './paths';
 import { insertRecords } from './reconcile/fixtures.test-support';
-import { raiseExceptions } from './tickets/repository';
+import { openClaimTicket } from './tickets/fixtures.test-support';
 import { failure, tempService } from './test-support';
 
 /*
@@ -43,25 +43,7 @@ beforeEach(() => {
 });
 
 function openTicket(): string {
-  return svc.ctx.db.$client.transaction(
-    () =>
-      raiseExceptions(svc.ctx.db, [
-        {
-          kind: 'not_in_ledger',
-          subject: `s-${clock}`,
-          wallet_id: '',
-          transaction_id: '',
-          chain_id: 'ETH',
-          token_id: 'ETH',
-          amount: '1',
-          desc: 'no record',
-          claimed: '{}',
-          run_id: null,
-          actor: 'ui',
-          at: clock,
-        },
-      ])[0]!,
-  )();
+  return openClaimTicket(svc.ctx.db, { subject: `s-${clock}`, at: clock });
 }
 
 describe('each door announces its change once, with its actor', () => {

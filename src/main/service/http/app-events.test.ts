@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StoreChange } from '../../../shared/changes';
 import { MAX_QUEUED_CHANGES } from '../changes';
-import { raiseExceptions } from '../tickets/repository';
+import { openClaimTicket } from '../tickets/fixtures.test-support';
 import { tempService } from '../test-support';
 import { newUiCode } from './app-door';
 import { startServer, type RunningServer } from './server';
@@ -101,25 +101,7 @@ function eventsOf(res: IncomingMessage) {
 }
 
 function openTicket(n: number): string {
-  return service.ctx.db.$client.transaction(
-    () =>
-      raiseExceptions(service.ctx.db, [
-        {
-          kind: 'not_in_ledger',
-          subject: `s-${n}`,
-          wallet_id: '',
-          transaction_id: '',
-          chain_id: 'ETH',
-          token_id: 'ETH',
-          amount: '1',
-          desc: 'no record',
-          claimed: '{}',
-          run_id: null,
-          actor: 'ui',
-          at: Date.now(),
-        },
-      ])[0]!,
-  )();
+  return openClaimTicket(service.ctx.db, { subject: `s-${n}`, at: Date.now() });
 }
 
 const rpc = (w: { token: string; cookie: string }, name: string, input: unknown) =>

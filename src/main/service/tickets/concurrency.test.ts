@@ -1,7 +1,8 @@
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import type { TicketSeen } from '../../../shared/tickets';
 import { failure, tempService } from '../test-support';
-import { raiseExceptions, setTicketsStatus, ticketEvents, type NewException } from './repository';
+import { openClaimTicket } from './fixtures.test-support';
+import { setTicketsStatus, ticketEvents } from './repository';
 
 /*
  * Optimistic concurrency on ticket changes: a change carries what its caller saw (status and
@@ -23,21 +24,7 @@ beforeEach(() => {
 let subjects = 0;
 /** A Pending exception (a claim the ledger lacks), opened as a books run opens one. */
 function open(subject = `claim-${++subjects}`): string {
-  const e: NewException = {
-    kind: 'not_in_ledger',
-    subject,
-    wallet_id: '',
-    transaction_id: '',
-    chain_id: 'ETH',
-    token_id: 'ETH',
-    amount: '1.5',
-    desc: `no record for ${subject}`,
-    claimed: '{}',
-    run_id: null,
-    actor: 'ui',
-    at: clock,
-  };
-  return svc.ctx.db.$client.transaction(() => raiseExceptions(svc.ctx.db, [e])[0]!)();
+  return openClaimTicket(svc.ctx.db, { subject, at: clock, amount: '1.5' });
 }
 
 async function seenOf(id: string): Promise<TicketSeen> {
