@@ -123,7 +123,8 @@ test('tickets opened for the mismatches; j/k and the arrow keys step through the
   await page.keyboard.press('j');
   const second = await selectedTicket(page);
   expect(second).not.toBe(first);
-  await expect(page.getByTestId('ticket-detail')).toContainText(second!.slice(0, 8));
+  // Named by the head and tail of its id: tickets opened by one run share the head.
+  await expect(page.getByTestId('ticket-detail').getByRole('heading').first()).toContainText(`${second!.slice(0, 8)}…${second!.slice(-4)}`);
   await page.keyboard.press('k');
   expect(await selectedTicket(page)).toBe(first);
   await page.keyboard.press('ArrowDown');

@@ -310,9 +310,9 @@ export function Detail({ ticketId, version, onChanged }: { ticketId: string; ver
       <header className="ticket-head">
         <div>
           <h2>
-            {EXCEPTION_KIND_LABELS[d.kind]}{' '}
+            {EXCEPTION_KIND_LABELS[d.kind]} {/* Head and tail: tickets opened together share the id's first digits (its time). */}
             <span className="mono muted" title={d.ticket_id}>
-              {shorten(d.ticket_id, 8, 0)}
+              {shorten(d.ticket_id, 8, 4)}
             </span>{' '}
             <Badge>{d.status}</Badge>
           </h2>
