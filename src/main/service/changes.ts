@@ -1,8 +1,9 @@
 import type { HandlerName, HandlerResult, HandlerInput } from '../../shared/contract';
 import { CHANGE_TOPICS, EVERYTHING_CHANGED, MAX_CHANGE_IDS, StoreChange, type ChangeTopic } from '../../shared/changes';
-import { EXCEPTION_KIND_LABELS, type TicketStatus, type TicketSummary } from '../../shared/tickets';
+import { EXCEPTION_KIND_LABELS, type TicketSummary } from '../../shared/tickets';
 import type { ServiceContext } from './context';
 import { EVERYTHING, type StoreChanges } from './engine/index';
+import { DONE } from './tickets/rules';
 
 /*
  * The window sees others' work without a reload: every call of the handler map that changes what
@@ -16,7 +17,6 @@ import { EVERYTHING, type StoreChanges } from './engine/index';
 /** What a call changed, said for the other windows; undefined when it changed nothing they show. */
 type Announcer<N extends HandlerName> = (input: HandlerInput<N>, result: HandlerResult<N>) => Omit<StoreChange, 'actor' | 'at'> | undefined;
 
-const DONE: Record<TicketStatus, string> = { Resolved: 'resolved', Dismissed: 'dismissed', Pending: 'reopened' };
 const short = (id: string) => id.slice(0, 8);
 /**
  * A ticket as the queue shows it: its kind and amount beside the start of its id (tickets opened

@@ -27,7 +27,8 @@ export function actorOf(ctx: ServiceContext, meta: { actor: string; apiKey?: str
   return userName(ctx.db) || meta.actor;
 }
 
-const DONE: Record<TicketStatus, string> = { Resolved: 'resolved', Dismissed: 'dismissed', Pending: 'reopened' };
+/** What a change to each status is called: "Anna resolved it", "3 tickets reopened". */
+export const DONE: Record<TicketStatus, string> = { Resolved: 'resolved', Dismissed: 'dismissed', Pending: 'reopened' };
 
 /** A moment as the refusals say it: 2026-01-02 03:04:05 UTC. */
 const utc = (ms: number): string =>
