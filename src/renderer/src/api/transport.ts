@@ -1,4 +1,6 @@
 import type { Envelope, ExplorerTarget, Progress } from '../../../shared/bridge';
+import { createParser } from 'eventsource-parser';
+import { EVERYTHING_CHANGED } from '../../../shared/changes';
 
 /** How calls leave the window: Electron's preload bridge, or the browser-mode door with this browser's session. */
 export interface Transport {
@@ -135,24 +137,8 @@ function sayLeaving(token: string | undefined): void {
   });
 }
 
-/** The word a window hears when it may have missed changes: reload every view. */
-const EVERYTHING = { topic: 'everything', what: '', ids: [], actor: '', at: 0 };
 /** Waits before the stream is opened again after it broke: longer each time, up to the last. */
 const RECONNECT_MS = [500, 1_000, 2_000, 5_000, 10_000];
-
-/** The `data` of each `change` event in a Server-Sent Events text, and what is left of it unfinished. */
-function sseEvents(text: string): { changes: unknown[]; rest: string } {
-  const changes: unknown[] = [];
-  const blocks = text.split('\n\n');
-  const rest = blocks.pop()!;
-  for (const block of blocks) {
-    const lines = block.split('\n');
-    if (!lines.includes('event: change')) continue;
-    const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
-    if (data.length > 0) changes.push(JSON.parse(data.join('\n')));
-  }
-  return { changes, rest };
-}
 
 /**
  * Browser mode's event stream, GET /app/events, read with fetch (an EventSource cannot send the
@@ -180,16 +166,15 @@ function followStream(token: Promise<string | undefined>, onChange: (change: unk
       }
       if (!res.ok || !res.body) throw new Error(`the event stream answered ${res.status}`);
       failures = 0;
-      if (broke) onChange(EVERYTHING);
+      if (broke) onChange(EVERYTHING_CHANGED);
+      // Server-Sent Events read by eventsource-parser: only `change` events carry a change (the heartbeat is a comment).
+      const parser = createParser({ onEvent: (e) => e.event === 'change' && onChange(JSON.parse(e.data)) });
       const reader = res.body.getReader();
       const decoder = new TextDecoder();
-      let buffer = '';
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        const { changes, rest } = sseEvents(buffer + decoder.decode(value, { stream: true }));
-        buffer = rest;
-        for (const c of changes) onChange(c);
+        parser.feed(decoder.decode(value, { stream: true }));
       }
     } catch {
       // Broken (the service stopped, the network between went away): tried again below.
