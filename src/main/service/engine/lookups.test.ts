@@ -1,5 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LedgerRecord, RECORD_FIELDS } from '../../../shared/ledger';
 import { generateLedger } from '../../../../bench/generate-ledger';
@@ -251,3 +252,35 @@ describe('records as the contract names them, from either thread', () => {
     expectSame(split, alone(last));
   });
 });
+
+test.runIf(process.platform === 'linux')(
+  "a lookup thread lost while the service runs leaves SQLite's locks on the log's index in place (its descriptor is let go only once the store has closed)",
+  async () => {
+    const shm = `${join(svc.dataDir, 'nps.sqlite')}-shm`;
+    // This process's POSIX locks on the index file, as the system lists them.
+    const locksHeld = () => {
+      const ino = statSync(shm).ino;
+      return readFileSync('/proc/locks', 'utf8')
+        .split('\n')
+        .filter((l) => new RegExp(`^\\d+:\\s+POSIX\\s+ADVISORY\\s+\\w+\\s+${process.pid}\\s+[0-9a-f]+:[0-9a-f]+:${ino}\\s`).test(l)).length;
+    };
+    const lookups = new RecordLookups(svc.ctx.db);
+    try {
+      expect(await lookups.ready()).toBe(true);
+      expect(locksHeld()).toBeGreaterThan(0);
+      // The thread ends under the service (a crash of its own): lookups go on here.
+      const { worker } = (lookups as unknown as { spawned: { worker: Worker } }).spawned;
+      await new Promise((resolve) => {
+        worker.once('exit', resolve);
+        void worker.terminate();
+      });
+      lookups.afterWrite();
+      expect(locksHeld()).toBeGreaterThan(0);
+    } finally {
+      lookups.close();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    // The service's connection is still open: its locks stay.
+    expect(locksHeld()).toBeGreaterThan(0);
+  },
+);

@@ -225,6 +225,7 @@ export class RecordLookups {
   close(): void {
     this.closed = true;
     this.lost();
+    this.releaseShm();
     this.rejectAll(new Error('the service closed'));
     const spawned = this.spawned;
     this.spawned = undefined;
@@ -314,7 +315,8 @@ export class RecordLookups {
       });
       if (!this.closed) {
         this.worker = worker;
-        this.shm = openShm(init.file);
+        // Kept until the service closes, even if the thread is lost (releaseShm says why).
+        this.shm ??= openShm(init.file);
         this.db.$client.pragma(`wal_autocheckpoint = ${RELIEVED_AUTOCHECKPOINT}`);
       }
     } catch (err) {
@@ -334,8 +336,22 @@ export class RecordLookups {
     this.worker = undefined;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
-    if (this.shm !== undefined) closeSync(this.shm);
+  }
+
+  /**
+   * Let the log's index file go, only once the service's connection has closed (openService closes
+   * it right after the engine): a POSIX lock belongs to the process, and closing any descriptor of
+   * a file drops every lock the process holds on it, SQLite's own on the index included; another
+   * process opening the store would then take the index for unused and rebuild it under this one.
+   * A connection still open (a test's lookups closed beside its service) keeps the descriptor.
+   */
+  private releaseShm(): void {
+    const fd = this.shm;
     this.shm = undefined;
+    if (fd === undefined) return;
+    setImmediate(() => {
+      if (!this.db.$client.open) closeSync(fd);
+    });
   }
 
   private rejectAll(err: Error): void {
