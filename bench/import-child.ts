@@ -5,6 +5,7 @@ import { openService } from '../src/main/service/index';
  * One import in a process of its own, so its peak memory is the import's alone. Prints one JSON
  * line: what the import did (rows, added, updated, unchanged, rejected), milliseconds (in all, and
  * reading and checking), and peak RSS both as sampled and as the kernel's high-water mark.
+ * bench/import.ts starts it with the flags `nps import` runs with (scripts/launch-flags.mjs);
  * `--cpu-prof` on the node command line profiles it.
  */
 

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { generateLedger } from './generate-ledger';
 import { floorMs, load as floorLoad, openFloorFile, storeFormat, type Format } from './sqlite-floor-lib';
+import { launchFlags } from '../scripts/launch-flags.mjs';
 
 /*
  * npm run bench:import -- --rows 1000000 [--seed N] [--keep] [--profile] [--no-shell] [--csv-cache DIR]
@@ -82,7 +83,7 @@ function importFile(label: string, csv: string): ChildResult & { peak: number } 
   const prof = values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(dir, `profile-${label}`)] : [];
   const child = spawnSync(
     process.execPath,
-    [...prof, '--import', 'tsx', fileURLToPath(new URL('./import-child.ts', import.meta.url)), csv, dataDir],
+    [...launchFlags(['import']), ...prof, '--import', 'tsx', fileURLToPath(new URL('./import-child.ts', import.meta.url)), csv, dataDir],
     { encoding: 'utf8', maxBuffer: 1 << 20 },
   );
   if (child.status !== 0) throw new Error(`${label} import failed:\n${child.stderr}`);

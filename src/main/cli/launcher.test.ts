@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
+import { launchFlags } from '../../../scripts/launch-flags.mjs';
 import { nps } from './nps.test-support';
 
 const root = join(import.meta.dirname, '../../..');
@@ -94,6 +95,12 @@ test('call says which address it tried, where that came from, and the flags that
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+test('the nps command gives the large young generation to serve and import only: a quick command starts once', () => {
+  expect(launchFlags(['serve', '--port', '0'])).toEqual(['--max-semi-space-size=64']);
+  expect(launchFlags(['import', 'ledger.csv', '--wallet', 'Treasury'])).toEqual(['--max-semi-space-size=64']);
+  for (const quick of [[], ['--help'], ['chains', 'list'], ['tickets', 'list'], ['user', 'Anna']]) expect(launchFlags(quick)).toEqual([]);
+});
 
 // /proc shows a process's command line: Linux only.
 test.skipIf(process.platform !== 'linux')(
