@@ -1,4 +1,2 @@
-/** The young generation's size for the long or heavy commands (serve, import). */
-export declare const LARGE_HEAP_FLAGS: readonly string[];
-/** The flags command line `args` (what follows `nps`) is started with. */
+/** The flags command line `args` (what follows `nps`) is started with: a larger young generation for serve and import. */
 export declare function launchFlags(args: readonly string[]): readonly string[];

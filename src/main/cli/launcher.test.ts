@@ -98,8 +98,9 @@ test('call says which address it tried, where that came from, and the flags that
 
 test('the nps command gives the large young generation to serve and import only: a quick command starts once', () => {
   expect(launchFlags(['serve', '--port', '0'])).toEqual(['--max-semi-space-size=64']);
-  expect(launchFlags(['import', 'ledger.csv', '--wallet', 'Treasury'])).toEqual(['--max-semi-space-size=64']);
-  for (const quick of [[], ['--help'], ['chains', 'list'], ['tickets', 'list'], ['user', 'Anna']]) expect(launchFlags(quick)).toEqual([]);
+  expect(launchFlags(['import', 'ledger.csv', '--wallet', 'Treasury'])).toEqual(['--max-semi-space-size=32']);
+  for (const quick of [[], ['--help'], ['constructor'], ['toString'], ['chains', 'list'], ['tickets', 'list'], ['user', 'Anna']])
+    expect(launchFlags(quick)).toEqual([]);
 });
 
 // /proc shows a process's command line: Linux only.
