@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Engine, StoreChanges } from './engine/index';
 import type { NonceStore } from './keys/nonce-repository';
 import type { SecretBox } from './onchain/nodes';
+import type { TicketStore } from './tickets/store-repository';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
 export interface ServiceContext {
@@ -17,6 +18,8 @@ export interface ServiceContext {
    * interface that team mode puts PostgreSQL behind (docs/team.md).
    */
   nonces: NonceStore;
+  /** What a person reads of a ticket and changes of its status, in the store the service opened (tickets/store-repository.ts). */
+  tickets: TicketStore;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */
   engine: Engine;
   /** Word of a change to every service on the store, and so to every window (changes.ts). */

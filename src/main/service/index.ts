@@ -15,6 +15,7 @@ import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
 import { sqliteNonceStore, type NonceStore } from './keys/nonce-repository';
+import { sqliteTicketStore, type TicketStore } from './tickets/store-repository';
 import type { SecretBox } from './onchain/nodes';
 import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
@@ -45,6 +46,8 @@ export interface ServiceOptions {
    * (keys/nonce-repository.ts), so that a nonce passes once among every service on it.
    */
   nonces?: NonceStore;
+  /** Where a person's work on tickets is read and written: by default the service's own store; a team store's (tickets/store-repository.ts). */
+  tickets?: TicketStore;
   /** Word of a change among the services on the store: by default this process's own (engine/store-changes.ts). */
   changes?: StoreChanges;
 }
@@ -76,6 +79,7 @@ export function openService(opts: ServiceOptions): Service {
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now: opts.now ?? Date.now,
     nonces: opts.nonces ?? sqliteNonceStore(db),
+    tickets: opts.tickets ?? sqliteTicketStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),

@@ -6,31 +6,31 @@ import { invalidParam, ServiceError } from '../errors';
 import { parseClaimed } from '../json/claimed';
 import { findWallet, getTransaction } from '../ledger/repository';
 import { deferredTickets } from './deferred';
-import { getTicket, listTickets, setTicketsStatus, ticketEvents, ticketsNow, type TicketRow } from './repository';
+import { listTickets, type TicketRow } from './repository';
 import { actorOf, changedSinceText, transitionError } from './rules';
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 
-function detail(ctx: ServiceContext, row: TicketRow): TicketDetail {
+async function detail(ctx: ServiceContext, row: TicketRow): Promise<TicketDetail> {
   const { claimed, ...summary } = row;
   return {
     ...summary,
     claimed: parseClaimed(claimed),
     record: getTransaction(ctx.db, row.transaction_id) ?? null,
     abnormal_fields: row.abnormals === '' ? [] : (row.abnormals.split(',') as FlagField[]),
-    events: ticketEvents(ctx.db, row.ticket_id),
+    events: await ctx.tickets.events(row.ticket_id),
   };
 }
 
-function requireTicket(ctx: ServiceContext, ticketId: string): TicketRow {
-  const row = getTicket(ctx.db, ticketId);
+async function requireTicket(ctx: ServiceContext, ticketId: string): Promise<TicketRow> {
+  const row = await ctx.tickets.get(ticketId);
   if (!row) throw new ServiceError(ErrorCodes.TICKET_NOT_FOUND, `ticket_id: no ticket ${ticketId}`);
   return row;
 }
 
 /** 3006: these tickets changed since the caller saw them (or read them); who changed each, to what, when. */
-function changedSince(ctx: ServiceContext, field: string, ids: readonly string[], total: number): ServiceError {
-  const now = ticketsNow(ctx.db, ids);
+async function changedSince(ctx: ServiceContext, field: string, ids: readonly string[], total: number): Promise<ServiceError> {
+  const now = await ctx.tickets.now(ids);
   const changed = ids.flatMap((id) => now.get(id) ?? []);
   return new ServiceError(ErrorCodes.TICKET_CHANGED, `${field}: ${changedSinceText(changed, total)}`);
 }
@@ -38,32 +38,30 @@ function changedSince(ctx: ServiceContext, field: string, ids: readonly string[]
 export function ticketsHandlers(ctx: ServiceContext): HandlersOf<typeof ticketsContract> {
   return {
     'tickets-list': (q) => listTickets(ctx.db, q, ctx.now()),
-    'ticket-get': ({ ticket_id }) => detail(ctx, requireTicket(ctx, ticket_id)),
-    'ticket-transition': ({ ticket_id, to, note, seen }, meta) => {
-      const row = requireTicket(ctx, ticket_id);
+    'ticket-get': async ({ ticket_id }) => detail(ctx, await requireTicket(ctx, ticket_id)),
+    'ticket-transition': async ({ ticket_id, to, note, seen }, meta) => {
+      const row = await requireTicket(ctx, ticket_id);
       const id = row.ticket_id;
-      if (seen && (seen.status !== row.status || seen.version !== row.version)) throw changedSince(ctx, 'ticket_id', [id], 1);
+      if (seen && (seen.status !== row.status || seen.version !== row.version)) throw await changedSince(ctx, 'ticket_id', [id], 1);
       const refused = transitionError(row.status, to);
       if (refused) throw invalidParam('to', refused);
-      const at = ctx.now();
-      const stale = setTicketsStatus(
-        ctx.db,
+      const stale = await ctx.tickets.setStatus(
         [{ ticket_id: id, from: row.status, version: row.version }],
         to,
         note?.trim() ?? '',
         actorOf(ctx, meta),
-        at,
+        ctx.now(),
       );
-      if (stale.length > 0) throw changedSince(ctx, 'ticket_id', stale, 1);
-      return detail(ctx, requireTicket(ctx, id));
+      if (stale.length > 0) throw await changedSince(ctx, 'ticket_id', stale, 1);
+      return detail(ctx, await requireTicket(ctx, id));
     },
-    'tickets-transition': ({ ticket_ids, to, note, seen = {} }, meta) => {
+    'tickets-transition': async ({ ticket_ids, to, note, seen = {} }, meta) => {
       const ids = [...new Set(ticket_ids.map((id) => id.toLowerCase()))];
       const saw = new Map(Object.entries(seen).map(([id, s]) => [id.toLowerCase(), s]));
       for (const id of Object.keys(seen)) {
         if (!ids.includes(id.toLowerCase())) throw invalidParam(`seen.${id}`, 'is not one of ticket_ids');
       }
-      const now = ticketsNow(ctx.db, ids);
+      const now = await ctx.tickets.now(ids);
       for (const [i, id] of ids.entries()) {
         if (!now.has(id)) throw new ServiceError(ErrorCodes.TICKET_NOT_FOUND, `ticket_ids[${i}]: no ticket ${id}`);
       }
@@ -72,14 +70,14 @@ export function ticketsHandlers(ctx: ServiceContext): HandlersOf<typeof ticketsC
         const s = saw.get(id);
         return s !== undefined && (s.status !== now.get(id)!.status || s.version !== now.get(id)!.version);
       });
-      if (moved.length > 0) throw changedSince(ctx, 'ticket_ids', moved, ids.length);
+      if (moved.length > 0) throw await changedSince(ctx, 'ticket_ids', moved, ids.length);
       for (const [i, id] of ids.entries()) {
         const refused = transitionError(now.get(id)!.status, to);
         if (refused) throw invalidParam(`ticket_ids[${i}]`, `ticket ${id}: ${refused}`);
       }
       const changes = ids.map((id) => ({ ticket_id: id, from: now.get(id)!.status, version: now.get(id)!.version }));
-      const stale = setTicketsStatus(ctx.db, changes, to, note?.trim() ?? '', actorOf(ctx, meta), ctx.now());
-      if (stale.length > 0) throw changedSince(ctx, 'ticket_ids', stale, ids.length);
+      const stale = await ctx.tickets.setStatus(changes, to, note?.trim() ?? '', actorOf(ctx, meta), ctx.now());
+      if (stale.length > 0) throw await changedSince(ctx, 'ticket_ids', stale, ids.length);
       return { changed: changes.length };
     },
     'ticket-lookup': ({ wallet_id, ticket_id }, meta): TicketPublic => {

@@ -9,7 +9,8 @@ export interface TicketRow extends TicketSummary {
   claimed: string;
 }
 
-const TICKET_COLUMNS =
+/** A ticket's columns as the queue shows it (its claim apart): the same SQL on both engines. */
+export const TICKET_COLUMNS =
   'ticket_id, kind, wallet_id, transaction_id, status, chain_id, token_id, amount, abnormals, "desc", run_id, version, created_at, updated_at';
 
 /** The Pending mismatch ticket of each of these transactions, if any. */
