@@ -459,6 +459,29 @@ describe('encodings', () => {
     await expect(streamAll(cutAt(mixed))).rejects.toThrow(/not valid UTF-8/);
   });
 
+  it('a U+FEFF in the text after pieces of ASCII is text, not a BOM, wherever a piece begins', async () => {
+    // ASCII pieces are copied as Latin-1 without the decoder: the first bytes the decoder then sees
+    // are not the file's start, and a U+FEFF there is a character of a cell.
+    for (const at of [PARSE_PIECE, 2 * PARSE_PIECE]) {
+      let text = 'id,memo\n';
+      let i = 0;
+      while (Buffer.byteLength(text) < at - 40) text += `${i++},plain ascii ${i}\n`;
+      // A row of padding, so that the next row's memo cell begins exactly at the piece's start.
+      const padRow = `${i++},`;
+      const lead = `${i},`;
+      text += `${padRow}${'x'.repeat(at - Buffer.byteLength(text) - padRow.length - 1 - lead.length)}\n`;
+      expect(Buffer.byteLength(text) + lead.length).toBe(at);
+      text += `${lead}\ufeffmemo \u20ac\n${i + 1},after\n`;
+      const got = await streamAll(cutAt(Buffer.from(text, 'utf8')));
+      expect(got.encoding).toBe('utf-8');
+      expect(got.rows.at(-2)).toEqual([String(i), '\ufeffmemo \u20ac']);
+      expect(got.rows.at(-1)).toEqual([String(i + 1), 'after']);
+    }
+    // At the file's start it is the byte-order mark, and no character of the header.
+    const got = await streamAll(cutAt(Buffer.from('\ufeffid,memo\n1,a\n', 'utf8')));
+    expect(got.rows).toEqual([['1', 'a']]);
+  });
+
   it('UTF-16LE with a BOM', async () => {
     const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a;b\r\n1;Zürich € 数\r\n', 'utf16le')]);
     const opened = cutAt(bytes, [3, 7]);
