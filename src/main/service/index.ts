@@ -18,6 +18,7 @@ import { sqliteNonceStore, type NonceStore } from './keys/nonce-repository';
 import type { SecretBox } from './onchain/nodes';
 import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
+import { openLocalUser } from './local-user';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -70,24 +71,28 @@ export function openService(opts: ServiceOptions): Service {
   const db = openStore(opts, file);
   const forget = rememberStore(file);
   const closing = new AbortController();
+  const log = opts.logger ?? silentLog;
+  const now = opts.now ?? Date.now;
+  const warn = (line: string) => {
+    log.warn({ event: 'data-folder' }, line);
+    opts.onWarning?.(line);
+  };
+  for (const line of warnings) warn(line);
   const ctx: ServiceContext = {
     db,
     dataDir: opts.dataDir,
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
-    now: opts.now ?? Date.now,
+    now,
     nonces: opts.nonces ?? sqliteNonceStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),
     changes: opts.changes ?? localStoreChanges(),
-    log: opts.logger ?? silentLog,
+    user: openLocalUser(opts.dataDir, db, now(), warn),
+    log,
     closing: closing.signal,
     ...(opts.secretBox ? { secretBox: opts.secretBox } : {}),
   };
-  for (const line of warnings) {
-    ctx.log.warn({ event: 'data-folder' }, line);
-    opts.onWarning?.(line);
-  }
   try {
     seedFromResources(ctx);
     const handlers = createHandlers(ctx, { onchain: opts.onchain });
