@@ -132,3 +132,51 @@ test('a window whose event stream broke opens it again by itself and reloads wha
   await expect(rows).toHaveCount(before - 1);
   await expect(page.getByTestId('change-note')).toHaveCount(0);
 });
+
+test('one window edits a chain, the command line adds a token: the other window shows both without a reload, with notes', async ({
+  nps,
+}) => {
+  expect(await nps.run(['user', ANNA])).toSucceed();
+  const anna = await nps.open();
+  const ben = await nps.open(await anna.context().newPage());
+  for (const w of [anna, ben]) await openScreen(w, 'Catalogue');
+  await ben.evaluate(() => ((globalThis as unknown as { stillHere: boolean }).stillHere = true));
+  const benEth = ben
+    .getByRole('table', { name: 'chains' })
+    .getByRole('row')
+    .filter({ has: ben.getByRole('cell', { name: 'Ethereum', exact: true }) });
+  await expect(benEth.getByRole('cell').nth(4)).toHaveText('12');
+
+  await anna.getByRole('button', { name: 'Edit ETH', exact: true }).click();
+  const dialog = anna.getByRole('dialog', { name: 'Edit chain ETH' });
+  await dialog.getByLabel('Confirming threshold').fill('64');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(ben.getByTestId('change-note')).toHaveText(new RegExp(`^Chain ETH edited \\(confirming_threshold\\) by ${ANNA}`));
+  await expect(benEth.getByRole('cell').nth(4)).toHaveText('64');
+  await expect(anna.getByTestId('change-note')).toHaveCount(0);
+  await shot(ben, 'two-windows-catalogue-note');
+
+  // Ben looks for a token the catalogue does not have yet; the command line adds it.
+  await ben.getByRole('tab', { name: 'Tokens' }).click();
+  await ben.getByLabel('Token ID').fill('ETH_PEPE');
+  await ben.getByLabel('Token ID').press('Enter');
+  await expect(ben.getByText('No tokens match these filters')).toBeVisible();
+  expect(
+    await nps.run([
+      'tokens',
+      'add',
+      'ETH',
+      '--contract',
+      '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+      '--symbol',
+      'PEPE',
+      '--decimal',
+      '18',
+    ]),
+  ).toSucceed();
+  await expect(ben.getByTestId('change-note').last()).toHaveText(new RegExp(`^Token ETH_PEPE \\(PEPE\\) added by ${ANNA}`));
+  await expect(ben.getByRole('table', { name: 'tokens' }).getByRole('row').filter({ hasText: 'ETH_PEPE' })).toHaveCount(1);
+  expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+});

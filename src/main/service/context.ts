@@ -22,6 +22,8 @@ export interface ServiceContext {
   engine: Engine;
   /** Word of a change to every service on the store, and so to every window (changes.ts). */
   changes: StoreChanges;
+  /** This service among those on the store: word of a change to its data folder is for its own windows (changes.ts). */
+  instance: string;
   /** Who acts in the desktop app and the CLI: the data folder's named user (local-user.ts), never the store's. */
   user: LocalUser;
   /** The service's log (log.ts): summaries of imports and verifications, failures with their cause. */

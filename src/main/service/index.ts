@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { HandlerName, HandlerResult } from '../../shared/contract';
 import { seedFromResources } from './catalogue/handlers';
@@ -88,6 +89,7 @@ export function openService(opts: ServiceOptions): Service {
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),
     changes: opts.changes ?? localStoreChanges(),
+    instance: randomUUID(),
     user: openLocalUser(opts.dataDir, db, now(), warn),
     log,
     closing: closing.signal,
