@@ -180,6 +180,44 @@ describe('the catalogue, from each door, announced once with its actor', () => {
   });
 });
 
+describe('wallets and books mappings, announced once with their actor', () => {
+  test('a wallet made, renamed, an address added and removed; a mapping saved, changed and removed', async () => {
+    await svc.invoke('app-user-set', { name: 'Gus' }, { actor: 'cli' });
+    const heard = listen('w-2');
+    const itself = listen('w-1');
+    const ui = { actor: 'ui' as const, window: 'w-1' };
+    const address = `0x${'34'.repeat(20)}`;
+    const w = await svc.handlers['wallet-create']({ name: 'Payroll' }, ui);
+    await svc.handlers['wallet-update']({ wallet_id: w.wallet_id, name: 'Payroll EU', notes: 'salaries' }, ui);
+    await svc.handlers['wallet-address-add']({ wallet_id: w.wallet_id, chain_id: 'ETH', address }, ui);
+    await svc.handlers['wallet-address-remove']({ wallet_id: w.wallet_id, chain_id: 'ETH', address }, ui);
+    const mapping = { columns: { time: 'Date', hash: 'Hash', type: 'Kind', amount_in: 'In', amount_out: 'Out' } };
+    const m = await svc.invoke(
+      'books-mapping-save',
+      { name: 'Payroll books', headers: ['Date', 'Hash', 'Kind', 'In', 'Out'], mapping },
+      ui,
+    );
+    await svc.handlers['books-mapping-update']({ mapping_id: m.mapping_id, name: 'Payroll books EU' }, ui);
+    await svc.handlers['books-mapping-remove']({ mapping: m.mapping_id }, ui);
+    expect(heard.map((c) => [c.topic, c.what, c.ids, c.actor])).toEqual([
+      ['wallets', 'Wallet "Payroll" created', [w.wallet_id], 'Gus'],
+      ['wallets', 'Wallet "Payroll EU" edited (name, notes)', [w.wallet_id], 'Gus'],
+      ['wallets', `Address ${address} on ETH added to wallet "Payroll EU"`, [w.wallet_id], 'Gus'],
+      ['wallets', `Address ${address} on ETH removed from wallet "Payroll EU"`, [w.wallet_id], 'Gus'],
+      ['mappings', 'Books mapping "Payroll books" saved', [m.mapping_id], 'Gus'],
+      ['mappings', 'Books mapping "Payroll books EU" changed', [m.mapping_id], 'Gus'],
+      ['mappings', 'Books mapping "Payroll books EU" removed', [m.mapping_id], 'Gus'],
+    ]);
+    expect(itself).toEqual([]);
+  });
+
+  test('retention that removed nothing says nothing', async () => {
+    const heard = listen();
+    await svc.invoke('retention-apply', {}, { actor: 'cli' });
+    expect(heard).toEqual([]);
+  });
+});
+
 describe('settings a window shows, announced without a secret', () => {
   /** Every word as it goes out on the store's word of a change: what another service on the store would read. */
   function rawWords() {

@@ -57,6 +57,8 @@ const switched = (patch: object, key: string, words: Record<string, [string, str
 const contractText = (t: { chain_id: string; contract_address: string; symbol: string }) =>
   `${t.symbol ? `${t.symbol} ` : ''}contract ${t.contract_address} on ${t.chain_id}`;
 const label = (k: { label: string }) => `API key "${k.label}"`;
+/** A wallet by its name, or the start of its id while an import's wallet has none. */
+const walletText = (w: { wallet_id: string; name: string }) => (w.name ? `"${w.name}"` : short(w.wallet_id));
 
 const ANNOUNCERS: { [N in HandlerName]?: Announcer<N> } = {
   'ticket-transition': (_input, t) => ({ topic: 'tickets', what: `${ticketText(t)} ${DONE[t.status]}`, ids: [t.ticket_id] }),
@@ -118,11 +120,40 @@ const ANNOUNCERS: { [N in HandlerName]?: Announcer<N> } = {
   'keys-add': (_input, k) => ({ topic: 'settings', what: `${label(k)} added`, ids: [k.api_key] }),
   'keys-update': (_input, k) => ({ topic: 'settings', what: `${label(k)} changed`, ids: [k.api_key] }),
   'keys-revoke': (_input, k) => ({ topic: 'settings', what: `${label(k)} revoked`, ids: [k.api_key] }),
+  'retention-apply': (_input, r) =>
+    r.removed.runs + r.removed.items === 0
+      ? undefined
+      : {
+          topic: 'runs',
+          what: `Old runs trimmed: ${count(r.removed.runs, 'run')} removed, ${count(r.removed.items, 'item')} removed in all`,
+          ids: [],
+        },
   'retention-set': (_input, p) => ({
     topic: 'settings',
     what: `Runs kept whole set to the last ${count(p.days, 'day')} or ${count(p.runs, 'run')}`,
     ids: [],
   }),
+
+  'wallet-create': (_input, w) => ({ topic: 'wallets', what: `Wallet ${walletText(w)} created`, ids: [w.wallet_id] }),
+  'wallet-update': (input, w) => ({
+    topic: 'wallets',
+    what: `Wallet ${walletText(w)} edited${fieldsOf(input, 'wallet_id')}`,
+    ids: [w.wallet_id],
+  }),
+  'wallet-address-add': (input, w) => ({
+    topic: 'wallets',
+    what: `Address ${input.address} on ${input.chain_id} added to wallet ${walletText(w)}`,
+    ids: [w.wallet_id],
+  }),
+  'wallet-address-remove': (input, w) => ({
+    topic: 'wallets',
+    what: `Address ${input.address} on ${input.chain_id} removed from wallet ${walletText(w)}`,
+    ids: [w.wallet_id],
+  }),
+
+  'books-mapping-save': (_input, m) => ({ topic: 'mappings', what: `Books mapping "${m.name}" saved`, ids: [m.mapping_id] }),
+  'books-mapping-update': (_input, m) => ({ topic: 'mappings', what: `Books mapping "${m.name}" changed`, ids: [m.mapping_id] }),
+  'books-mapping-remove': (_input, m) => ({ topic: 'mappings', what: `Books mapping "${m.name}" removed`, ids: [m.mapping_id] }),
 };
 
 /** A check against the chain that started (or resumed) or came to its end, as its runner announces it (onchain/checks.ts). */

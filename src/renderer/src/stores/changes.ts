@@ -58,6 +58,8 @@ export const useChanges = create<ChangesStore>((set, get) => {
     // What several screens pick from is held apart from any one view: it is loaded again here.
     if (ticks.catalogue !== get().ticks.catalogue) useReference.getState().loadChains(true);
     if (ticks.settings !== get().ticks.settings) useAppUser.getState().load(true);
+    // An import makes the wallets its file names.
+    if (ticks.wallets !== get().ticks.wallets || ticks.imports !== get().ticks.imports) useReference.getState().loadWallets(true);
     const told = heard.filter((c) => c.topic !== 'everything');
     const texts = told.map((c) => (c.actor ? `${c.what} by ${c.actor}` : c.what));
     const shown =
@@ -69,7 +71,7 @@ export const useChanges = create<ChangesStore>((set, get) => {
     window.setTimeout(apply, APPLY_EVERY_MS);
   };
   return {
-    ticks: { tickets: 0, imports: 0, runs: 0, catalogue: 0, settings: 0, checks: 0 },
+    ticks: { tickets: 0, imports: 0, runs: 0, catalogue: 0, settings: 0, checks: 0, wallets: 0, mappings: 0 },
     notes: [],
     start: () => {
       if (started) return;
