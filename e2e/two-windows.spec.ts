@@ -180,3 +180,17 @@ test('one window edits a chain, the command line adds a token: the other window 
   await expect(ben.getByRole('table', { name: 'tokens' }).getByRole('row').filter({ hasText: 'ETH_PEPE' })).toHaveCount(1);
   expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 });
+
+test('the name and a key set from the command line show in an open Settings without a reload, with notes', async ({ nps }) => {
+  const page = await nps.open();
+  await openScreen(page, 'Settings');
+  const you = page.getByRole('form', { name: 'Your name' });
+  await expect(you.getByLabel('Name', { exact: true })).toHaveValue('');
+  expect(await nps.run(['user', 'Ben Ortiz'])).toSucceed();
+  await expect(page.getByTestId('change-note')).toHaveText(/^The name this desktop acts under set to Ben Ortiz by Ben Ortiz/);
+  await expect(you.getByLabel('Name', { exact: true })).toHaveValue('Ben Ortiz');
+  expect(await nps.run(['keys', 'create', '--label', 'books robot'])).toSucceed();
+  await expect(page.getByTestId('change-note').last()).toHaveText(/^API key "books robot" created by Ben Ortiz/);
+  await expect(page.getByRole('table').filter({ hasText: 'books robot' })).toHaveCount(1);
+  await shot(page, 'two-windows-settings-note');
+});
