@@ -19,7 +19,7 @@ import { sqliteNonceStore, type NonceStore } from './keys/nonce-repository';
 import type { SecretBox } from './onchain/nodes';
 import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
-import { openLocalUser } from './local-user';
+import { openLocalUser, type LocalUser } from './local-user';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -79,6 +79,15 @@ export function openService(opts: ServiceOptions): Service {
     opts.onWarning?.(line);
   };
   for (const line of warnings) warn(line);
+  let user: LocalUser;
+  try {
+    // Before anything else reads who acts: a store an older version kept the name in hands it over.
+    user = openLocalUser(opts.dataDir, db, now(), warn);
+  } catch (err) {
+    forget();
+    db.$client.close();
+    throw storeFailure(err, file) ?? err;
+  }
   const ctx: ServiceContext = {
     db,
     dataDir: opts.dataDir,
@@ -90,7 +99,7 @@ export function openService(opts: ServiceOptions): Service {
     ),
     changes: opts.changes ?? localStoreChanges(),
     instance: randomUUID(),
-    user: openLocalUser(opts.dataDir, db, now(), warn),
+    user,
     log,
     closing: closing.signal,
     ...(opts.secretBox ? { secretBox: opts.secretBox } : {}),
