@@ -142,6 +142,24 @@ test('Ledger: Check against the chain, in the background, with its progress and 
   await expect(dialog).toBeHidden();
 });
 
+test('the check dialog, left open, follows a check the command line runs, with a note', async ({ nps }) => {
+  const { page } = await session(nps);
+  // The transactions the test before showed, in the file's one window.
+  await expect(page.getByTestId('tx-count')).toHaveText('2 transactions');
+  await page.getByRole('button', { name: 'Check against the chain' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Check against the chain' });
+  await expect(dialog.getByRole('button', { name: 'Start the check' })).toBeVisible();
+  await expect(dialog.getByTestId('chain-check')).toHaveCount(0);
+  expect(await nps.run(['onchain', 'check'])).toSucceed();
+  await expect(
+    page.getByTestId('change-note').filter({ hasText: 'A check against the chain of 2 records finished (2 agree, 0 differ' }),
+  ).toHaveCount(1);
+  await expect(dialog.getByTestId('chain-check-state')).toContainText('Checked 2 records');
+  await expect(dialog.getByRole('button', { name: /Agree/ })).toContainText('2');
+  await shot(page, 'ledger-chain-check-by-others');
+  await dialog.locator('.dialog-footer').getByRole('button', { name: 'Close' }).click();
+});
+
 test('Balances: the chain’s closing figure beside the ledger’s', async ({ nps }) => {
   const { page } = await session(nps);
   await openScreen(page, 'Balances');

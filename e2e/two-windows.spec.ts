@@ -132,3 +132,69 @@ test('a window whose event stream broke opens it again by itself and reloads wha
   await expect(rows).toHaveCount(before - 1);
   await expect(page.getByTestId('change-note')).toHaveCount(0);
 });
+
+test('one window edits a chain, the command line adds a token: the other window shows both without a reload, with notes', async ({
+  nps,
+}) => {
+  expect(await nps.run(['user', ANNA])).toSucceed();
+  const anna = await nps.open();
+  const ben = await nps.open(await anna.context().newPage());
+  for (const w of [anna, ben]) await openScreen(w, 'Catalogue');
+  await ben.evaluate(() => ((globalThis as unknown as { stillHere: boolean }).stillHere = true));
+  const benEth = ben
+    .getByRole('table', { name: 'chains' })
+    .getByRole('row')
+    .filter({ has: ben.getByRole('cell', { name: 'Ethereum', exact: true }) });
+  await expect(benEth.getByRole('cell').nth(4)).toHaveText('12');
+
+  await anna.getByRole('button', { name: 'Edit ETH', exact: true }).click();
+  const dialog = anna.getByRole('dialog', { name: 'Edit chain ETH' });
+  await dialog.getByLabel('Confirming threshold').fill('64');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(ben.getByTestId('change-note')).toHaveText(new RegExp(`^Chain ETH edited \\(confirming_threshold\\) by ${ANNA}`));
+  await expect(benEth.getByRole('cell').nth(4)).toHaveText('64');
+  // Anna's own change is no news to Anna (her window may still show notes of the tests before).
+  await expect(anna.getByTestId('change-note').filter({ hasText: 'Chain ETH' })).toHaveCount(0);
+  await shot(ben, 'two-windows-catalogue-note');
+
+  // Ben looks for a token the catalogue does not have yet; the command line adds it.
+  await ben.getByRole('tab', { name: 'Tokens' }).click();
+  await ben.getByLabel('Token ID').fill('ETH_PEPE');
+  await ben.getByLabel('Token ID').press('Enter');
+  await expect(ben.getByText('No tokens match these filters')).toBeVisible();
+  expect(
+    await nps.run([
+      'tokens',
+      'add',
+      'ETH',
+      '--contract',
+      '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+      '--symbol',
+      'PEPE',
+      '--decimal',
+      '18',
+    ]),
+  ).toSucceed();
+  await expect(ben.getByTestId('change-note').last()).toHaveText(new RegExp(`^Token ETH_PEPE \\(PEPE\\) added by ${ANNA}`));
+  await expect(ben.getByRole('table', { name: 'tokens' }).getByRole('row').filter({ hasText: 'ETH_PEPE' })).toHaveCount(1);
+  expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+});
+
+test('the name and a key set from the command line show in an open Settings without a reload, with notes', async ({ nps }) => {
+  const page = await nps.open();
+  await openScreen(page, 'Settings');
+  const you = page.getByRole('form', { name: 'Your name' });
+  // The file's service and window are one for all its tests: the name is whatever the tests before set.
+  await expect(you.getByLabel('Name', { exact: true })).not.toHaveValue('Ben Ortiz');
+  expect(await nps.run(['user', 'Ben Ortiz'])).toSucceed();
+  // The file's window may still show notes of the tests before: this one is among them.
+  const note = (text: string) => page.getByTestId('change-note').filter({ hasText: text });
+  await expect(note('The name this desktop acts under set to Ben Ortiz by Ben Ortiz')).toHaveCount(1);
+  await expect(you.getByLabel('Name', { exact: true })).toHaveValue('Ben Ortiz');
+  expect(await nps.run(['keys', 'create', '--label', 'books robot'])).toSucceed();
+  await expect(note('API key "books robot" created by Ben Ortiz')).toHaveCount(1);
+  await expect(page.getByRole('table').filter({ hasText: 'books robot' })).toHaveCount(1);
+  await shot(page, 'two-windows-settings-note');
+});

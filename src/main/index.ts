@@ -103,6 +103,7 @@ function bridgeIpc(service: Service): void {
   // Others' changes (the command line, local tools, in team mode other desktops), pushed to the
   // page; its own are not news to it. Sent as they come: IPC holds nothing for a window that is gone.
   followChanges(service.ctx.changes, {
+    instance: service.ctx.instance,
     window: DESKTOP_WINDOW,
     send: (change) => {
       ourContents()?.send('nps:change', change);

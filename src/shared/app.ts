@@ -38,15 +38,17 @@ const ExplorerLink = z.object({
 });
 type ExplorerLink = z.infer<typeof ExplorerLink>;
 
-/** The named local user every ticket event of the desktop app and the CLI records; "" until set. */
+/**
+ * The named local user every ticket event of the desktop app and the CLI records; "" until set.
+ * Each desktop's (or `serve`'s) own, kept in its data folder, never in the store.
+ */
 const AppUser = z.object({ name: z.string() });
-const AppUserInput = z.object({
-  name: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .min(1, { error: 'must not be empty' })
-    .max(80, { error: 'must be at most 80 characters' }),
-});
+export const UserName = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(80, { error: 'must be at most 80 characters' });
+const AppUserInput = z.object({ name: UserName });
 
 export const appContract = {
   'app-user-get': { readOnly: true, input: z.object({}).strict(), output: AppUser },

@@ -4,6 +4,7 @@ import type { Db } from './db/open';
 import type { Logger } from 'pino';
 import type { Engine, StoreChanges } from './engine/index';
 import type { NonceStore } from './keys/nonce-repository';
+import type { LocalUser } from './local-user';
 import type { SecretBox } from './onchain/nodes';
 import type { TicketStore } from './tickets/store-repository';
 
@@ -24,6 +25,10 @@ export interface ServiceContext {
   engine: Engine;
   /** Word of a change to every service on the store, and so to every window (changes.ts). */
   changes: StoreChanges;
+  /** This service among those on the store: word of a change to its data folder is for its own windows (changes.ts). */
+  instance: string;
+  /** Who acts in the desktop app and the CLI: the data folder's named user (local-user.ts), never the store's. */
+  user: LocalUser;
   /** The service's log (log.ts): summaries of imports and verifications, failures with their cause. */
   log: Logger;
   /** Aborted when the service closes: work running in the background (a check against the chain) stops before its next write. */

@@ -29,8 +29,11 @@ export const LOCAL_TOKEN_FILE = 'local.token';
 /** The header that carries local.token to the command line's door. */
 export const LOCAL_TOKEN_HEADER = 'x-nps-local-token';
 
-/** The service's own files in the folder: the store and the small one beside it, their SQLite companions, the lock, the discovery files, the logs. */
-const OWN_FILE = /^(?:nps(?:\.deferred)?\.sqlite(?:-wal|-shm|-journal)?|nps\.lock|api\.json|local\.token|logs)$/;
+/**
+ * The service's own files in the folder: the store and the small one beside it, their SQLite
+ * companions, the lock, the discovery files, the named user, the chains' nodes, the logs.
+ */
+const OWN_FILE = /^(?:nps(?:\.deferred)?\.sqlite(?:-wal|-shm|-journal)?|nps\.lock|api\.json|local\.token|user\.json|nodes\.json|logs)$/;
 const tightenable = process.platform !== 'win32';
 
 export interface FolderLock {
@@ -173,7 +176,7 @@ export async function busyMessage(dataDir: string, holder: FolderBusy, waitMs = 
 }
 
 /** Write a file readable by this user only, whole or not at all (a reader never sees half of it). */
-function writePrivate(file: string, text: string): void {
+export function writePrivate(file: string, text: string): void {
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, text, { mode: 0o600 });
   if (tightenable) chmodSync(temp, 0o600);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { HandlerName, HandlerResult } from '../../shared/contract';
 import { seedFromResources } from './catalogue/handlers';
@@ -19,6 +20,7 @@ import { sqliteTicketStore, type TicketStore } from './tickets/store-repository'
 import type { SecretBox } from './onchain/nodes';
 import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
+import { openLocalUser, type LocalUser } from './local-user';
 
 export interface ServiceOptions {
   dataDir: string;
@@ -73,25 +75,39 @@ export function openService(opts: ServiceOptions): Service {
   const db = openStore(opts, file);
   const forget = rememberStore(file);
   const closing = new AbortController();
+  const log = opts.logger ?? silentLog;
+  const now = opts.now ?? Date.now;
+  const warn = (line: string) => {
+    log.warn({ event: 'data-folder' }, line);
+    opts.onWarning?.(line);
+  };
+  for (const line of warnings) warn(line);
+  let user: LocalUser;
+  try {
+    // Before anything else reads who acts: a store an older version kept the name in hands it over.
+    user = openLocalUser(opts.dataDir, db, now(), warn);
+  } catch (err) {
+    forget();
+    db.$client.close();
+    throw storeFailure(err, file) ?? err;
+  }
   const ctx: ServiceContext = {
     db,
     dataDir: opts.dataDir,
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
-    now: opts.now ?? Date.now,
+    now,
     nonces: opts.nonces ?? sqliteNonceStore(db),
     tickets: opts.tickets ?? sqliteTicketStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),
     changes: opts.changes ?? localStoreChanges(),
-    log: opts.logger ?? silentLog,
+    instance: randomUUID(),
+    user,
+    log,
     closing: closing.signal,
     ...(opts.secretBox ? { secretBox: opts.secretBox } : {}),
   };
-  for (const line of warnings) {
-    ctx.log.warn({ event: 'data-folder' }, line);
-    opts.onWarning?.(line);
-  }
   try {
     seedFromResources(ctx);
     const handlers = createHandlers(ctx, { onchain: opts.onchain });

@@ -3,7 +3,6 @@ import type { HandlersOf, ServiceContext } from '../context';
 import { invalidParam } from '../errors';
 import { requireChain } from '../catalogue/handlers';
 import { explorerUrl } from '../catalogue/explorer';
-import { setUserName, userName } from '../db/user';
 
 /** What only the process that started the service knows: how the window talks to it, and its HTTP server. */
 export interface AppRuntime {
@@ -31,9 +30,9 @@ export function appHandlers(ctx: ServiceContext): HandlersOf<typeof appContract>
       const rt = currentRuntime(ctx);
       return { version: rt.version, mode: rt.mode, data_dir: ctx.dataDir, db_file: ctx.db.$client.name, api: rt.api };
     },
-    'app-user-get': () => ({ name: userName(ctx.db) }),
+    'app-user-get': () => ({ name: ctx.user.name }),
     'app-user-set': ({ name }) => {
-      setUserName(ctx.db, name, ctx.now());
+      ctx.user.set(name, ctx.now());
       return { name };
     },
     'app-explorer-link': ({ chain_id, kind, value }) => {

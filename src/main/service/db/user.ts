@@ -2,20 +2,19 @@ import type { Db } from './open';
 import { stmt } from './statements';
 
 /*
- * The named local user: who acts in the desktop app and the CLI, as every ticket event records it.
- * Set once in Settings (or `nps user NAME`); until then events name the door (ui, cli).
+ * Where the named user was kept before it moved to the data folder (local-user.ts): a row of the
+ * store's settings, which a shared store would have given every desktop on it. Read once, to hand
+ * the name over to the data folder, then deleted.
  */
 
 const USER_KEY = 'user_name';
 
-export function userName(db: Db): string {
-  return stmt<[string], string>(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(USER_KEY) ?? '';
+/** The name an older version kept in the store, if it still holds one. */
+export function storedUserName(db: Db): string | undefined {
+  return stmt<[string], string>(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(USER_KEY);
 }
 
-export function setUserName(db: Db, name: string, at: number): void {
-  stmt(
-    db,
-    `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  ).run(USER_KEY, name, at);
+/** The store no longer holds a user's name. */
+export function forgetStoredUserName(db: Db): void {
+  stmt(db, 'DELETE FROM settings WHERE key = ?').run(USER_KEY);
 }

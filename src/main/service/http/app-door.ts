@@ -280,6 +280,7 @@ function doorRoutes(app: FastifyInstance, service: Service, ui: UiOptions, sessi
     // A write answers false once the stream holds more than its buffer: the follower then holds
     // changes, a bounded few, and past them tells the window to reload everything instead.
     const follower = followChanges(service.ctx.changes, {
+      instance: service.ctx.instance,
       window: sessions.windowOf(token),
       // Nothing is written to a stream that is ending (a write after its end would be an error).
       send: (change) => !out.writableEnded && out.write(`event: change\ndata: ${JSON.stringify(change)}\n\n`),

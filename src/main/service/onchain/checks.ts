@@ -3,6 +3,7 @@ import type { LedgerRecord } from '../../../shared/ledger';
 import { ONCHAIN_FLAG, ONCHAIN_FIELDS, type OnchainCheck } from '../../../shared/onchain';
 import { FLAG_FIELDS } from '../../../shared/reconcile';
 import { getChain } from '../catalogue/repository';
+import { announceChange, checkChange } from '../changes';
 import type { ServiceContext } from '../context';
 import { raiseExceptions, settleSubjects, type NewException } from '../tickets/repository';
 import { nodeFor, nodeStore, tokenView } from './chains';
@@ -64,8 +65,14 @@ class PageCatalogue {
   }
 }
 
+/** Who started a check, or stopped it: the actor its words name, and the window that does not hear them (changes.ts). */
+export interface CheckActor {
+  actor: string;
+  window?: string;
+}
+
 export class CheckRunner {
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void>; by: CheckActor }>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -85,7 +92,8 @@ export class CheckRunner {
    * interrupted, failed) resumes instead, unless `restart`; one of the scope still running is
    * answered as it is. Answers at once.
    */
-  start(scope: Scope, timeZone: string, restart: boolean, actor: string): OnchainCheck & { cursor: number } {
+  start(scope: Scope, timeZone: string, restart: boolean, by: CheckActor): OnchainCheck & { cursor: number } {
+    const { actor } = by;
     const { db } = this.ctx;
     const now = this.ctx.now();
     const latest = latestOfScope(db, scope);
@@ -110,14 +118,32 @@ export class CheckRunner {
     }
     const abort = new AbortController();
     const done = this.run(checkId, scope, actor, abort.signal).finally(() => this.running.delete(checkId));
-    this.running.set(checkId, { abort, done });
-    return getCheck(db, checkId)!;
+    const run = { abort, done, by };
+    this.running.set(checkId, run);
+    const started = getCheck(db, checkId)!;
+    this.announce(started, by);
+    // Its end is said by whoever ended it: the one who started it, or the one who cancelled it.
+    void done.then(() => {
+      if (this.ctx.closing.aborted) return;
+      const ended = getCheck(db, checkId);
+      if (ended) this.announce(ended, run.by);
+    });
+    return started;
   }
 
-  /** Stop a running check after the page it is on (its findings so far are kept; starting it again resumes); resolves once it has stopped. */
-  async cancel(checkId: string): Promise<void> {
+  /** Others' windows hear that a check started or ended (changes.ts): it runs in the background, so no call's answer says so. */
+  private announce(c: OnchainCheck, by: CheckActor): void {
+    announceChange(this.ctx, { ...checkChange(c), actor: by.actor, at: this.ctx.now() }, by.window);
+  }
+
+  /**
+   * Stop a running check after the page it is on (its findings so far are kept; starting it again
+   * resumes); resolves once it has stopped. `by`: who stopped it, as its end is announced.
+   */
+  async cancel(checkId: string, by?: CheckActor): Promise<void> {
     const run = this.running.get(checkId);
     if (!run) return;
+    if (by) run.by = by;
     run.abort.abort();
     await run.done;
   }

@@ -90,7 +90,10 @@ export function onchainHandlers(ctx: ServiceContext, opts: CheckOptions = {}): H
         walletId = findWallet(ctx.db, input.wallet_id) ?? null;
         if (walletId === null) throw invalidParam('wallet_id', `no wallet ${JSON.stringify(input.wallet_id)}`);
       }
-      const started = runner.start({ wallet_id: walletId, from: period.from, to: period.to }, zone, input.restart, actorOf(ctx, meta));
+      const started = runner.start({ wallet_id: walletId, from: period.from, to: period.to }, zone, input.restart, {
+        actor: actorOf(ctx, meta),
+        ...(meta.window ? { window: meta.window } : {}),
+      });
       const { cursor: _cursor, ...check } = started;
       return check;
     },
@@ -101,9 +104,9 @@ export function onchainHandlers(ctx: ServiceContext, opts: CheckOptions = {}): H
       const { cursor: _cursor, ...check } = runner.asIs(c);
       return check;
     },
-    'onchain-check-cancel': async ({ check_id }) => {
+    'onchain-check-cancel': async ({ check_id }, meta) => {
       checkOf(check_id);
-      await runner.cancel(check_id);
+      await runner.cancel(check_id, { actor: actorOf(ctx, meta), ...(meta.window ? { window: meta.window } : {}) });
       return checkOf(check_id);
     },
     'onchain-check-items': ({ check_id, outcome, notable, page, page_size }) => {

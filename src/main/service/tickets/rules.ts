@@ -1,5 +1,4 @@
 import type { ServiceContext } from '../context';
-import { userName } from '../db/user';
 import type { TicketStatus } from '../../../shared/tickets';
 import type { TicketNow } from './repository';
 
@@ -24,7 +23,7 @@ export function transitionError(from: TicketStatus, to: TicketStatus): string | 
 export function actorOf(ctx: ServiceContext, meta: { actor: string; apiKey?: string }): string {
   if (meta.apiKey) return `${meta.actor}:${meta.apiKey}`;
   if (meta.actor === 'api') return meta.actor;
-  return userName(ctx.db) || meta.actor;
+  return ctx.user.name || meta.actor;
 }
 
 /** What a change to each status is called: "Anna resolved it", "3 tickets reopened". */

@@ -7,6 +7,7 @@ import { Amount } from '../components/ui';
 import { WalletName } from '../components/wallet-name';
 import { formatCount } from '../lib/format';
 import { useQuery } from '../lib/use-query';
+import { useChangeKey } from '../stores/changes';
 
 /*
  * The chain's own figure beside the ledger's closing balance, where the row's chain has a node
@@ -28,7 +29,8 @@ interface ChainFigures {
 const key = (wallet: string, x: string) => `${wallet}|${x}`;
 
 export function useChainClosing(rows: PeriodBalance[], to: string) {
-  const nodes = useQuery('onchain-nodes', () => call('onchain-nodes-list', {}));
+  const nodesChanged = useChangeKey('settings');
+  const nodes = useQuery(`onchain-nodes:${nodesChanged}`, () => call('onchain-nodes-list', {}));
   const withNode = new Set((nodes.data ?? []).filter((n) => n.configured).map((n) => n.chain_id));
   const walletIds = [...new Set(rows.filter((r) => withNode.has(r.chain_id)).map((r) => r.wallet_id))].sort();
   const q = useQuery(walletIds.length ? `chain-closing:${walletIds.join(',')}:${to}` : null, async (): Promise<ChainFigures> => {

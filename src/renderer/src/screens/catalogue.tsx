@@ -21,6 +21,7 @@ import {
   Tabs,
 } from '../components/ui';
 import { useQuery, type QueryState } from '../lib/use-query';
+import { useChangeKey } from '../stores/changes';
 import { useReference } from '../stores/reference';
 import { useRoute } from '../stores/route';
 
@@ -442,7 +443,9 @@ function ChainsTab() {
   const [pageSize, setPageSize] = useState(20);
   const [editing, setEditing] = useState<Chain>();
   const [noding, setNoding] = useState<Chain>();
-  const nodes = useQuery('onchain-nodes', () => call('onchain-nodes-list', {}));
+  // Others' changes (another window, the command line): the chains and their nodes load again.
+  const othersChanged = useChangeKey('catalogue', 'settings');
+  const nodes = useQuery(`onchain-nodes:${othersChanged}`, () => call('onchain-nodes-list', {}));
   const nodeOf = (id: string) => nodes.data?.find((n) => n.chain_id === id);
   const q = {
     page,
@@ -450,7 +453,7 @@ function ChainsTab() {
     ...(chainId ? { chain_id: chainId } : {}),
     ...(identifier ? { chain_identifier: identifier } : {}),
   };
-  const result = useQuery(JSON.stringify(q), () => call('catalogue-chains-list', q));
+  const result = useQuery(`${JSON.stringify(q)}:${othersChanged}`, () => call('catalogue-chains-list', q));
   const saved = useSavedRows<Chain>(result.data, (c) => c.chain_id);
   const onSaved = (c: Chain) => {
     saved.keep(c);
@@ -610,7 +613,8 @@ function TokensTab() {
   const [editing, setEditing] = useState<Token>();
   const [removing, setRemoving] = useState<Token>();
   const q = { page, page_size: pageSize, ...(chainId ? { chain_id: chainId } : {}), ...(tokenId ? { token_id: tokenId } : {}) };
-  const result = useQuery(JSON.stringify(q), () => call('catalogue-tokens-list', q));
+  const othersChanged = useChangeKey('catalogue');
+  const result = useQuery(`${JSON.stringify(q)}:${othersChanged}`, () => call('catalogue-tokens-list', q));
   const saved = useSavedRows<Token>(result.data, (t) => t.token_id);
   const onSaved = (t: Token) => {
     saved.keep(t);

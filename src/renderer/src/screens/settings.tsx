@@ -21,6 +21,7 @@ import {
 import { WalletName, walletLabel } from '../components/wallet-name';
 import { formatBytes, formatCount, formatTime, relativeTime, shorten } from '../lib/format';
 import { useQuery } from '../lib/use-query';
+import { useChangeKey } from '../stores/changes';
 import { useReference } from '../stores/reference';
 import { useAppUser } from '../stores/user';
 import { chooseTheme, storedTheme, type Theme } from '../theme';
@@ -256,7 +257,8 @@ function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose:
 }
 
 function KeysSection() {
-  const keys = useQuery('keys', () => call('keys-list', {}));
+  const othersChanged = useChangeKey('settings');
+  const keys = useQuery(`keys:${othersChanged}`, () => call('keys-list', {}));
   const loadWallets = useReference((s) => s.loadWallets);
   const [dialog, setDialog] = useState<{ kind: 'create' | 'add' } | { kind: 'scope' | 'revoke'; key: ApiKey }>();
   const open = (d: NonNullable<typeof dialog>) => {
@@ -435,7 +437,8 @@ function appliedText(a: RetentionApplied): string {
 const typedNumber = (text: string): number | string => (/^\s*-?\d+\s*$/.test(text) ? Number(text) : text);
 
 function RetentionSection() {
-  const status = useQuery('retention', () => call('retention-get', {}));
+  const othersChanged = useChangeKey('settings');
+  const status = useQuery(`retention:${othersChanged}`, () => call('retention-get', {}));
   const [days, setDays] = useState<string>();
   const [runs, setRuns] = useState<string>();
   const [saving, setSaving] = useState(false);

@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { ChangeTopic, StoreChange } from '../../../shared/changes';
 import { onStoreChange } from '../api';
+import { useReference } from './reference';
+import { useAppUser } from './user';
 
 /** A short note of another's change, shown for a few seconds. */
 interface ChangeNote {
@@ -53,6 +55,11 @@ export const useChanges = create<ChangesStore>((set, get) => {
     for (const topic of Object.keys(ticks) as Topic[]) {
       if (all || heard.some((c) => c.topic === topic)) ticks[topic]++;
     }
+    // What several screens pick from is held apart from any one view: it is loaded again here.
+    if (ticks.catalogue !== get().ticks.catalogue) useReference.getState().loadChains(true);
+    if (ticks.settings !== get().ticks.settings) useAppUser.getState().load(true);
+    // An import makes the wallets its file names.
+    if (ticks.wallets !== get().ticks.wallets || ticks.imports !== get().ticks.imports) useReference.getState().loadWallets(true);
     const told = heard.filter((c) => c.topic !== 'everything');
     const texts = told.map((c) => (c.actor ? `${c.what} by ${c.actor}` : c.what));
     const shown =
@@ -64,7 +71,7 @@ export const useChanges = create<ChangesStore>((set, get) => {
     window.setTimeout(apply, APPLY_EVERY_MS);
   };
   return {
-    ticks: { tickets: 0, imports: 0, runs: 0 },
+    ticks: { tickets: 0, imports: 0, runs: 0, catalogue: 0, settings: 0, checks: 0, wallets: 0, mappings: 0 },
     notes: [],
     start: () => {
       if (started) return;

@@ -32,17 +32,30 @@ async function allChains(): Promise<Chain[]> {
 
 /** What several screens pick from: the chains, the wallets, the app's own facts. Loaded once, refreshed on demand. */
 export const useReference = create<ReferenceStore>((set, get) => {
-  const loader =
-    <K extends 'chains' | 'wallets' | 'app'>(key: K, fetch: () => Promise<NonNullable<ReferenceStore[K]['data']>>) =>
-    (force = false) => {
+  /** Lists asked for again while they loaded (another window changed them meanwhile): loaded once more after. */
+  const again = new Set<string>();
+  const loader = <K extends 'chains' | 'wallets' | 'app'>(key: K, fetch: () => Promise<NonNullable<ReferenceStore[K]['data']>>) => {
+    const load = (force = false) => {
       const cur = get()[key];
+      if (cur.loading && force) again.add(key);
       if (cur.loading || (cur.data !== undefined && !force)) return;
       set({ [key]: { ...cur, loading: true, error: undefined } } as Partial<ReferenceStore>);
+      const after = () => {
+        if (again.delete(key)) load(true);
+      };
       fetch().then(
-        (data) => set({ [key]: { data, error: undefined, loading: false } } as Partial<ReferenceStore>),
-        (err: unknown) => set({ [key]: { data: get()[key].data, error: errorText(err), loading: false } } as Partial<ReferenceStore>),
+        (data) => {
+          set({ [key]: { data, error: undefined, loading: false } } as Partial<ReferenceStore>);
+          after();
+        },
+        (err: unknown) => {
+          set({ [key]: { data: get()[key].data, error: errorText(err), loading: false } } as Partial<ReferenceStore>);
+          after();
+        },
       );
     };
+    return load;
+  };
   return {
     chains: idle(),
     wallets: idle(),

@@ -5,7 +5,8 @@ interface UserStore {
   /** The named local user; "" while unnamed; undefined until loaded. */
   name: string | undefined;
   error: string | undefined;
-  load: () => void;
+  /** Load the name once; `force`: again (another window may have changed it). */
+  load: (force?: boolean) => void;
   /** Name the user (the service trims and checks it); answers the name kept. */
   save: (name: string) => Promise<string>;
 }
@@ -14,8 +15,8 @@ interface UserStore {
 export const useAppUser = create<UserStore>((set, get) => ({
   name: undefined,
   error: undefined,
-  load: () => {
-    if (get().name !== undefined) return;
+  load: (force = false) => {
+    if (get().name !== undefined && !force) return;
     call('app-user-get', {}).then(
       (u) => set({ name: u.name, error: undefined }),
       (err: unknown) => set({ error: errorText(err) }),

@@ -6,6 +6,7 @@ import { Dialog, Empty, ErrorBox, Loading, Pager, ProgressBar, Stat } from '../.
 import { WalletName } from '../../components/wallet-name';
 import { formatCount, formatTime } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
+import { useChangeKey } from '../../stores/changes';
 import { useRoute } from '../../stores/route';
 import { useQueue } from '../tickets/filters';
 import './chain-check.css';
@@ -103,14 +104,21 @@ function Items({ check, outcome }: { check: OnchainCheck; outcome: OnchainOutcom
 
 export function ChainCheckDialog({ scope, onClose }: { scope: CheckScope; onClose: () => void }) {
   const go = useRoute((s) => s.go);
-  const nodes = useQuery('onchain-nodes', () => call('onchain-nodes-list', {}));
-  const latest = useQuery('onchain-latest', () => call('onchain-check-latest', {}));
+  // Others' changes: a node set or cleared, a chain added; a check started or ended elsewhere.
+  const nodesChanged = useChangeKey('settings', 'catalogue');
+  const othersChecked = useChangeKey('checks');
+  const nodes = useQuery(`onchain-nodes:${nodesChanged}`, () => call('onchain-nodes-list', {}));
+  const latest = useQuery(`onchain-latest:${othersChecked}`, () => call('onchain-check-latest', {}));
   const [check, setCheck] = useState<OnchainCheck>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<OnchainOutcome>();
-  // A check already running (started here before, or from the command line) is followed, not started again.
-  const shown = check ?? (latest.data?.state === 'running' ? latest.data : undefined);
+  const [openedAt] = useState(othersChecked);
+  const othersSince = othersChecked !== openedAt;
+  // A check already running (started here before, elsewhere, or from the command line) is followed,
+  // not started again; once another's check started or ended while this is open, the newest is shown.
+  const mine = check && (check.state === 'running' || !othersSince || check.check_id === latest.data?.check_id) ? check : undefined;
+  const shown = mine ?? (latest.data && (latest.data.state === 'running' || othersSince) ? latest.data : undefined);
   const running = shown?.state === 'running';
 
   useEffect(() => {

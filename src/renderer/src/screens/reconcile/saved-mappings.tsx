@@ -6,6 +6,7 @@ import { Badge, ConfirmDialog, Empty, ErrorBox, Field, FormDialog, Loading } fro
 import { WalletName } from '../../components/wallet-name';
 import { formatTime } from '../../lib/format';
 import { useQuery } from '../../lib/use-query';
+import { useChangeKey } from '../../stores/changes';
 import { useReference } from '../../stores/reference';
 import { FormatFields, MappingTable, Translations, type MappingIn } from './mapping-editor';
 
@@ -19,7 +20,9 @@ const layoutText = (headers: string[]) =>
   headers.length > 5 ? `${headers.slice(0, 5).join(', ')}, … (${headers.length} columns)` : headers.join(', ');
 
 export function SavedMappings() {
-  const list = useQuery('books-mappings', () => call('books-mappings-list', {}));
+  // A run remembers its file's mapping too.
+  const othersChanged = useChangeKey('mappings', 'runs');
+  const list = useQuery(`books-mappings:${othersChanged}`, () => call('books-mappings-list', {}));
   const [editing, setEditing] = useState<SavedMapping>();
   const [removing, setRemoving] = useState<SavedMapping>();
   if (list.error) return <ErrorBox message={list.error} onRetry={list.reload} title="Could not load the saved mappings" />;

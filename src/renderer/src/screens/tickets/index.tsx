@@ -152,7 +152,8 @@ export function TicketsScreen() {
   const query = useMemo(() => filterQuery(filters), [filters]);
   const queryKey = JSON.stringify([query, sort, order]);
   // Others resolving tickets, a run opening them, an undone import dismissing them: the queue reloads.
-  const othersChanged = useChangeKey('tickets', 'runs', 'imports');
+  // A check against the chain opens and settles tickets too.
+  const othersChanged = useChangeKey('tickets', 'runs', 'imports', 'checks');
   const list = useQuery(`${queryKey}:${page}:${othersChanged}`, () =>
     call('tickets-list', { ...query, sort, order, page, page_size: PAGE_SIZE }),
   );
