@@ -224,23 +224,28 @@ export interface TicketNow {
 /** Each of these tickets that exists as it stands now, with its last event (one statement for the lot). */
 export function ticketsNow(db: Db, ticketIds: readonly string[]): Map<string, TicketNow> {
   if (ticketIds.length === 0) return new Map();
-  const rows = stmt<
-    [string],
-    {
-      ticket_id: string;
-      status: TicketStatus;
-      version: number;
-      kind: TicketEvent['kind'] | null;
-      to_status: TicketStatus | null;
-      actor: string | null;
-      at: number | null;
-    }
-  >(
+  const rows = stmt<[string], TicketNowRow>(
     db,
     `SELECT t.ticket_id, t.status, t.version, e.kind, e.to_status, e.actor, e.at
      FROM tickets t LEFT JOIN ticket_events e ON e.id = (SELECT max(id) FROM ticket_events WHERE ticket_id = t.ticket_id)
      WHERE t.ticket_id IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(ticketIds));
+  return ticketsNowOf(rows);
+}
+
+/** A ticket's row joined with its last event (none: nulls), as both engines read it. */
+export interface TicketNowRow {
+  ticket_id: string;
+  status: TicketStatus;
+  version: number;
+  kind: TicketEvent['kind'] | null;
+  to_status: TicketStatus | null;
+  actor: string | null;
+  at: number | null;
+}
+
+/** The tickets as they stand, by id, from their rows joined with their last event. */
+export function ticketsNowOf(rows: readonly TicketNowRow[]): Map<string, TicketNow> {
   return new Map(
     rows.map((r) => [
       r.ticket_id,

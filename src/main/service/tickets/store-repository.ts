@@ -9,9 +9,11 @@ import {
   TICKET_COLUMNS,
   ticketEvents,
   ticketsNow,
+  ticketsNowOf,
   type NewTicket,
   type StatusChange,
   type TicketNow,
+  type TicketNowRow,
   type TicketRow,
 } from './repository';
 
@@ -96,15 +98,7 @@ export function postgresTicketStore(db: PgDb): TicketStore {
     },
     async now(ticketIds) {
       if (ticketIds.length === 0) return new Map();
-      const { rows } = await pool.query<{
-        ticket_id: string;
-        status: TicketStatus;
-        version: number;
-        kind: TicketEvent['kind'] | null;
-        to_status: TicketStatus | null;
-        actor: string | null;
-        at: number | null;
-      }>(
+      const { rows } = await pool.query<TicketNowRow>(
         `SELECT t.ticket_id, t.status, t.version, e.kind, e.to_status, e.actor, e.at
          FROM tickets t LEFT JOIN LATERAL (
            SELECT kind, to_status, actor, at FROM ticket_events WHERE ticket_id = t.ticket_id ORDER BY id DESC LIMIT 1
@@ -112,17 +106,7 @@ export function postgresTicketStore(db: PgDb): TicketStore {
          WHERE t.ticket_id = ANY($1::text[])`,
         [ticketIds],
       );
-      return new Map(
-        rows.map((r) => [
-          r.ticket_id,
-          {
-            ticket_id: r.ticket_id,
-            status: r.status,
-            version: r.version,
-            last: r.kind === null ? null : { kind: r.kind, to: r.to_status, actor: r.actor ?? '', at: r.at ?? 0 },
-          },
-        ]),
-      );
+      return ticketsNowOf(rows);
     },
     async setStatus(changes, to, note, actor, at) {
       const ids = new Set<string>();
