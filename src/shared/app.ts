@@ -52,7 +52,7 @@ const AppUserInput = z.object({ name: UserName });
 
 export const appContract = {
   'app-user-get': { readOnly: true, input: z.object({}).strict(), output: AppUser },
-  'app-user-set': { input: AppUserInput, output: AppUser },
+  'app-user-set': { folderOnly: true, input: AppUserInput, output: AppUser },
   'app-info': { readOnly: true, input: z.object({}).strict(), output: AppInfo },
   'app-explorer-link': { readOnly: true, input: ExplorerLinkRequest, output: ExplorerLink },
 };

@@ -26,6 +26,12 @@ export interface HandlerSpec {
    * engine/deferred.ts). Signed verifications, which local tools send under load.
    */
   defersWrites?: boolean;
+  /**
+   * The call writes only the data folder's own files (the user's name, the chains' nodes), never
+   * the store: it does not wait while an import holds the store's write lock, and it is still
+   * announced to the other windows as a write is.
+   */
+  folderOnly?: boolean;
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -233,8 +233,8 @@ export type ChainBalances = z.infer<typeof ChainBalances>;
 export const onchainContract = {
   'onchain-nodes-list': { readOnly: true, input: z.object({}).strict(), output: z.array(NodeInfo) },
   /** Checks the node's chain id against the catalogue's before keeping it. */
-  'onchain-node-set': { input: NodeSetInput, output: NodeSetResult },
-  'onchain-node-clear': { input: ChainRef, output: NodeInfo },
+  'onchain-node-set': { folderOnly: true, input: NodeSetInput, output: NodeSetResult },
+  'onchain-node-clear': { folderOnly: true, input: ChainRef, output: NodeInfo },
   /** Starts (or resumes) a check in the background and answers at once; follow it with onchain-check-get. */
   'onchain-check-start': { input: CheckStartInput, output: OnchainCheck },
   'onchain-check-get': { readOnly: true, input: CheckRef, output: OnchainCheck },

@@ -52,8 +52,13 @@ export function createHandlers(ctx: ServiceContext, opts: { onchain?: CheckOptio
     const spec: HandlerSpec = contract[name];
     if (spec.readOnly) continue;
     const fn = handlers[name] as (input: unknown, meta: CallMeta) => unknown;
-    // A call that may write runs when the store is writable, unless it defers its writes (engine/README.md).
-    const run = spec.defersWrites ? ctx.engine.writeOrDefer.bind(ctx.engine) : ctx.engine.write.bind(ctx.engine);
+    // A call that may write runs when the store is writable, unless it defers its writes (engine/README.md)
+    // or writes only the data folder's own files.
+    const run = spec.folderOnly
+      ? <T>(call: () => T | Promise<T>) => Promise.resolve().then(call)
+      : spec.defersWrites
+        ? ctx.engine.writeOrDefer.bind(ctx.engine)
+        : ctx.engine.write.bind(ctx.engine);
     (handlers as Record<string, unknown>)[name] = async (input: unknown, meta: CallMeta) => {
       const result = await run(() => fn(input, meta));
       // Once it has succeeded, whichever door it came through: the other windows hear of it (changes.ts).

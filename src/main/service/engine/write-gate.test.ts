@@ -138,6 +138,26 @@ describe('writes while a large import holds the write lock', () => {
     expect((after.body.data as { result: boolean }[])[0]!.result).toBe(true);
   }, 60_000);
 
+  test("the name and the chains' nodes, kept in the data folder, change during an import without waiting for it", async () => {
+    const file = join(svc.dataDir, 'big-2.csv');
+    await generateLedger(file, 60_000, { seed: 4, wallets: 2 });
+    let reading!: () => void;
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    const importing = svc.invoke(
+      'ledger-import',
+      { source: { path: file } },
+      { actor: 'ui', onProgress: (p) => p.bytes! * 3 >= p.totalBytes! && reading() },
+    );
+    await started;
+    expect(svc.ctx.engine.importing).toBe(true);
+    // Answered while the import still holds the store's write lock: neither writes the store.
+    expect(await svc.invoke('app-user-set', { name: 'Anna Berg' }, { actor: 'ui' })).toEqual({ name: 'Anna Berg' });
+    await expect(svc.invoke('onchain-node-clear', { chain_id: 'ETH' }, { actor: 'ui' })).rejects.toThrow(/no node is set for ETH/);
+    expect(svc.ctx.engine.importing).toBe(true);
+    expect(await importing).toMatchObject({ added: 60_000 });
+    expect(await svc.invoke('app-user-get', {}, { actor: 'ui' })).toEqual({ name: 'Anna Berg' });
+  }, 60_000);
+
   test('another program holding the lock: the window and the API say the store is busy, and nothing is written', async () => {
     svc.ctx.db.$client.pragma('busy_timeout = 50');
     const { api_secret: secret } = await svc.invoke('keys-create', { label: 'tool', wallets: null }, { actor: 'cli' });
