@@ -45,6 +45,21 @@ describe('writes while a large import holds the write lock', () => {
     svc.dispose();
   });
 
+  /** An import of `file` under way: a third of it read, its thread in its transaction writing rows, holding the write lock. */
+  async function importUnderway(file: string) {
+    let reading!: () => void;
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    const importing = svc.invoke(
+      'ledger-import',
+      { source: { path: file } },
+      { actor: 'ui', onProgress: (p) => p.bytes! * 3 >= p.totalBytes! && reading() },
+    );
+    await started;
+    expect(svc.ctx.engine.importing).toBe(true);
+    // In an object: an async function returning the promise itself would resolve only with the import.
+    return { importing };
+  }
+
   test('a signed verification answers during the import from the committed ledger; its run, ticket and nonce land when the import ends; other writes wait', async () => {
     const count = (sql: string) => svc.ctx.db.$client.prepare(sql).pluck().get() as number;
     const small = join(svc.dataDir, 'small.csv');
@@ -63,16 +78,7 @@ describe('writes while a large import holds the write lock', () => {
     const runsBefore = count('SELECT count(*) FROM verification_runs');
     let nonce = Date.now();
 
-    let reading!: () => void;
-    const started = new Promise<void>((resolve) => (reading = resolve));
-    // A third of the file read: the import thread has begun its transaction and is writing rows.
-    const importing = svc.invoke(
-      'ledger-import',
-      { source: { path: file } },
-      { actor: 'ui', onProgress: (p) => p.bytes! * 3 >= p.totalBytes! && reading() },
-    );
-    await started;
-    expect(svc.ctx.engine.importing).toBe(true);
+    const { importing } = await importUnderway(file);
 
     const verify = (txs: object[], n = ++nonce) =>
       signedInject(app, secret, { method: 'POST', url: '/nps/bill/verify/txs', body: { txs }, nonce: n });
@@ -141,15 +147,7 @@ describe('writes while a large import holds the write lock', () => {
   test("the name and the chains' nodes, kept in the data folder, change during an import without waiting for it", async () => {
     const file = join(svc.dataDir, 'big-2.csv');
     await generateLedger(file, 60_000, { seed: 4, wallets: 2 });
-    let reading!: () => void;
-    const started = new Promise<void>((resolve) => (reading = resolve));
-    const importing = svc.invoke(
-      'ledger-import',
-      { source: { path: file } },
-      { actor: 'ui', onProgress: (p) => p.bytes! * 3 >= p.totalBytes! && reading() },
-    );
-    await started;
-    expect(svc.ctx.engine.importing).toBe(true);
+    const { importing } = await importUnderway(file);
     // Answered while the import still holds the store's write lock: neither writes the store.
     expect(await svc.invoke('app-user-set', { name: 'Anna Berg' }, { actor: 'ui' })).toEqual({ name: 'Anna Berg' });
     await expect(svc.invoke('onchain-node-clear', { chain_id: 'ETH' }, { actor: 'ui' })).rejects.toThrow(/no node is set for ETH/);
