@@ -63,7 +63,13 @@ export function createHandlers(ctx: ServiceContext, opts: { onchain?: CheckOptio
       const result = await run(() => fn(input, meta));
       // Once it has succeeded, whichever door it came through: the other windows hear of it (changes.ts).
       const change = changeOf(name, input, result);
-      if (change) announceChange(ctx, { ...change, actor: actorOf(ctx, meta), at: ctx.now() }, meta.window);
+      if (change) {
+        const word = { ...change, actor: actorOf(ctx, meta), at: ctx.now() };
+        // Writes deferred while an import holds the store land after it: announced then, so that a
+        // window reloading on the word finds them.
+        if (spec.defersWrites && ctx.engine.importing) void ctx.engine.writable().then(() => announceChange(ctx, word, meta.window));
+        else announceChange(ctx, word, meta.window);
+      }
       return result;
     };
   }

@@ -7,6 +7,8 @@ import { generateLedger } from '../../../../bench/generate-ledger';
 import { buildServer } from '../http/server';
 import { signedInject } from '../http/signed.test-support';
 import { callForWindow } from '../app/call';
+import { followChanges } from '../changes';
+import type { StoreChange } from '../../../shared/changes';
 import { nonceBook } from '../keys/nonces';
 import { tempService } from '../test-support';
 import { WriteGate } from './write-gate';
@@ -80,6 +82,9 @@ describe('writes while a large import holds the write lock', () => {
 
     const { importing } = await importUnderway(file);
 
+    // What another window hears of the verifications.
+    const heard: StoreChange[] = [];
+    const follower = followChanges(svc.ctx.changes, { instance: svc.ctx.instance, window: 'other', send: (c) => (heard.push(c), true) });
     const verify = (txs: object[], n = ++nonce) =>
       signedInject(app, secret, { method: 'POST', url: '/nps/bill/verify/txs', body: { txs }, nonce: n });
     // Answered now, from the ledger as committed: the record the import brings is not there yet.
@@ -120,6 +125,8 @@ describe('writes while a large import holds the write lock', () => {
     expect(count('SELECT count(*) FROM verification_runs')).toBe(runsBefore);
     expect(count(`SELECT count(*) FROM tickets WHERE ticket_id = '${ticketId}'`)).toBe(0);
     expect(svc.ctx.engine.deferredCount).toBe(6);
+    // Not announced yet: a window reloading now would not find the runs.
+    expect(heard.filter((c) => c.topic === 'runs')).toEqual([]);
     expect(existsSync(join(svc.dataDir, 'nps.deferred.sqlite'))).toBe(true);
 
     // A key change (the window's write) waits for the import, then the deferred writes, instead of failing.
@@ -135,6 +142,10 @@ describe('writes while a large import holds the write lock', () => {
     expect(svc.ctx.engine.importing).toBe(false);
     expect(svc.ctx.engine.deferredCount).toBe(0);
     expect(count('SELECT count(*) FROM verification_runs')).toBe(runsBefore + 2);
+    // Announced once they have landed, one word each.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.filter((c) => c.topic === 'runs')).toHaveLength(2);
+    follower.close();
     expect(count('SELECT count(*) FROM used_nonces')).toBeGreaterThanOrEqual(4);
     const ticket = await svc.invoke('ticket-get', { ticket_id: ticketId }, { actor: 'ui' });
     expect(ticket.desc).toContain('998');
