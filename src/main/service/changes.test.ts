@@ -231,13 +231,16 @@ describe('settings a window shows, announced without a secret', () => {
     const heard = listen();
     const raw = rawWords();
     const cli = { actor: 'cli' as const };
+    // A change of the name is made by its old one (the door, while there was none).
+    const before = (await svc.invoke('app-user-get', {}, cli)).name || 'cli';
+    expect(before).not.toBe('Carla');
     await svc.invoke('app-user-set', { name: 'Carla' }, cli);
     const key = await svc.invoke('keys-create', { label: 'books robot', wallets: null }, cli);
     await svc.invoke('keys-update', { api_key: key.api_key, label: 'books bot' }, cli);
     await svc.invoke('keys-revoke', { api_key: key.api_key }, cli);
     await svc.invoke('retention-set', { days: 30, runs: 10 }, cli);
     expect(heard.map((c) => [c.topic, c.what, c.ids, c.actor])).toEqual([
-      ['settings', 'The name this desktop acts under set to Carla', [], 'Carla'],
+      ['settings', "This desktop's name set to Carla", [], before],
       ['settings', 'API key "books robot" created', [key.api_key], 'Carla'],
       ['settings', 'API key "books bot" changed', [key.api_key], 'Carla'],
       ['settings', 'API key "books bot" revoked', [key.api_key], 'Carla'],

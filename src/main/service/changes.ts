@@ -114,7 +114,7 @@ const ANNOUNCERS: { [N in HandlerName]?: Announcer<N> } = {
   // The URL is not said: it may carry the provider's key.
   'onchain-node-set': (_input, n) => ({ topic: 'settings', what: `The node of ${n.chain_id} set`, ids: [n.chain_id], local: true }),
   'onchain-node-clear': (_input, n) => ({ topic: 'settings', what: `The node of ${n.chain_id} cleared`, ids: [n.chain_id], local: true }),
-  'app-user-set': (_input, u) => ({ topic: 'settings', what: `The name this desktop acts under set to ${u.name}`, ids: [], local: true }),
+  'app-user-set': (_input, u) => ({ topic: 'settings', what: `This desktop's name set to ${u.name}`, ids: [], local: true }),
   // The secret a new key comes with is not said: only its label and public key.
   'keys-create': (_input, k) => ({ topic: 'settings', what: `${label(k)} created`, ids: [k.api_key] }),
   'keys-add': (_input, k) => ({ topic: 'settings', what: `${label(k)} added`, ids: [k.api_key] }),

@@ -60,11 +60,13 @@ export function createHandlers(ctx: ServiceContext, opts: { onchain?: CheckOptio
         ? ctx.engine.writeOrDefer.bind(ctx.engine)
         : ctx.engine.write.bind(ctx.engine);
     (handlers as Record<string, unknown>)[name] = async (input: unknown, meta: CallMeta) => {
+      // Who acts, as they were named when they acted (a change of the name is by its old one).
+      const actor = actorOf(ctx, meta);
       const result = await run(() => fn(input, meta));
       // Once it has succeeded, whichever door it came through: the other windows hear of it (changes.ts).
       const change = changeOf(name, input, result);
       if (change) {
-        const word = { ...change, actor: actorOf(ctx, meta), at: ctx.now() };
+        const word = { ...change, actor, at: ctx.now() };
         // Writes deferred while an import holds the store land after it: announced then, so that a
         // window reloading on the word finds them.
         if (spec.defersWrites && ctx.engine.importing) void ctx.engine.writable().then(() => announceChange(ctx, word, meta.window));
