@@ -3,6 +3,7 @@ import type { HandlerSpec } from '../../shared/contract';
 import type { Db } from './db/open';
 import type { Logger } from 'pino';
 import type { Engine, StoreChanges } from './engine/index';
+import type { KeyStore } from './keys/key-repository';
 import type { NonceStore } from './keys/nonce-repository';
 import type { LocalUser } from './local-user';
 import type { SecretBox } from './onchain/nodes';
@@ -19,6 +20,8 @@ export interface ServiceContext {
    * interface that team mode puts PostgreSQL behind (docs/team.md).
    */
   nonces: NonceStore;
+  /** The API keys signed requests are checked against, in the store the service opened (keys/key-repository.ts). */
+  keys: KeyStore;
   /** What a person reads of a ticket and changes of its status, in the store the service opened (tickets/store-repository.ts). */
   tickets: TicketStore;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */

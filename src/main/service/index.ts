@@ -15,6 +15,7 @@ import { silentLog } from './log';
 import { startRetention } from './reconcile/retention';
 import { applyDeferredVerify } from './reconcile/verify';
 import { applyDeferredNonces } from './keys/nonces';
+import { sqliteKeyStore, type KeyStore } from './keys/key-repository';
 import { sqliteNonceStore, type NonceStore } from './keys/nonce-repository';
 import { sqliteTicketStore, type TicketStore } from './tickets/store-repository';
 import type { SecretBox } from './onchain/nodes';
@@ -48,6 +49,8 @@ export interface ServiceOptions {
    * (keys/nonce-repository.ts), so that a nonce passes once among every service on it.
    */
   nonces?: NonceStore;
+  /** The API keys signed requests are checked against: by default the service's own store; a team store's (keys/key-repository.ts). */
+  keys?: KeyStore;
   /** Where a person's work on tickets is read and written: by default the service's own store; a team store's (tickets/store-repository.ts). */
   tickets?: TicketStore;
   /** Word of a change among the services on the store: by default this process's own (engine/store-changes.ts). */
@@ -97,6 +100,7 @@ export function openService(opts: ServiceOptions): Service {
     resourcesDir: opts.resourcesDir ?? defaultResourcesDir(),
     now,
     nonces: opts.nonces ?? sqliteNonceStore(db),
+    keys: opts.keys ?? sqliteKeyStore(db),
     tickets: opts.tickets ?? sqliteTicketStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),

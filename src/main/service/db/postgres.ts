@@ -111,3 +111,20 @@ export async function openPostgres(url: string, opts: { migrationsFolder?: strin
     throw err;
   }
 }
+
+/** One transaction on one client of the pool: committed when `work` returns, rolled back when it throws. */
+export async function inPgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    // The failure to tell is the first: a rollback on a broken connection fails too.
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -4,7 +4,7 @@ import type { CallMeta } from '../context';
 import { ServiceError } from '../errors';
 import type { Service } from '../index';
 import { nonceBook } from '../keys/nonces';
-import { getKey } from '../keys/repository';
+import type { ApiKey } from '../../../shared/keys';
 import { HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE, isKeyHex, verifyRequest } from '../keys/sign';
 
 /** How far a nonce (the request time, Unix ms) may be from the service clock, either way. */
@@ -37,7 +37,7 @@ const HEADER_LABEL: Record<string, string> = {
  */
 export async function createAuthenticator(service: Service, opts: AuthOptions = {}) {
   const windowMs = opts.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;
-  const { db, now } = service.ctx;
+  const { keys, now } = service.ctx;
   const acceptNonce = await nonceBook(service.ctx, windowMs);
 
   /**
@@ -45,9 +45,7 @@ export async function createAuthenticator(service: Service, opts: AuthOptions = 
    * without a registered key, or with a stale nonce, is refused without the service reading (or
    * holding) its body.
    */
-  const early = (
-    req: FastifyRequest,
-  ): { apiKey: string; key: NonNullable<ReturnType<typeof getKey>>; nonce: string; nonceMs: number; t: number } => {
+  const early = async (req: FastifyRequest): Promise<{ apiKey: string; key: ApiKey; nonce: string; nonceMs: number; t: number }> => {
     const values: Record<string, string> = {};
     const missing: string[] = [];
     for (const name of [HEADER_KEY, HEADER_NONCE, HEADER_SIGNATURE]) {
@@ -58,7 +56,9 @@ export async function createAuthenticator(service: Service, opts: AuthOptions = 
     if (missing.length) throw new ServiceError(ErrorCodes.AUTH_MISSING, `credential headers missing: ${missing.join(', ')}`);
 
     const apiKey = values[HEADER_KEY]!.toLowerCase();
-    const key = isKeyHex(apiKey) ? getKey(db, apiKey) : undefined;
+    // Read from the store at every request, with no copy kept: a key revoked through any service
+    // on the store is refused at its next request.
+    const key = isKeyHex(apiKey) ? await keys.get(apiKey) : undefined;
     if (!key || key.revoked_at !== null) {
       throw new ServiceError(ErrorCodes.AUTH_UNKNOWN_KEY, `BIZ-API-KEY: ${key ? 'this API key was revoked' : 'unknown API key'}`);
     }
@@ -83,7 +83,7 @@ export async function createAuthenticator(service: Service, opts: AuthOptions = 
 
   const authenticate = async (req: FastifyRequest): Promise<Pick<CallMeta, 'apiKey' | 'walletScope'> & { keyLabel: string }> => {
     // Again, with the body: the key may have been revoked, or the clock moved, while it arrived.
-    const { apiKey, key, nonce, nonceMs, t } = early(req);
+    const { apiKey, key, nonce, nonceMs, t } = await early(req);
     const url = req.raw.url ?? '/';
     const q = url.indexOf('?');
     const parts = {

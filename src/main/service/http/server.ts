@@ -332,7 +332,7 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
   // of it is dropped, within the request deadline).
   const earlyCheck = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     try {
-      authenticate.early(req);
+      await authenticate.early(req);
     } catch (err) {
       await limit.failedAuth?.(req, reply, clientOf(req.ip));
       throw err;

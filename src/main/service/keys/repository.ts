@@ -44,7 +44,15 @@ function setWallets(db: Db, apiKey: string, wallets: string[] | null): void {
   for (const w of wallets ?? []) insert.run(apiKey, w);
 }
 
-export function insertKey(db: Db, key: { api_key: string; label: string; wallets: string[] | null; created_at: number }): ApiKey {
+/** A key to register: its public key, label, the wallets it may act on (null: all), and when. */
+export interface NewKey {
+  api_key: string;
+  label: string;
+  wallets: string[] | null;
+  created_at: number;
+}
+
+export function insertKey(db: Db, key: NewKey): ApiKey {
   return db.$client.transaction(() => {
     stmt(db, 'INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES (?, ?, ?, ?)').run(
       key.api_key,

@@ -14,7 +14,6 @@ import {
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import { fieldPath, invalidParam, ServiceError } from '../errors';
 import { claimedJson, parseClaimed } from '../json/claimed';
-import { getKey } from '../keys/repository';
 import { findWallet } from '../ledger/repository';
 import { actorOf } from '../tickets/rules';
 import { pendingSubjects } from '../tickets/repository';
@@ -85,7 +84,7 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
     return { item, claimed: claimedJson(raw) };
   });
   const runId = newRunId();
-  const label = meta.apiKey ? (getKey(ctx.db, meta.apiKey)?.label ?? '') : '';
+  const label = meta.apiKey ? ((await ctx.keys.get(meta.apiKey))?.label ?? '') : '';
   const outcomes = await verifyChunk(
     ctx,
     { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(ctx, meta) },

@@ -1,7 +1,6 @@
-import type pg from 'pg';
 import type { TicketEvent, TicketStatus } from '../../../shared/tickets';
 import type { Db } from '../db/open';
-import type { PgDb } from '../db/postgres';
+import { inPgTransaction, type PgDb } from '../db/postgres';
 import {
   getTicket,
   openTickets,
@@ -59,23 +58,6 @@ export function sqliteTicketStore(db: Db): TicketStore {
   };
 }
 
-/** One transaction on one client of the pool: committed when `work` returns, rolled back when it throws. */
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    // The failure to tell is the first: a rollback on a broken connection fails too.
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}
-
 const ADD_EVENT =
   'INSERT INTO ticket_events (ticket_id, kind, from_status, to_status, note, actor, at) VALUES ($1, $2, $3, $4, $5, $6, $7)';
 
@@ -115,7 +97,7 @@ export function postgresTicketStore(db: PgDb): TicketStore {
       // deadlock, failing one of them after a second).
       const ordered = [...changes].sort((a, b) => (a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0));
       try {
-        await inTransaction(pool, async (client) => {
+        await inPgTransaction(pool, async (client) => {
           for (const c of ordered) {
             const { rowCount } = await client.query(
               `UPDATE tickets SET status = $1, updated_at = $2, version = version + 1
@@ -134,7 +116,7 @@ export function postgresTicketStore(db: PgDb): TicketStore {
     },
     async open(list) {
       if (list.length === 0) return;
-      await inTransaction(pool, async (client) => {
+      await inPgTransaction(pool, async (client) => {
         for (const t of list) {
           await client.query(
             `INSERT INTO tickets (ticket_id, kind, subject, wallet_id, transaction_id, status, chain_id, token_id, amount, abnormals, "desc", claimed, run_id, created_at, updated_at)
