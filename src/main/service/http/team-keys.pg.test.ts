@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPostgres, type PgDb } from '../db/postgres';
-import { startPostgres, type TestPostgres } from '../db/postgres.test-support';
+import { describe, expect, test } from 'vitest';
 import { postgresKeyStore } from '../keys/key-repository';
 import { postgresNonceStore } from '../keys/nonce-repository';
-import { tempService } from '../test-support';
-import { strictAnswers } from './answers.test-support';
-import { buildServer } from './server';
+import type { tempService } from '../test-support';
+import type { buildServer } from './server';
 import { signedInject } from './signed.test-support';
+import { twoServicesOverPostgres } from './team.test-support';
 
 /*
  * Two services, each with its own data folder, whose API keys and used nonces are in one
@@ -19,33 +17,11 @@ import { signedInject } from './signed.test-support';
 const W1 = '11111111-1111-4111-8111-111111111111';
 const SIGNED_GET = `/nps/ticket?ticket_id=${'c'.repeat(8)}-cccc-4ccc-8ccc-${'c'.repeat(12)}&wallet_id=${W1}`;
 
-let server: TestPostgres;
-const pools: PgDb[] = [];
-const services: ReturnType<typeof tempService>[] = [];
-const apps: ReturnType<typeof buildServer>[] = [];
 let clock = Date.UTC(2026, 10, 27, 12);
-
-beforeAll(async () => {
-  server = await startPostgres();
-  const url = await server.createDatabase('team');
-  for (let i = 0; i < 2; i++) {
-    const pool = await openPostgres(url);
-    pools.push(pool);
-    const svc = tempService({ now: () => clock, nonces: postgresNonceStore(pool), keys: postgresKeyStore(pool) });
-    services.push(svc);
-    const app = buildServer(svc, { log: () => {} });
-    strictAnswers(app);
-    await app.ready();
-    apps.push(app);
-  }
-});
-
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  for (const svc of services) svc.dispose();
-  for (const pool of pools) await pool.$client.end();
-  await server?.stop();
-});
+const { services, apps } = twoServicesOverPostgres(
+  (pool) => ({ nonces: postgresNonceStore(pool), keys: postgresKeyStore(pool) }),
+  () => clock,
+);
 
 describe('two services over one PostgreSQL store of keys and nonces', () => {
   test('a key made through one signs for the other; a replay to either is refused; revoked through one, refused by the other', async () => {

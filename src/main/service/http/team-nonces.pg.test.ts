@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openPostgres, type PgDb } from '../db/postgres';
-import { startPostgres, type TestPostgres } from '../db/postgres.test-support';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { postgresNonceStore } from '../keys/nonce-repository';
-import { tempService } from '../test-support';
-import { strictAnswers } from './answers.test-support';
-import { buildServer } from './server';
+import type { buildServer } from './server';
 import { signedInject } from './signed.test-support';
+import { twoServicesOverPostgres } from './team.test-support';
 
 /*
  * Two services, each with its own data folder, using up nonces in one PostgreSQL store: a signed
@@ -16,40 +13,21 @@ import { signedInject } from './signed.test-support';
 const W1 = '11111111-1111-4111-8111-111111111111';
 const SIGNED_GET = `/nps/ticket?ticket_id=${'c'.repeat(8)}-cccc-4ccc-8ccc-${'c'.repeat(12)}&wallet_id=${W1}`;
 
-let server: TestPostgres;
-const pools: PgDb[] = [];
-const services: ReturnType<typeof tempService>[] = [];
-const apps: ReturnType<typeof buildServer>[] = [];
 let secret: string;
 let clock = Date.UTC(2026, 10, 27, 12);
+const { services, apps } = twoServicesOverPostgres(
+  (pool) => ({ nonces: postgresNonceStore(pool) }),
+  () => clock,
+);
 
 beforeAll(async () => {
-  server = await startPostgres();
-  const url = await server.createDatabase('team');
-  for (let i = 0; i < 2; i++) {
-    const pool = await openPostgres(url);
-    pools.push(pool);
-    const svc = tempService({ now: () => clock, nonces: postgresNonceStore(pool) });
-    services.push(svc);
-    const app = buildServer(svc, { log: () => {} });
-    strictAnswers(app);
-    await app.ready();
-    apps.push(app);
-  }
-  // One key, registered with each service's own store (keys are not in the team store yet).
+  // One key, registered with each service's own store: only the nonces are in the team store here.
   const key = await services[0]!.invoke('keys-create', { label: 'books robot', wallets: null }, { actor: 'cli' });
   secret = key.api_secret;
   const row = services[0]!.ctx.db.$client.prepare('SELECT * FROM api_keys WHERE api_key = ?').get(key.api_key) as Record<string, unknown>;
   services[1]!.ctx.db.$client
     .prepare('INSERT INTO api_keys (api_key, label, all_wallets, created_at) VALUES (@api_key, @label, @all_wallets, @created_at)')
     .run(row);
-});
-
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  for (const svc of services) svc.dispose();
-  for (const pool of pools) await pool.$client.end();
-  await server?.stop();
 });
 
 describe('two services over one PostgreSQL store', () => {
