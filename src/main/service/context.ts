@@ -47,6 +47,8 @@ export interface CallMeta {
   window?: string;
   /** The API key behind a signed request. */
   apiKey?: string;
+  /** That key's label, as the signature's check read it from the store (no second read for a run's label). */
+  keyLabel?: string;
   /** Wallets the caller may act on; undefined means all. */
   walletScope?: string[];
   onProgress?: (progress: { done: number; total?: number; bytes?: number; totalBytes?: number }) => void;

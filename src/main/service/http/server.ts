@@ -387,7 +387,7 @@ async function npsRoutesOf(api: FastifyInstance, service: Service, opts: ServerO
           if (route.admitted) admit(reply);
           await limit.signed?.(req, reply, caller.apiKey!);
           keyLabels.set(req, caller.keyLabel);
-          Object.assign(meta, { apiKey: caller.apiKey, walletScope: caller.walletScope });
+          Object.assign(meta, { apiKey: caller.apiKey, walletScope: caller.walletScope, keyLabel: caller.keyLabel });
         }
         if (route.body && !isJsonContentType(req.headers['content-type'])) {
           throw new ServiceError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 'Content-Type: must be application/json');

@@ -84,7 +84,7 @@ async function verifyTxs(ctx: ServiceContext, input: VerifyInput, meta: CallMeta
     return { item, claimed: claimedJson(raw) };
   });
   const runId = newRunId();
-  const label = meta.apiKey ? ((await ctx.keys.get(meta.apiKey))?.label ?? '') : '';
+  const label = meta.apiKey ? (meta.keyLabel ?? (await ctx.keys.get(meta.apiKey))?.label ?? '') : '';
   const outcomes = await verifyChunk(
     ctx,
     { run_id: runId, wallet_id: walletId, wallets: scope, actor: actorOf(ctx, meta) },
