@@ -13,8 +13,8 @@ import { launchFlags } from '../scripts/launch-flags.mjs';
  * npm run bench:import -- --rows 1000000 [--seed N] [--keep] [--profile] [--no-shell] [--csv-cache DIR]
  * (NPS_IMPORT_TIMINGS=1 in the environment: the writer's time in its adds and each index build, too)
  * Generates two native-format ledgers of --rows rows each (seeds N and N + 1000: different ids),
- * then, each import in a child process of its own (so peak RSS is the import's) and all into the
- * same data directory:
+ * then, each import as `nps import FILE --json` of the built CLI, in a process of its own (so peak
+ * RSS is the import's), all into the same data directory:
  *   1. fresh: the first file into an empty store;
  *   2. incremental: the second file (every row new) into that store;
  *   3. unchanged: the first file again (every row unchanged);
@@ -71,28 +71,63 @@ interface ChildResult {
   updated: number;
   unchanged: number;
   rejected: number;
+  /** The import's own time (its report's duration_ms): from the call to the answer, the store open before it. */
   ms: number;
+  /** Its reading and checking of the file (NaN: not read, an unchanged file known by its fingerprint). */
   readMs: number;
-  rssBefore: number;
   sampledPeak: number;
   vmHwm: number | null;
 }
 
+const CLI = fileURLToPath(new URL('../out/main/cli.js', import.meta.url));
+const PROBE = new URL('./import-probe.mjs', import.meta.url).href;
+/** The writer's own timers are printed when asked for; the reading's time is always read. */
+const showTimings = process.env.NPS_IMPORT_TIMINGS === '1';
+
+/**
+ * One `nps import` as a user runs it: the built CLI (`npm run bench:import` builds first), with the
+ * Node flags the `nps` launcher gives `import` (scripts/launch-flags.mjs), in a process of its own
+ * (so its peak RSS is the import's). bench/import-probe.mjs reports the peak.
+ */
 function importFile(label: string, csv: string): ChildResult & { peak: number } {
   const loadBefore = load();
-  const prof = values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(dir, `profile-${label}`)] : [];
+  const prof = values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(dir, `profile-${label.trim().replace(/\W+/g, '-')}`)] : [];
   const child = spawnSync(
     process.execPath,
-    [...launchFlags(['import']), ...prof, '--import', 'tsx', fileURLToPath(new URL('./import-child.ts', import.meta.url)), csv, dataDir],
-    { encoding: 'utf8', maxBuffer: 1 << 20 },
+    [...launchFlags(['import']), ...prof, '--import', PROBE, CLI, 'import', csv, '--data-dir', dataDir, '--json'],
+    { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, NPS_IMPORT_TIMINGS: '1' } },
   );
-  if (child.status !== 0) throw new Error(`${label} import failed:\n${child.stderr}`);
-  // The writer's own timers (NPS_IMPORT_TIMINGS=1 in the environment), passed through.
-  for (const line of child.stderr.split('\n')) if (line.startsWith('import timing:')) console.log(`   ${line}`);
-  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as ChildResult;
+  if (child.status !== 0) throw new Error(`${label} import failed (exit ${child.status}):\n${child.stderr}`);
+  let readMs = NaN;
+  let probe: { sampledPeak: number; vmHwm: number | null } | undefined;
+  for (const line of child.stderr.split('\n')) {
+    const reading = /^import timing: reading and checking (\d+) ms$/.exec(line);
+    if (reading) readMs = Number(reading[1]);
+    else if (line.startsWith('import timing:') && showTimings) console.log(`   ${line}`);
+    else if (line.startsWith('import probe: ')) probe = JSON.parse(line.slice('import probe: '.length));
+  }
+  if (probe === undefined) throw new Error(`${label}: the import printed no peak memory (bench/import-probe.mjs)`);
+  const report = JSON.parse(child.stdout) as {
+    rows_total: number;
+    added: number;
+    updated: number;
+    unchanged: number;
+    rejected: number;
+    duration_ms: number;
+  };
+  const r: ChildResult = {
+    rows: report.rows_total,
+    added: report.added,
+    updated: report.updated,
+    unchanged: report.unchanged,
+    rejected: report.rejected,
+    ms: report.duration_ms,
+    readMs,
+    ...probe,
+  };
   const peak = Math.max(r.sampledPeak, r.vmHwm ?? 0);
   console.log(
-    `${label}: ${fmt(r.rows)} rows (${fmt(r.added)} added, ${fmt(r.updated)} updated, ${fmt(r.unchanged)} unchanged, ${fmt(r.rejected)} rejected) in ${(r.ms / 1000).toFixed(2)} s = ${fmt((r.rows / r.ms) * 1000)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB, ${mb(r.rssBefore)} MB with the service open); reading and checking ${(r.readMs / 1000).toFixed(2)} s; load average ${loadBefore} before`,
+    `${label}: ${fmt(r.rows)} rows (${fmt(r.added)} added, ${fmt(r.updated)} updated, ${fmt(r.unchanged)} unchanged, ${fmt(r.rejected)} rejected) in ${(r.ms / 1000).toFixed(2)} s = ${fmt((r.rows / r.ms) * 1000)} rows/s; peak RSS ${mb(peak)} MB (VmHWM ${r.vmHwm === null ? 'n/a' : mb(r.vmHwm)} MB); ${Number.isNaN(r.readMs) ? 'the file was not read again (an import of the same file, by its fingerprint)' : `reading and checking ${(r.readMs / 1000).toFixed(2)} s`}; load average ${loadBefore} before`,
   );
   return { ...r, peak };
 }

@@ -523,12 +523,12 @@ export class LedgerWriter {
 }
 
 /**
- * NPS_IMPORT_TIMINGS=1: the writer's time in add and each index build, on stderr (bench:import
- * prints them). Written synchronously: on the import thread, process.stderr is relayed through the
- * main thread and a line can be lost when the process ends soon after the commit.
+ * NPS_IMPORT_TIMINGS=1: the reading's time, the writer's time in add and each index build, on
+ * stderr (bench:import reads them). Written synchronously: on the import thread, process.stderr is
+ * relayed through the main thread and a line can be lost when the process ends soon after the commit.
  */
 const TIMINGS = process.env.NPS_IMPORT_TIMINGS === '1';
-function timing(what: string): void {
+export function timing(what: string): void {
   if (TIMINGS) writeSync(2, `import timing: ${what}\n`);
 }
 

@@ -37,7 +37,7 @@ import {
 import { contradicts, detach, ORDER_WORDS, SEPARATOR_WORDS } from './values';
 import { FileError, NOT_A_CELL, NOT_AN_OBJECT, openSource, sniff, streamRows, type OpenedSource, type Sniffed } from '../tables/source';
 import type { RowWriter } from '../engine/index';
-import { readFingerprint, type WriterStats } from './import-repository';
+import { readFingerprint, timing, type WriterStats } from './import-repository';
 import { importAgain } from './import-again';
 import { byDoor } from '../said';
 
@@ -970,6 +970,7 @@ async function writeRows(
   const fileName = opened.name;
   const staging = new Batcher(writer);
   const { rowsTotal, rejections, ignored, sha256 } = await stageRows(opened, sniffed, read, staging, writer, opts.onProgress);
+  timing(`reading and checking ${Math.round(performance.now() - t0)} ms`);
   opts.onProgress?.({ done: rowsTotal, bytes: opened.size, totalBytes: opened.size });
 
   // A preview runs the same writes and rolls them back: it reports exactly what the import would do.
