@@ -299,13 +299,18 @@ export class LedgerWriter {
   private nameNo(name: string): number {
     let no = this.names.get(name);
     if (no === undefined) {
-      const sqlite = this.sqlite;
-      sqlite.prepare(`INSERT OR IGNORE INTO ${NAMES_TABLE} (name) VALUES (?)`).run(name);
-      no = sqlite.prepare(`SELECT no FROM ${NAMES_TABLE} WHERE name = ?`).pluck().get(name) as number;
+      // Prepared once an import: a file of many counterparties brings thousands of new names.
+      const s = (this.nameStatements ??= {
+        insert: this.sqlite.prepare(`INSERT OR IGNORE INTO ${NAMES_TABLE} (name) VALUES (?)`),
+        select: this.sqlite.prepare(`SELECT no FROM ${NAMES_TABLE} WHERE name = ?`).pluck(),
+      });
+      s.insert.run(name);
+      no = s.select.get(name) as number;
       this.names.set(detach(name), no);
     }
     return no;
   }
+  private nameStatements: { insert: Database.Statement; select: Database.Statement } | undefined;
 
   private createWallet(wallet: string): void {
     const w = detach(wallet);
