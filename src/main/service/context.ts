@@ -7,6 +7,7 @@ import type { KeyStore } from './keys/key-repository';
 import type { NonceStore } from './keys/nonce-repository';
 import type { LocalUser } from './local-user';
 import type { SecretBox } from './onchain/nodes';
+import type { RunStore } from './reconcile/run-repository';
 import type { TicketStore } from './tickets/store-repository';
 
 /** What every domain's handlers share: the store, the clock, and where files live. */
@@ -24,6 +25,8 @@ export interface ServiceContext {
   keys: KeyStore;
   /** What a person reads of a ticket and changes of its status, in the store the service opened (tickets/store-repository.ts). */
   tickets: TicketStore;
+  /** Where a verification's batches write their runs, tickets and results, one transaction each (reconcile/run-repository.ts). */
+  runs: RunStore;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */
   engine: Engine;
   /** Word of a change to every service on the store, and so to every window (changes.ts). */

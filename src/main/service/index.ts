@@ -18,6 +18,7 @@ import { applyDeferredNonces } from './keys/nonces';
 import { sqliteKeyStore, type KeyStore } from './keys/key-repository';
 import { sqliteNonceStore, type NonceStore } from './keys/nonce-repository';
 import { sqliteTicketStore, type TicketStore } from './tickets/store-repository';
+import { sqliteRunStore, type RunStore } from './reconcile/run-repository';
 import type { SecretBox } from './onchain/nodes';
 import type { CheckOptions } from './onchain/checks';
 import { answerFor, byDoor, sayFor } from './said';
@@ -53,6 +54,8 @@ export interface ServiceOptions {
   keys?: KeyStore;
   /** Where a person's work on tickets is read and written: by default the service's own store; a team store's (tickets/store-repository.ts). */
   tickets?: TicketStore;
+  /** Where a verification's batches are written: by default the service's own store; a team store's (reconcile/run-repository.ts). */
+  runs?: RunStore;
   /** Word of a change among the services on the store: by default this process's own (engine/store-changes.ts). */
   changes?: StoreChanges;
 }
@@ -102,6 +105,7 @@ export function openService(opts: ServiceOptions): Service {
     nonces: opts.nonces ?? sqliteNonceStore(db),
     keys: opts.keys ?? sqliteKeyStore(db),
     tickets: opts.tickets ?? sqliteTicketStore(db),
+    runs: opts.runs ?? sqliteRunStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
     ),

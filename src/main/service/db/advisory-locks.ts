@@ -10,4 +10,9 @@ export const ADVISORY_LOCKS = {
   nonceWindow: 0x6e70_7331,
   /** Held by the one service importing into the store (engine/store-lock.ts). */
   import: 0x6e70_7332,
+  /**
+   * With a transaction's hash (the two-key form), held by a verification's batch until it commits
+   * while it reads and writes that transaction's Pending ticket (reconcile/run-repository.ts).
+   */
+  pendingTicket: 0x6e70_7333,
 } as const;

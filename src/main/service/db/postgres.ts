@@ -81,6 +81,9 @@ export async function openPostgres(url: string, opts: { migrationsFolder?: strin
   const migrationsFolder = opts.migrationsFolder ?? defaultPgMigrationsFolder();
   const journal = readJournal(migrationsFolder);
   const pool = new pg.Pool({ connectionString: url, types });
+  // An idle connection the server ended (a restart, pg_terminate_backend) is dropped by the pool and
+  // the next query opens another; unheard, its error would end the process.
+  pool.on('error', () => undefined);
   try {
     const client = await pool.connect();
     try {
@@ -115,6 +118,11 @@ export async function openPostgres(url: string, opts: { migrationsFolder?: strin
 /** One transaction on one client of the pool: committed when `work` returns, rolled back when it throws. */
 export async function inPgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection that breaks while checked out says so on the client too: heard here (the query
+  // under way fails with it), or it would end the process; the client is then not given back.
+  let broken: Error | undefined;
+  const onError = (err: Error) => (broken ??= err);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -125,6 +133,7 @@ export async function inPgTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCl
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(broken ?? false);
   }
 }

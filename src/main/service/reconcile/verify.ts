@@ -2,9 +2,8 @@ import { uuidv7 } from '../uuid-v7';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { MatchFlags, VerifyItem } from '../../../shared/reconcile';
 import type { ServiceContext } from '../context';
-import { inTransaction } from '../db/open';
 import { deferredTickets, type TicketWrites } from '../tickets/deferred';
-import { pendingTicketIds, raiseExceptions, type NewException, type NewTicket, type TicketClaim } from '../tickets/repository';
+import { raiseExceptions, type NewException, type NewTicket, type TicketClaim } from '../tickets/repository';
 import {
   abnormalFields,
   caselessKey,
@@ -306,16 +305,16 @@ export async function verifyChunk(
     });
     return outcomes;
   }
-  return inTransaction(ctx.db, () => {
-    if (createRun) insertRun(ctx.db, createRun);
-    const dupOf = paired?.dupOf ?? [];
-    const exceptionOf = paired ? twoWayExceptions(ctx, scope, claims, matches, dupOf, ctx.now()) : [];
-    const { writes, outcomes } = planWrites(ctx, scope, firstIdx, claims, matches, dupOf, exceptionOf, (ids) =>
-      pendingTicketIds(ctx.db, ids),
-    );
-    tickets.apply(ctx.db, writes);
-    insertChunk(ctx.db, scope.run_id, writes.chunk);
-    return outcomes;
+  const dupOf = paired?.dupOf ?? [];
+  return ctx.runs.writeBatch({
+    run_id: scope.run_id,
+    run: createRun,
+    mismatched: mismatchedIds(matches, dupOf),
+    plan: (pending) => {
+      const exceptionOf = paired ? twoWayExceptions(ctx, scope, claims, matches, dupOf, ctx.now()) : [];
+      const { writes, outcomes } = planWrites(ctx, scope, firstIdx, claims, matches, dupOf, exceptionOf, () => pending);
+      return { writes, result: outcomes };
+    },
   });
 }
 
@@ -339,6 +338,14 @@ export function applyDeferredVerify(ctx: ServiceContext): void {
   });
 }
 
+/** The transactions of the records a batch's claims (duplicates apart) disagree with: those its tickets are about. */
+function mismatchedIds(
+  matches: readonly { record: LedgerRecord | null; result: boolean }[],
+  dupOf: readonly (number | undefined)[],
+): string[] {
+  return matches.filter((m, i) => m.record !== null && !m.result && dupOf[i] === undefined).map((m) => m.record!.transaction_id);
+}
+
 /**
  * The outcome of each claim and what the batch writes: a new Pending ticket for a mismatch about
  * a transaction without one (`pendingOf` answers those that have one), an update of the ticket
@@ -355,10 +362,7 @@ function planWrites(
   pendingOf: (transactionIds: string[]) => Map<string, string>,
 ): { writes: VerifyWrites; outcomes: Outcome[] } {
   const now = ctx.now();
-  const mismatched = matches
-    .filter((m, i) => m.record !== null && !m.result && dupOf[i] === undefined)
-    .map((m) => m.record!.transaction_id);
-  const pending = pendingOf(mismatched);
+  const pending = pendingOf(mismatchedIds(matches, dupOf));
   // New tickets are written together first; updates follow in claim order, so a second
   // mismatch about a transaction in this batch lands on the ticket the first one opened.
   const opened: NewTicket[] = [];
