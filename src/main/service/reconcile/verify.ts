@@ -21,7 +21,7 @@ import { evmChainIds, getRun, insertChunk, insertRun, outcomeJson, type ChunkRow
 /*
  * The one verification core: the signed API and the books runs both come through verifyChunk, a
  * batch of at most 1000 claims looked up together, matched by the pure rules, and stored with
- * their tickets in one SQLite transaction.
+ * their tickets in one transaction of the run store (run-repository.ts).
  */
 
 export interface Claim {

@@ -25,9 +25,10 @@ import {
  * it again on the row as the winner left it (the loser's UPDATE waits for the winner's row lock),
  * so the loser's UPDATE changes nothing and its transaction writes nothing.
  *
- * The queue's listing, the tickets a verification opens and the exceptions a run raises stay on
- * the SQLite store's own statements (repository.ts) until the ledger and the runs move too: the
- * listing's search reads the ledger's hashes, and a run writes its tickets in its own transaction.
+ * The tickets a verification opens and updates are written with its batch, in the batch's own
+ * transaction (reconcile/run-repository.ts). The queue's listing and the exceptions a books run
+ * raises stay on the SQLite store's own statements (repository.ts) until the ledger moves too: the
+ * listing's search reads the ledger's hashes.
  */
 
 export interface TicketStore {
