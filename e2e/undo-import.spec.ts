@@ -84,7 +84,7 @@ test('undo the second import: the confirmation says what changes, the history sh
   await expect(dialog).toBeHidden();
 
   const row = history(page).getByRole('row').filter({ hasText: 'second.csv' });
-  await expect(row.getByTestId('undone')).toHaveText(/^Undone by ui, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+  await expect(row.getByTestId('undone')).toHaveText(/^Undone by the app, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
   await expect(history(page).getByRole('button', { name: 'Undo import of second.csv' })).toHaveCount(0);
   await shot(page, 'ledger-undo-history');
 

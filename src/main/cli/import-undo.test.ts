@@ -38,11 +38,11 @@ describe('npm run nps -- import undo', () => {
     expect(done.out).toMatch(
       /^Undone import [0-9a-f-]{36}: second\.csv .*\n {2}removed 1 record it added\n {2}restored 1 record it updated to their earlier version\n {2}dismissed 0 Pending tickets/,
     );
-    expect(done.out).toMatch(/\n {2}by cli, [0-9T:-]+Z\n$/);
+    expect(done.out).toMatch(/\n {2}by the command line, [0-9T:-]+Z\n$/);
     expect(await exported()).toBe(before);
 
     const again = await nps(['import', 'undo', imported.import_id, '--yes', '--data-dir', dataDir]);
     expect(again.code).toBe(1);
-    expect(again.err).toBe(`error 1002: import_id: import ${imported.import_id} (second.csv) was already undone by cli\n`);
+    expect(again.err).toBe(`error 1002: import_id: import ${imported.import_id} (second.csv) was already undone by the command line\n`);
   }, 180_000);
 });

@@ -1,3 +1,4 @@
+import { actorLabel } from '../../shared/actors';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Mapping, type ImportReport, type ImportUndo } from '../../shared/ledger';
@@ -136,7 +137,7 @@ export function formatUndo(u: ImportUndo, done: boolean): string {
     [plural(u.tickets, 'Pending ticket') + ' on the removed records', 'dismissed', ''],
   ];
   for (const [what, verb, rest] of said) lines.push(done ? `  ${verb} ${what}${rest}` : `  ${what} will be ${verb}${rest}`);
-  if (done && u.undone_at !== null) lines.push(`  by ${u.undone_by ?? '?'}, ${utc(u.undone_at)}`);
+  if (done && u.undone_at !== null) lines.push(`  by ${u.undone_by ? actorLabel(u.undone_by) : 'someone'}, ${utc(u.undone_at)}`);
   return lines.join('\n');
 }
 

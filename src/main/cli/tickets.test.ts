@@ -92,7 +92,7 @@ describe('npm run nps -- tickets', () => {
       expect(resolved.out).toBe('Resolved 2 tickets.\n');
       const text = (await nps(['tickets', 'show', mismatches[0]!, ...dir])).out;
       expect(text).toMatch(/^Ticket [0-9a-f-]{36}: Mismatched, Resolved\n/);
-      expect(text).toMatch(/Pending -> Resolved by cli: fee corrected in the books\n$/);
+      expect(text).toMatch(/Pending -> Resolved by the command line: fee corrected in the books\n$/);
 
       // Bulk reopen by filter takes every Resolved or Dismissed ticket the filter selects.
       const back = await nps(['tickets', 'reopen', '--run', runId, '--yes', '--json', ...dir]);

@@ -1,3 +1,4 @@
+import { actorLabel } from '../../shared/actors';
 import {
   EXCEPTION_KIND_LABELS,
   ExceptionKind,
@@ -65,7 +66,7 @@ function describeTicket(t: TicketDetail): string {
   lines.push('  history:');
   for (const e of t.events) {
     const change = e.kind === 'status' ? `${e.from_status} -> ${e.to_status}` : e.kind;
-    lines.push(`    ${when(e.at)}  ${change} by ${e.actor}${e.note ? `: ${e.note}` : ''}`);
+    lines.push(`    ${when(e.at)}  ${change} by ${actorLabel(e.actor)}${e.note ? `: ${e.note}` : ''}`);
   }
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { actorLabel } from '../../../shared/actors';
 import type { ImportUndo } from '../../../shared/ledger';
 import type { ServiceContext } from '../context';
 import { invalidParam } from '../errors';
@@ -17,7 +18,7 @@ function importOf(ctx: ServiceContext, importId: string): ImportRow {
   if (row.undone_at !== null)
     throw invalidParam(
       'import_id',
-      `import ${importId} (${row.file_name}) was already undone${row.undone_by ? ` by ${row.undone_by}` : ''}`,
+      `import ${importId} (${row.file_name}) was already undone${row.undone_by ? ` by ${actorLabel(row.undone_by)}` : ''}`,
     );
   return row;
 }

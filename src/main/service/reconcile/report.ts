@@ -1,3 +1,4 @@
+import { actorLabel } from '../../../shared/actors';
 import type { Chain } from '../../../shared/catalogue';
 import type { LedgerRecord } from '../../../shared/ledger';
 import {
@@ -118,7 +119,12 @@ const falseFields = (row: RunItemRow): string => {
 function exceptionOf(state: ExceptionState | undefined): ReportException | null {
   if (!state) return null;
   const settled = state.status !== 'Pending' && state.last_change?.to === state.status ? state.last_change : null;
-  return { status: state.status, settled_by: settled?.actor ?? '', settled_at: settled?.at ?? null, reason: settled?.note ?? '' };
+  return {
+    status: state.status,
+    settled_by: settled ? actorLabel(settled.actor) : '',
+    settled_at: settled?.at ?? null,
+    reason: settled?.note ?? '',
+  };
 }
 
 /** The decimal places of each token the items and balances name, from the catalogue (a token it lacks has none). */

@@ -70,7 +70,7 @@ describe('one ticket', () => {
     expect(open(subject)).toBe(id);
     const err = await failure(svc.invoke('ticket-transition', { ticket_id: id, to: 'Resolved', note: 'checked', seen }, ui));
     expect(err.code).toBe(3006);
-    expect(err.message).toMatch(/a newer claim updated it \(ui\) at .*; it is Pending now/);
+    expect(err.message).toMatch(/a newer claim updated it \(the app\) at .*; it is Pending now/);
     expect(await seenOf(id)).toEqual({ status: 'Pending', version: 1 });
   });
 

@@ -1,3 +1,4 @@
+import { actorLabel } from '../../../shared/actors';
 import type { ServiceContext } from '../context';
 import type { TicketStatus } from '../../../shared/tickets';
 import type { TicketNow } from './repository';
@@ -43,10 +44,10 @@ function lastChangeText(t: TicketNow): string {
   if (e === null) return now;
   const what =
     e.kind === 'status' && e.to !== null
-      ? `${e.actor} ${DONE[e.to]} it`
+      ? `${actorLabel(e.actor)} ${DONE[e.to]} it`
       : e.kind === 'updated'
-        ? `a newer claim updated it (${e.actor})`
-        : `${e.actor} opened it`;
+        ? `a newer claim updated it (${actorLabel(e.actor)})`
+        : `${actorLabel(e.actor)} opened it`;
   return `${what} at ${utc(e.at)}; ${now}`;
 }
 

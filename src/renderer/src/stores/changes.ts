@@ -1,3 +1,4 @@
+import { actorLabel } from '../../../shared/actors';
 import { create } from 'zustand';
 import type { ChangeTopic, StoreChange } from '../../../shared/changes';
 import { onStoreChange } from '../api';
@@ -61,7 +62,7 @@ export const useChanges = create<ChangesStore>((set, get) => {
     // An import makes the wallets its file names.
     if (ticks.wallets !== get().ticks.wallets || ticks.imports !== get().ticks.imports) useReference.getState().loadWallets(true);
     const told = heard.filter((c) => c.topic !== 'everything');
-    const texts = told.map((c) => (c.actor ? `${c.what} by ${c.actor}` : c.what));
+    const texts = told.map((c) => (c.actor ? `${c.what} by ${actorLabel(c.actor)}` : c.what));
     const shown =
       texts.length <= MAX_NOTES ? texts : [...texts.slice(0, MAX_NOTES - 1), `and ${texts.length - MAX_NOTES + 1} more changes by others`];
     const notes = shown.map((text) => ({ id: nextNote++, text }));

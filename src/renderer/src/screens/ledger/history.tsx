@@ -1,3 +1,4 @@
+import { actorLabel } from '../../../../shared/actors';
 import { useState } from 'react';
 import type { ImportListed } from '../../../../shared/ledger';
 import { call, errorText } from '../../api';
@@ -35,7 +36,7 @@ const columns: SimpleColumn<ImportListed>[] = [
 ];
 
 /** Who undid the import and when (UTC), as the history row and the detail say it. */
-const undoneText = (i: ImportListed) => `Undone by ${i.undone_by ?? 'unknown'}, ${formatTime(i.undone_at)} UTC`;
+const undoneText = (i: ImportListed) => `Undone by ${i.undone_by ? actorLabel(i.undone_by) : 'someone'}, ${formatTime(i.undone_at)} UTC`;
 
 /**
  * The confirmation of an undo: exactly what will change, from the service's own count, or why the

@@ -1,3 +1,4 @@
+import { actorLabel, actorLabelStart } from '../../../../shared/actors';
 import { useState, type ReactNode } from 'react';
 import { FLAG_FIELDS, type FlagField } from '../../../../shared/reconcile';
 import { EXCEPTION_KIND_LABELS, type TicketDetail, type TicketEvent, type TicketSeen, type TicketStatus } from '../../../../shared/tickets';
@@ -209,7 +210,7 @@ function History({ events }: { events: TicketEvent[] }) {
             <span className="num muted">{formatTime(e.at)}</span>
             <span>
               {eventText(e)}
-              <span className="event-actor"> by {e.actor}</span>
+              <span className="event-actor"> by {actorLabel(e.actor)}</span>
               {e.note && e.kind !== 'opened' && <q className="note-text">{e.note}</q>}
             </span>
           </li>
@@ -240,7 +241,7 @@ export function ChangedBanner({ text, onClose }: { text: string; onClose: () => 
 function changedMeanwhile(d: TicketDetail, seen: TicketSeen): string | undefined {
   if (d.version === seen.version) return undefined;
   const last = d.events.at(-1);
-  const who = last ? `${last.actor} changed it at ${formatTime(last.at)} UTC` : 'It changed';
+  const who = last ? `${actorLabelStart(last.actor)} changed it at ${formatTime(last.at)} UTC` : 'It changed';
   return `${who} while this was open: it is ${d.status} now. Going on will be refused; cancel and look again.`;
 }
 
