@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { HandlerSpec } from '../../shared/contract';
+import type { CatalogueStore } from './catalogue/store-repository';
 import type { Db } from './db/open';
 import type { Logger } from 'pino';
 import type { Engine, StoreChanges } from './engine/index';
@@ -24,6 +25,12 @@ export interface ServiceContext {
   keys: KeyStore;
   /** What a person reads of a ticket and changes of its status, in the store the service opened (tickets/store-repository.ts). */
   tickets: TicketStore;
+  /**
+   * The chains, tokens and ignored contracts, in the store the service opened: what the catalogue's
+   * calls, the /nps chain and token routes and the address check read and write
+   * (catalogue/store-repository.ts).
+   */
+  catalogue: CatalogueStore;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */
   engine: Engine;
   /** Word of a change to every service on the store, and so to every window (changes.ts). */

@@ -10,4 +10,10 @@ export const ADVISORY_LOCKS = {
   nonceWindow: 0x6e70_7331,
   /** Held by the one service importing into the store (engine/store-lock.ts). */
   import: 0x6e70_7332,
+  /**
+   * Held for a transaction that writes the catalogue after checking it (an add, an ignore) or
+   * seeds it (catalogue/store-repository.ts): services starting at once seed a changed catalogue
+   * file once, and two adds of one token cannot both pass their check.
+   */
+  catalogue: 0x6e70_7333,
 } as const;
