@@ -16,12 +16,13 @@ import { twoServicesOverPostgres } from './team.test-support';
  * whose word of a change goes through it (LISTEN/NOTIFY), as a local tool and a person use them:
  * a token added, a chain edited or added, a contract ignored through one service's window calls is
  * answered by the other's /nps routes and window calls within a second, though the other kept its
- * earlier /nps answers (the catalogue is what local tools read most); and two services starting at
- * once on a fresh store seed it once.
+ * earlier /nps answers (the catalogue is what local tools read most); a service whose listening
+ * connection broke drops its kept answers, since it may have missed a word; and two services
+ * starting at once on a fresh store seed it once.
  */
 
 let clock = Date.UTC(2026, 10, 27, 12);
-const { services, apps, createDatabase } = twoServicesOverPostgres(
+const { pools, services, apps, createDatabase } = twoServicesOverPostgres(
   async (pool) => ({ catalogue: postgresCatalogueStore(pool), changes: await postgresStoreChanges(pool.$client) }),
   () => clock,
 );
@@ -136,6 +137,21 @@ describe('two services over one PostgreSQL catalogue', () => {
     } finally {
       follower.close();
     }
+  });
+
+  test('a service whose LISTEN connection broke drops its kept pages: a change whose word it missed is answered', async () => {
+    const [, b] = apps as [App, App];
+    const url = '/nps/chains?chain_id=BTC';
+    expect((await get(b, url)).data.chains[0].name).toBe('Bitcoin');
+    // A change whose word never reaches b (as one announced while its connection was down): the kept page stays.
+    await pools[0]!.$client.query("UPDATE chains SET name = 'Bitcoin (renamed)' WHERE chain_id = 'BTC'");
+    expect((await get(b, url)).data.chains[0].name).toBe('Bitcoin');
+    // What a dropped network does to the listening sessions: the server ends them; each service hears EVERYTHING.
+    await pools[0]!.$client.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid() AND datname = current_database()",
+    );
+    const after = await within1s(b, url, (r) => (r.data as { chains: { name: string }[] }).chains[0]?.name === 'Bitcoin (renamed)');
+    expect(after.body.data.chains[0].name).toBe('Bitcoin (renamed)');
   });
 
   test('two services starting at once on a fresh store seed it once, and both answer the whole catalogue', async () => {
