@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { HandlerSpec } from '../../shared/contract';
+import type { CatalogueStore } from './catalogue/store-repository';
 import type { Db } from './db/open';
 import type { Logger } from 'pino';
 import type { Engine, StoreChanges } from './engine/index';
@@ -25,6 +26,12 @@ export interface ServiceContext {
   keys: KeyStore;
   /** What a person reads of a ticket and changes of its status, in the store the service opened (tickets/store-repository.ts). */
   tickets: TicketStore;
+  /**
+   * The chains, tokens and ignored contracts, in the store the service opened: what the catalogue's
+   * calls, the /nps chain and token routes and the address check read and write
+   * (catalogue/store-repository.ts).
+   */
+  catalogue: CatalogueStore;
   /** Where a verification's batches write their runs, tickets and results, one transaction each (reconcile/run-repository.ts). */
   runs: RunStore;
   /** Threads, the write lock and where rows are written: the engine room (engine/README.md). */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { HandlerName, HandlerResult } from '../../shared/contract';
-import { seedFromResources } from './catalogue/handlers';
+import { followCatalogueOf, seedFromResources, seedShared } from './catalogue/handlers';
+import { sqliteCatalogueStore, type CatalogueStore } from './catalogue/store-repository';
+import { announceChange } from './changes';
 import type { CallMeta, ServiceContext } from './context';
 import { ErrorCodes } from '../../shared/errors';
 import { openDb, type Db } from './db/open';
@@ -54,6 +56,11 @@ export interface ServiceOptions {
   keys?: KeyStore;
   /** Where a person's work on tickets is read and written: by default the service's own store; a team store's (tickets/store-repository.ts). */
   tickets?: TicketStore;
+  /**
+   * The chains, tokens and ignored contracts: by default the service's own store, seeded as it opens;
+   * a team store's (catalogue/store-repository.ts), seeded once `ready` resolves.
+   */
+  catalogue?: CatalogueStore;
   /** Where a verification's batches are written: by default the service's own store; a team store's (reconcile/run-repository.ts). */
   runs?: RunStore;
   /** Word of a change among the services on the store: by default this process's own (engine/store-changes.ts). */
@@ -62,6 +69,12 @@ export interface ServiceOptions {
 
 export interface Service {
   ctx: ServiceContext;
+  /**
+   * Resolves when the service's start on its store is done: at once on its own store, seeded as it
+   * opened; on a team store once the catalogue is seeded (or found seeded by another service).
+   * Rejects, as the catalogue's calls do, when that seed failed.
+   */
+  ready: Promise<void>;
   handlers: Handlers;
   invoke<N extends HandlerName>(name: N, input: unknown, meta: CallMeta): Promise<HandlerResult<N>>;
   close(): void;
@@ -105,6 +118,7 @@ export function openService(opts: ServiceOptions): Service {
     nonces: opts.nonces ?? sqliteNonceStore(db),
     keys: opts.keys ?? sqliteKeyStore(db),
     tickets: opts.tickets ?? sqliteTicketStore(db),
+    catalogue: opts.catalogue ?? sqliteCatalogueStore(db),
     runs: opts.runs ?? sqliteRunStore(db),
     engine: new Engine(db, (err) =>
       ctx.log.error({ event: 'deferred-write-failed', err }, 'a write deferred during an import could not be applied'),
@@ -116,8 +130,9 @@ export function openService(opts: ServiceOptions): Service {
     closing: closing.signal,
     ...(opts.secretBox ? { secretBox: opts.secretBox } : {}),
   };
+  const unfollow = followCatalogueOf(ctx, opts.catalogue === undefined);
   try {
-    seedFromResources(ctx);
+    const ready = opts.catalogue ? seedTeamCatalogue(ctx, opts.catalogue) : seedOwnCatalogue(ctx);
     const handlers = createHandlers(ctx, { onchain: opts.onchain });
     applyDeferredNonces(ctx);
     applyDeferredVerify(ctx);
@@ -126,6 +141,7 @@ export function openService(opts: ServiceOptions): Service {
     startRetention(ctx);
     return {
       ctx,
+      ready,
       handlers,
       // The command line's words (said.ts): the CLI and the tests call here; the window's calls go through app/call.ts.
       invoke: async (name, input, meta) => {
@@ -138,6 +154,7 @@ export function openService(opts: ServiceOptions): Service {
       close: () => {
         closing.abort();
         forget();
+        unfollow();
         void ctx.changes.close();
         ctx.engine.close();
         db.$client.close();
@@ -146,10 +163,53 @@ export function openService(opts: ServiceOptions): Service {
   } catch (err) {
     closing.abort();
     forget();
+    unfollow();
     ctx.engine.close();
     db.$client.close();
     throw storeFailure(err, file) ?? err;
   }
+}
+
+/** Word of a seed that changed the catalogue, for the other services on the store (their kept answers) and their windows. */
+const announceSeed = (ctx: ServiceContext): void =>
+  announceChange(ctx, {
+    topic: 'catalogue',
+    what: "The catalogue updated from the app's list of chains and tokens",
+    ids: [],
+    actor: '',
+    at: ctx.now(),
+  });
+
+/** The service's own store is seeded as it opens (a failure is the open's), so its catalogue is whole before the first call. */
+function seedOwnCatalogue(ctx: ServiceContext): Promise<void> {
+  if (seedFromResources(ctx)) announceSeed(ctx);
+  return Promise.resolve();
+}
+
+/**
+ * A team store is seeded once the service has opened (the seed waits for any other service
+ * seeding it); until then the catalogue's calls wait for it, and fail as it failed.
+ */
+function seedTeamCatalogue(ctx: ServiceContext, store: CatalogueStore): Promise<void> {
+  const ready = seedShared(ctx, store).then((seeded) => {
+    if (seeded) announceSeed(ctx);
+  });
+  ready.catch((err: unknown) => ctx.log.error({ event: 'catalogue-seed-failed', err }, 'the catalogue could not be seeded'));
+  ctx.catalogue = afterSeeding(store, ready);
+  return ready;
+}
+
+/** The store whose every call waits for the seed first. */
+function afterSeeding(store: CatalogueStore, ready: Promise<void>): CatalogueStore {
+  return Object.fromEntries(
+    Object.entries(store).map(([name, call]: [string, (...args: unknown[]) => Promise<unknown>]) => [
+      name,
+      async (...args: unknown[]) => {
+        await ready;
+        return call(...args);
+      },
+    ]),
+  ) as unknown as CatalogueStore;
 }
 
 /** The folder made (0700) or its modes tightened (data-folder.ts): the warnings to give. */

@@ -8,69 +8,118 @@ import { ServiceError } from '../errors';
 import type { HandlersOf, ServiceContext } from '../context';
 import type { catalogueContract } from '../../../shared/catalogue';
 import type { Db } from '../db/open';
-import {
-  dataVersion,
-  deleteIgnored,
-  deleteToken,
-  getIgnored,
-  ignoreToken,
-  listIgnored,
-  getChain,
-  getToken,
-  insertChain,
-  insertToken,
-  listChains,
-  listTokens,
-  seedCatalogue,
-  seededHash,
-  tokenAmountsBeyond,
-  tokenByContract,
-  tokenRecordCount,
-  updateChain,
-  updateToken,
-} from './repository';
+import { dataVersion, getChain, tokenAmountsBeyond, tokenRecordCount, type CatalogueSeed } from './repository';
+import { seedIfChanged, type CatalogueStore } from './store-repository';
+import { followCatalogue, type CatalogueVersion } from './version';
 import { byDoor } from '../said';
 
 /** The file's chains carry network_id beside the /nps fields (the id a node of the chain answers). */
 const CatalogueFile = z.object({ chains: z.array(Chain.extend({ network_id: z.string().default('') })), tokens: z.array(Token) });
 
-/** Catalogue writes made through this connection, per store (SQLite's data_version counts only other connections'). */
-const ownWrites = new WeakMap<Db, number>();
-const wrote = (db: Db) => ownWrites.set(db, (ownWrites.get(db) ?? 0) + 1);
+/** Each service's catalogue version (version.ts), from its start (followCatalogueOf) to its close. */
+const versions = new WeakMap<ServiceContext, CatalogueVersion>();
 
 /**
- * Changes whenever the catalogue may have changed: an edit through this service, or a commit by
- * another connection (another process, the import thread). Answers built from the catalogue stay
- * good while it stays the same (the HTTP door keeps the serialized pages by it).
+ * Start following the service's catalogue changes (openService), on the store's word of a change;
+ * `embedded`: the catalogue is the service's own SQLite store, whose other connections announce
+ * nothing (version.ts says who they may be). Returns the way to stop.
  */
-export const catalogueVersion = (ctx: ServiceContext): string => `${ownWrites.get(ctx.db) ?? 0}:${dataVersion(ctx.db)}`;
+export function followCatalogueOf(ctx: ServiceContext, embedded: boolean): () => void {
+  const version = followCatalogue(ctx.changes, embedded ? () => dataVersion(ctx.db) : undefined);
+  versions.set(ctx, version);
+  return version.stop;
+}
+
+const versionOf = (ctx: ServiceContext): CatalogueVersion => {
+  const version = versions.get(ctx);
+  if (!version) throw new Error('the catalogue is not followed: a service follows it from its start (followCatalogueOf)');
+  return version;
+};
 
 /**
- * Seed the catalogue from resources/catalogue.json when the file differs from the one the store
- * was last seeded from; an unchanged file costs a read and a hash, and writes nothing.
+ * Changes whenever the catalogue may have changed: a write through this service, word of one
+ * through another service on the store, a commit by another connection to a SQLite file. Answers
+ * built from the catalogue stay good while it stays the same (the HTTP door keeps the serialized
+ * pages by it).
  */
-export function seedFromResources(ctx: ServiceContext): void {
+export const catalogueVersion = (ctx: ServiceContext): string => versionOf(ctx).read();
+
+/** The catalogue file the app ships (resources/catalogue.json): its hash, and its rows, read when a seed needs them. */
+function shippedCatalogue(ctx: ServiceContext): { hash: string; rows: () => CatalogueSeed } {
   const text = readFileSync(join(ctx.resourcesDir, 'catalogue.json'));
-  const hash = createHash('sha256').update(text).digest('hex');
-  if (seededHash(ctx.db) === hash) return;
-  const seed = CatalogueFile.parse(JSON.parse(text.toString('utf8')));
-  seedCatalogue(ctx.db, seed, hash, ctx.now());
-  wrote(ctx.db);
+  return {
+    hash: createHash('sha256').update(text).digest('hex'),
+    rows: () => CatalogueFile.parse(JSON.parse(text.toString('utf8'))),
+  };
 }
 
-/** The chain, or 3001 naming it. */
-export function requireChain(ctx: ServiceContext, chainId: string): Chain {
-  const chain = getChain(ctx.db, chainId);
-  if (!chain) throw new ServiceError(ErrorCodes.UNKNOWN_CHAIN, `chain_id: unknown chain ${JSON.stringify(chainId)}`);
-  return chain;
+/**
+ * Seed the service's own SQLite store from resources/catalogue.json when the file differs from the
+ * one it was last seeded from, at once as the service opens; an unchanged file costs a read and a
+ * hash, and writes nothing. Answers whether it seeded (index.ts then announces it).
+ */
+export function seedFromResources(ctx: ServiceContext): boolean {
+  const { hash, rows } = shippedCatalogue(ctx);
+  if (!seedIfChanged(ctx.db, hash, rows, ctx.now())) return false;
+  versionOf(ctx).changed();
+  return true;
 }
+
+/**
+ * The same on a store shared with other services (a team store): of services starting at once,
+ * one seeds and the others find its hash (store-repository.ts). Answers whether this one seeded.
+ */
+export async function seedShared(ctx: ServiceContext, store: CatalogueStore): Promise<boolean> {
+  const { hash, rows } = shippedCatalogue(ctx);
+  if (!(await store.seed(hash, rows, ctx.now()))) return false;
+  versionOf(ctx).changed();
+  return true;
+}
+
+/**
+ * The chain, or 3001 naming it, from the service's own SQLite store: what the wallets, the checks
+ * against the chain and the explorer links read until they move to the store interface
+ * (docs/team.md); the catalogue's own calls and the address check read ctx.catalogue.
+ */
+export function requireChain(ctx: ServiceContext, chainId: string): Chain {
+  return getChain(ctx.db, chainId) ?? unknownChain(chainId);
+}
+
+/** The chain, or 3001 naming it, from the service's catalogue (ctx.catalogue). */
+export async function catalogueChain(ctx: ServiceContext, chainId: string): Promise<Chain> {
+  return (await ctx.catalogue.chain(chainId)) ?? unknownChain(chainId);
+}
+
+const unknownChain = (chainId: string): never => {
+  throw new ServiceError(ErrorCodes.UNKNOWN_CHAIN, `chain_id: unknown chain ${JSON.stringify(chainId)}`);
+};
 
 /** The token, or 3002 naming it. */
-function requireToken(ctx: ServiceContext, tokenId: string): Token {
-  const token = getToken(ctx.db, tokenId);
-  if (!token) throw new ServiceError(ErrorCodes.UNKNOWN_TOKEN, `token_id: unknown token ${JSON.stringify(tokenId)}`);
-  return token;
+async function requireToken(ctx: ServiceContext, tokenId: string): Promise<Token> {
+  return (await ctx.catalogue.token(tokenId)) ?? unknownToken(tokenId);
 }
+
+const unknownToken = (tokenId: string): never => {
+  throw new ServiceError(ErrorCodes.UNKNOWN_TOKEN, `token_id: unknown token ${JSON.stringify(tokenId)}`);
+};
+
+/**
+ * What the ledger holds of a token, which guards the catalogue's edits: a token some record uses
+ * is not removed, and its decimal is not lowered below a record's places. Read from the service's
+ * own SQLite ledger, also when the catalogue is on a team store, until the ledger moves there
+ * (docs/team.md): the one seam between the catalogue and the ledger.
+ */
+interface TokenUse {
+  /** How many ledger records are in the token. */
+  records(chainId: string, tokenId: string): Promise<number>;
+  /** The records whose amount has more decimal places than `places`: how many, and the one with the most. */
+  beyond(chainId: string, tokenId: string, places: number): Promise<ReturnType<typeof tokenAmountsBeyond>>;
+}
+
+const ledgerTokenUse = (db: Db): TokenUse => ({
+  records: async (chainId, tokenId) => tokenRecordCount(db, chainId, tokenId),
+  beyond: async (chainId, tokenId, places) => tokenAmountsBeyond(db, chainId, tokenId, places),
+});
 
 /** The form of a contract address per chain family (its checksum is the explorer's business: the file names the contract as it is). */
 const CONTRACT_SHAPE: Record<string, { pattern: RegExp; name: string }> = {
@@ -89,48 +138,46 @@ function requireContractShape(chain: Chain, contract: string): void {
 }
 
 export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalogueContract> {
+  const used = ledgerTokenUse(ctx.db);
+  const changed = () => versionOf(ctx).changed();
   return {
-    'catalogue-ignored-list': ({ chain_id }) => listIgnored(ctx.db, chain_id),
-    'catalogue-token-ignore': (input) => {
-      const chain = requireChain(ctx, input.chain_id);
+    'catalogue-ignored-list': ({ chain_id }) => ctx.catalogue.ignored(chain_id),
+    'catalogue-token-ignore': async (input) => {
+      const chain = await catalogueChain(ctx, input.chain_id);
       requireContractShape(chain, input.contract_address);
-      const token = tokenByContract(ctx.db, chain.chain_id, input.contract_address);
-      if (token)
-        throw new ServiceError(
-          ErrorCodes.INVALID_PARAM,
-          `contract_address: it is the catalogue's token ${token.token_id} on ${chain.chain_id}; remove the token first (only a contract the catalogue lacks is ignored)`,
-        );
-      const ignored = ignoreToken(
-        ctx.db,
+      const ignored = await ctx.catalogue.ignore(
         { ...input, contract_address: contractKey(chain.chain_identifier, input.contract_address) },
+        input.contract_address,
         ctx.now(),
       );
-      wrote(ctx.db);
+      if ('taken' in ignored)
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          `contract_address: it is the catalogue's token ${ignored.taken.token_id} on ${chain.chain_id}; remove the token first (only a contract the catalogue lacks is ignored)`,
+        );
+      changed();
       return ignored;
     },
-    'catalogue-token-unignore': (input) => {
-      const chain = requireChain(ctx, input.chain_id);
-      const key = contractKey(chain.chain_identifier, input.contract_address);
-      const ignored = getIgnored(ctx.db, chain.chain_id, key);
+    'catalogue-token-unignore': async (input) => {
+      const chain = await catalogueChain(ctx, input.chain_id);
+      const ignored = await ctx.catalogue.unignore(chain.chain_id, contractKey(chain.chain_identifier, input.contract_address));
       if (!ignored)
         throw new ServiceError(ErrorCodes.INVALID_PARAM, `contract_address: ${input.contract_address} is not ignored on ${chain.chain_id}`);
-      deleteIgnored(ctx.db, chain.chain_id, key);
-      wrote(ctx.db);
+      changed();
       return ignored;
     },
-    'catalogue-chains-list': (q) => listChains(ctx.db, q),
-    'catalogue-tokens-list': (q) => listTokens(ctx.db, q),
-    'catalogue-chain-update': ({ chain_id, ...patch }) => {
-      requireChain(ctx, chain_id);
-      const chain = updateChain(ctx.db, chain_id, patch, ctx.now())!;
-      wrote(ctx.db);
+    'catalogue-chains-list': (q) => ctx.catalogue.chains(q),
+    'catalogue-tokens-list': (q) => ctx.catalogue.tokens(q),
+    'catalogue-chain-update': async ({ chain_id, ...patch }) => {
+      const chain = (await ctx.catalogue.updateChain(chain_id, patch, ctx.now())) ?? unknownChain(chain_id);
+      changed();
       return chain;
     },
-    'catalogue-token-update': ({ token_id, ...patch }) => {
-      const before = requireToken(ctx, token_id);
+    'catalogue-token-update': async ({ token_id, ...patch }) => {
+      const before = await requireToken(ctx, token_id);
       if (patch.decimal !== undefined && patch.decimal < before.decimal) {
         // The import refuses an amount with more places than its token's decimal; a lower decimal must still hold every record's.
-        const beyond = tokenAmountsBeyond(ctx.db, before.chain_id, token_id, patch.decimal);
+        const beyond = await used.beyond(before.chain_id, token_id, patch.decimal);
         if (beyond) {
           const { count, most } = beyond;
           throw new ServiceError(
@@ -139,41 +186,41 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
           );
         }
       }
-      const token = updateToken(ctx.db, token_id, patch, ctx.now())!;
-      wrote(ctx.db);
+      const token = (await ctx.catalogue.updateToken(token_id, patch, ctx.now())) ?? unknownToken(token_id);
+      changed();
       return token;
     },
-    'catalogue-token-remove': ({ token_id }) => {
-      const token = requireToken(ctx, token_id);
-      if (getChain(ctx.db, token.chain_id)?.native_token_id === token_id)
+    'catalogue-token-remove': async ({ token_id }) => {
+      const token = await requireToken(ctx, token_id);
+      if ((await ctx.catalogue.chain(token.chain_id))?.native_token_id === token_id)
         throw new ServiceError(
           ErrorCodes.INVALID_PARAM,
           `token_id: ${token_id} is the native coin of ${token.chain_id}; it cannot be removed`,
         );
-      const used = tokenRecordCount(ctx.db, token.chain_id, token_id);
-      if (used > 0)
+      const records = await used.records(token.chain_id, token_id);
+      if (records > 0)
         throw new ServiceError(
           ErrorCodes.INVALID_PARAM,
-          `token_id: ${used === 1 ? '1 ledger record is' : `${used} ledger records are`} in ${token_id}; only a token no record uses can be removed`,
+          `token_id: ${records === 1 ? '1 ledger record is' : `${records} ledger records are`} in ${token_id}; only a token no record uses can be removed`,
         );
-      deleteToken(ctx.db, token_id);
-      wrote(ctx.db);
+      await ctx.catalogue.removeToken(token_id);
+      changed();
       return token;
     },
-    'catalogue-chain-add': (input) => {
-      if (getChain(ctx.db, input.chain_id))
-        throw new ServiceError(ErrorCodes.INVALID_PARAM, `chain_id: ${input.chain_id} is already in the catalogue`);
-      if (getToken(ctx.db, input.chain_id))
+    'catalogue-chain-add': async (input) => {
+      const chain = await ctx.catalogue.addChain(input, ctx.now());
+      if ('taken' in chain)
         throw new ServiceError(
           ErrorCodes.INVALID_PARAM,
-          `chain_id: a token ${input.chain_id} exists; the native coin takes the chain's id`,
+          chain.taken === 'chain'
+            ? `chain_id: ${input.chain_id} is already in the catalogue`
+            : `chain_id: a token ${input.chain_id} exists; the native coin takes the chain's id`,
         );
-      const chain = insertChain(ctx.db, input, ctx.now());
-      wrote(ctx.db);
+      changed();
       return chain;
     },
-    'catalogue-token-add': (input) => {
-      const chain = requireChain(ctx, input.chain_id);
+    'catalogue-token-add': async (input) => {
+      const chain = await catalogueChain(ctx, input.chain_id);
       requireContractShape(chain, input.contract_address);
       const tokenId = input.token_id ?? `${input.chain_id}_${input.symbol.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
       if (!/^[A-Z][A-Z0-9_]{1,31}$/.test(tokenId))
@@ -181,21 +228,20 @@ export function catalogueHandlers(ctx: ServiceContext): HandlersOf<typeof catalo
           ErrorCodes.INVALID_PARAM,
           `token_id: ${JSON.stringify(tokenId)} is not a valid id; give ${byDoor('--token-id', 'a Token ID')} of capitals, digits and _`,
         );
-      if (getToken(ctx.db, tokenId))
-        throw new ServiceError(
-          ErrorCodes.INVALID_PARAM,
-          `token_id: ${tokenId} is already in the catalogue (give another ${byDoor('--token-id', 'Token ID')})`,
-        );
-      const same = tokenByContract(ctx.db, input.chain_id, input.contract_address);
-      if (same)
-        throw new ServiceError(
-          ErrorCodes.INVALID_PARAM,
-          `contract_address: ${input.chain_id} already has this contract as ${same.token_id}`,
-        );
-      const token = insertToken(ctx.db, { ...input, token_id: tokenId, name: input.name ?? input.symbol }, ctx.now());
       // A token added is no longer ignored: its rows are imported from now on.
-      deleteIgnored(ctx.db, chain.chain_id, contractKey(chain.chain_identifier, input.contract_address));
-      wrote(ctx.db);
+      const token = await ctx.catalogue.addToken(
+        { ...input, token_id: tokenId, name: input.name ?? input.symbol },
+        contractKey(chain.chain_identifier, input.contract_address),
+        ctx.now(),
+      );
+      if ('taken' in token)
+        throw new ServiceError(
+          ErrorCodes.INVALID_PARAM,
+          token.taken.token_id === tokenId
+            ? `token_id: ${tokenId} is already in the catalogue (give another ${byDoor('--token-id', 'Token ID')})`
+            : `contract_address: ${input.chain_id} already has this contract as ${token.taken.token_id}`,
+        );
+      changed();
       return token;
     },
   };

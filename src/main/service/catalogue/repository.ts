@@ -128,8 +128,11 @@ export function insertChain(db: Db, c: ChainAdd, now: number): Chain {
   return getChain(db, c.chain_id)!;
 }
 
+/** A token as it is added: its id and name settled. */
+export type NewToken = Required<Omit<TokenAdd, 'name'>> & { name: string };
+
 /** Add a token, as the user's row. */
-export function insertToken(db: Db, t: Required<Omit<TokenAdd, 'name'>> & { name: string }, now: number): Token {
+export function insertToken(db: Db, t: NewToken, now: number): Token {
   db.insert(tokens)
     .values({ ...t, can_deposit: true, can_withdraw: true, is_native: false, user_modified: true, created_at: now, updated_at: now })
     .run();
@@ -182,7 +185,11 @@ export function tokenByContract(db: Db, chainId: string, contract: string): Toke
     .get() as Token | undefined;
 }
 
-const SEED_HASH_KEY = 'catalogue_seed_sha256';
+/** The settings row that holds the hash of the catalogue file last seeded from. */
+export const SEED_HASH_KEY = 'catalogue_seed_sha256';
+
+/** The catalogue file's rows: its chains carry network_id beside the /nps fields. */
+export type CatalogueSeed = { chains: (Chain & { network_id: string })[]; tokens: Token[] };
 
 /** The hash of the catalogue file the store was last seeded from, if any. */
 export function seededHash(db: Db): string | undefined {
@@ -193,12 +200,7 @@ export function seededHash(db: Db): string | undefined {
  * Seed rows: add the missing ones, refresh the ones the user never changed, leave changed ones
  * alone; then remember the file's hash, in the same transaction.
  */
-export function seedCatalogue(
-  db: Db,
-  seed: { chains: (Chain & { network_id: string })[]; tokens: Token[] },
-  fileHash: string,
-  now: number,
-): void {
+export function seedCatalogue(db: Db, seed: CatalogueSeed, fileHash: string, now: number): void {
   db.$client.transaction(() => {
     for (const c of seed.chains) {
       db.insert(chains)

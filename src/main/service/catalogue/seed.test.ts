@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openService } from '../index';
 import { defaultResourcesDir } from '../paths';
 import { openDb } from '../db/open';
+import { localStoreChanges } from '../engine/index';
 import { migrationsBefore, tempService } from '../test-support';
 import { getChain, getToken } from './repository';
 
@@ -71,6 +72,28 @@ describe('catalogue seeding', () => {
     expect(chains.chains.find((c) => c.chain_id === 'ETH')?.confirming_threshold).toBe(64);
     expect(chains.chains.find((c) => c.chain_id === 'TRON')?.confirming_threshold).toBe(99);
     expect((await again.invoke('catalogue-tokens-list', { token_id: 'ETH_DAI' }, { actor: 'ui' })).total).toBe(1);
+  });
+
+  it('a seed that changed the catalogue is announced on its topic, for the other services on the store; an unchanged file is not', () => {
+    const resources = mkdtempSync(join(tmpdir(), 'nps-res-'));
+    cleanups.push(() => rmSync(resources, { recursive: true, force: true }));
+    cpSync(defaultResourcesDir(), resources, { recursive: true });
+    const changes = localStoreChanges();
+    const heard: string[] = [];
+    changes.on('catalogue', (_topic, detail) => heard.push((JSON.parse(detail!) as { change: { what: string } }).change.what));
+    const first = tempService({ resourcesDir: resources, changes });
+    cleanups.push(first.dispose);
+    first.close();
+    expect(heard).toEqual(["The catalogue updated from the app's list of chains and tokens"]);
+
+    openService({ dataDir: first.dataDir, resourcesDir: resources, changes }).close();
+    expect(heard).toHaveLength(1);
+
+    const file = JSON.parse(readFileSync(join(resources, 'catalogue.json'), 'utf8'));
+    file.chains.find((c: { chain_id: string }) => c.chain_id === 'TRON').confirming_threshold = 20;
+    writeFileSync(join(resources, 'catalogue.json'), JSON.stringify(file));
+    openService({ dataDir: first.dataDir, resourcesDir: resources, changes }).close();
+    expect(heard).toHaveLength(2);
   });
 
   it('reopening a store whose catalogue file has not changed writes nothing', () => {

@@ -11,8 +11,14 @@ export const ADVISORY_LOCKS = {
   /** Held by the one service importing into the store (engine/store-lock.ts). */
   import: 0x6e70_7332,
   /**
+   * Held for a transaction that writes the catalogue after checking it (an add, an ignore) or
+   * seeds it (catalogue/store-repository.ts): services starting at once seed a changed catalogue
+   * file once, and two adds of one token cannot both pass their check.
+   */
+  catalogue: 0x6e70_7333,
+  /**
    * With a transaction's hash (the two-key form), held by a verification's batch until it commits
    * while it reads and writes that transaction's Pending ticket (reconcile/run-repository.ts).
    */
-  pendingTicket: 0x6e70_7333,
+  pendingTicket: 0x6e70_7334,
 } as const;

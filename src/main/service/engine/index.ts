@@ -11,7 +11,7 @@ import { chainJudge, type ChainJudge } from './chain-thread';
 export type { RowWriter } from './import-writer';
 export type { Found, Wanted } from './lookups';
 export type { ChainJudge } from './chain-thread';
-export { EVERYTHING, localStoreChanges, type StoreChanges } from './store-changes';
+export { EVERYTHING, localStoreChanges, postgresStoreChanges, type StoreChanges } from './store-changes';
 
 /*
  * The engine room: the one place that knows about threads, second connections and the write

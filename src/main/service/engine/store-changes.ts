@@ -3,8 +3,8 @@ import type pg from 'pg';
 
 /*
  * Word that something in the store changed, to every service on it: what the window's event
- * stream listens to (service/changes.ts), and what the caches (the catalogue's, the ledger's
- * counts) will listen to in team mode (docs/team.md). On SQLite one process holds the store, so
+ * stream listens to (service/changes.ts), what the catalogue's kept answers are dropped by
+ * (catalogue/version.ts), and what the ledger's counts will listen to in team mode (docs/team.md). On SQLite one process holds the store, so
  * the word stays in the process; on PostgreSQL it goes through LISTEN/NOTIFY, in place of
  * `PRAGMA data_version`.
  */

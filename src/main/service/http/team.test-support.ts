@@ -10,10 +10,14 @@ import { buildServer } from './server';
  * Two services, each with its own data folder, over one PostgreSQL store (a real server, started
  * for the file and thrown away after it), each with its /nps door: what team mode's tests of the
  * API across instances start from. `storesOf` says which parts of the store each service takes
- * from PostgreSQL (its pool given); the rest stays in its own data folder. Call at the top of a
+ * from PostgreSQL, its pool given (async where a part needs it: the word of a change listens on a
+ * connection of its own); the rest stays in its own data folder. Each has started (`ready`) before the tests. Call at the top of a
  * `*.pg.test.ts` file; the lists fill in its beforeAll.
  */
-export function twoServicesOverPostgres(storesOf: (pool: PgDb) => Partial<ServiceOptions>, now: () => number) {
+export function twoServicesOverPostgres(
+  storesOf: (pool: PgDb) => Partial<ServiceOptions> | Promise<Partial<ServiceOptions>>,
+  now: () => number,
+) {
   let server: TestPostgres | undefined;
   const pools: PgDb[] = [];
   const services: ReturnType<typeof tempService>[] = [];
@@ -24,8 +28,9 @@ export function twoServicesOverPostgres(storesOf: (pool: PgDb) => Partial<Servic
     for (let i = 0; i < 2; i++) {
       const pool = await openPostgres(url);
       pools.push(pool);
-      const svc = tempService({ now, ...storesOf(pool) });
+      const svc = tempService({ now, ...(await storesOf(pool)) });
       services.push(svc);
+      await svc.ready;
       const app = buildServer(svc, { log: () => {} });
       strictAnswers(app);
       await app.ready();
@@ -38,5 +43,7 @@ export function twoServicesOverPostgres(storesOf: (pool: PgDb) => Partial<Servic
     for (const pool of pools) await pool.$client.end();
     await server?.stop();
   });
-  return { pools, services, apps };
+  /** Another database on the same server, empty: for services that must start together on a fresh store. */
+  const createDatabase = (name: string) => server!.createDatabase(name);
+  return { pools, services, apps, createDatabase };
 }
