@@ -35,7 +35,7 @@ export interface BatchWrites {
   chunk: ChunkRow;
 }
 
-export interface BatchPlan<T> {
+interface BatchPlan<T> {
   run_id: string;
   /** The run, when this batch creates it. */
   run?: RunRow;
