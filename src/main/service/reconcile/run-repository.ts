@@ -55,7 +55,7 @@ export interface RunStore {
 }
 
 /** Writes of a batch on the embedded store; the caller holds the transaction. */
-export function writeBatchSqlite(db: Db, runId: string, w: BatchWrites): void {
+function writeBatchSqlite(db: Db, runId: string, w: BatchWrites): void {
   openTickets(db, w.opened);
   for (const [id, claim] of w.updates) updateTicketClaim(db, id, claim);
   insertChunk(db, runId, w.chunk);
