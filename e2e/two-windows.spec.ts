@@ -182,6 +182,26 @@ test('one window edits a chain, the command line adds a token: the other window 
   expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 });
 
+test('before anyone is named, a note says where the change came from: "by the command line", never a door word', async ({ nps }) => {
+  const page = await nps.open();
+  await openScreen(page, 'Catalogue');
+  expect(
+    await nps.run([
+      'tokens',
+      'add',
+      'ETH',
+      '--contract',
+      '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+      '--symbol',
+      'PEPE',
+      '--decimal',
+      '18',
+    ]),
+  ).toSucceed();
+  await expect(page.getByTestId('change-note').last()).toHaveText(/^Token ETH_PEPE \(PEPE\) added by the command line/);
+  await shot(page, 'two-windows-note-unnamed');
+});
+
 test('the name and a key set from the command line show in an open Settings without a reload, with notes', async ({ nps }) => {
   const page = await nps.open();
   await openScreen(page, 'Settings');

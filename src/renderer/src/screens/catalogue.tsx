@@ -529,7 +529,15 @@ function ChainsTab() {
       render: (c) => {
         const n = nodeOf(c.chain_id);
         if (!n) return <NoValue />;
-        if (!n.supported) return <span className="muted small">cannot be read</span>;
+        if (!n.supported)
+          return (
+            <span
+              className="muted small"
+              title={`Records are checked against the nodes of EVM and TRON chains; ${c.chain_id} is ${n.family}`}
+            >
+              no checks
+            </span>
+          );
         return (
           <span className="node-cell">
             {n.configured ? (
