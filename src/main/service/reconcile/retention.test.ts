@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
+import type { StoreChange } from '../../../shared/changes';
 import { DEFAULT_RETENTION } from '../../../shared/retention';
 import type { ServiceContext } from '../context';
 import { openService } from '../index';
@@ -429,5 +430,30 @@ describe('when it runs', () => {
     await retentionSettled(svc.ctx);
     expect(await runIds(svc)).not.toContain(oldRun);
     expect(await runIds(svc)).toHaveLength(3);
+  });
+
+  test('a removal in the background is told to the windows as one asked for is, from no one; one that removed nothing is not', async () => {
+    const { svc, clock } = service();
+    await verify(svc, [{ i: 1 }]);
+    await verify(svc, [{ i: 2 }]);
+    await retentionSettled(svc.ctx);
+    await svc.invoke('retention-set', { days: 1, runs: 0 }, ui);
+    const heard: StoreChange[] = [];
+    const stop = svc.ctx.changes.on('runs', (_topic, detail) => heard.push((JSON.parse(detail!) as { change: StoreChange }).change));
+    try {
+      clock.now = T0 + 10 * DAY;
+      await verify(svc, [{ i: 3 }]);
+      await retentionSettled(svc.ctx);
+      // An hour on, the next run's pass finds nothing more to remove.
+      clock.now += 61 * 60_000;
+      await verify(svc, [{ i: 4 }]);
+      await retentionSettled(svc.ctx);
+    } finally {
+      stop();
+    }
+    expect(heard.filter((c) => c.what.startsWith('Old runs')).map((c) => [c.topic, c.what, c.actor])).toEqual([
+      ['runs', 'Old runs trimmed: 2 runs removed, 2 items removed in all', ''],
+    ]);
+    expect(heard.filter((c) => c.what.startsWith('A verification'))).toHaveLength(2);
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import type { RetentionApplied, RetentionPolicy, RetentionStatus, RetentionStore, retentionContract } from '../../../shared/retention';
+import { announceChange, changeOf } from '../changes';
 import type { CallMeta, HandlersOf, ServiceContext } from '../context';
 import {
   boundsOf,
@@ -173,10 +174,18 @@ function enqueue(ctx: ServiceContext, reason: Reason, meta?: CallMeta): Promise<
 /** A removal nobody waits for: skipped when one is running; a failure goes to the log. */
 function inBackground(ctx: ServiceContext, reason: Reason): void {
   if (!isOpen(ctx) || stateOf(ctx).job !== null) return;
-  enqueue(ctx, reason).catch((err: unknown) => {
-    // A service closed under it ends the removal between two batches; anything else is worth a line.
-    if (isOpen(ctx)) ctx.log.error({ event: 'retention', reason, err: err instanceof Error ? err.message : String(err) });
-  });
+  enqueue(ctx, reason).then(
+    (applied) => {
+      // No call answers a removal in the background: the windows hear of it as of one asked for,
+      // from no one (the policy did it).
+      const change = changeOf('retention-apply', {}, applied);
+      if (change && isOpen(ctx)) announceChange(ctx, { ...change, actor: '', at: ctx.now() });
+    },
+    (err: unknown) => {
+      // A service closed under it ends the removal between two batches; anything else is worth a line.
+      if (isOpen(ctx)) ctx.log.error({ event: 'retention', reason, err: err instanceof Error ? err.message : String(err) });
+    },
+  );
 }
 
 /** The removal after the service starts: on the next turn of the event loop, so opening the service never waits for it. */
