@@ -20,7 +20,7 @@ describe('npm run nps -- user', () => {
 
     expect(await nps(['user', ...dir])).toMatchObject({
       code: 0,
-      out: 'No user named yet: ticket events name the door (ui, cli). Set one: nps user NAME\n',
+      out: 'No user named yet: ticket events say "the command line" or "the app". Set one: nps user NAME\n',
     });
     expect(await nps(['user', '  ', ...dir])).toMatchObject({ code: 1, err: 'error 1002: name: must not be empty\n' });
     expect(await nps(['user', 'Ada Lovelace', ...dir])).toMatchObject({

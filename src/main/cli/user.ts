@@ -14,6 +14,11 @@ export async function userCommand(args: string[]): Promise<void> {
     const user = name === undefined ? await service.invoke('app-user-get', {}, cli) : await service.invoke('app-user-set', { name }, cli);
     if (values.json) out(JSON.stringify(user, null, 2));
     else if (name !== undefined) out(`Acting as ${user.name}: ticket events from the desktop app and the CLI name this user.`);
-    else out(user.name ? `Acting as ${user.name}.` : 'No user named yet: ticket events name the door (ui, cli). Set one: nps user NAME');
+    else
+      out(
+        user.name
+          ? `Acting as ${user.name}.`
+          : 'No user named yet: ticket events say "the command line" or "the app". Set one: nps user NAME',
+      );
   });
 }

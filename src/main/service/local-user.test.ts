@@ -112,7 +112,7 @@ describe('the named user, kept in the data folder', () => {
     const svc = tempService({ dataDir: dir, onWarning: (line) => warnings.push(line) });
     try {
       expect(warnings).toEqual([
-        `${join(dir, USER_FILE)} cannot be read (it is not JSON): events name the door (ui, cli) until a name is set again (Settings, Your name; or nps user NAME)`,
+        `${join(dir, USER_FILE)} cannot be read (it is not JSON): events say "the app" or "the command line" until a name is set again (Settings, Your name; or nps user NAME)`,
       ]);
       expect(await actorOfNextEvent(svc)).toBe('ui');
       // Nothing is lost: the file and the store's name stay until a name is set.

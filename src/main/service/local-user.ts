@@ -12,7 +12,7 @@ import { forgetStoredUserName, storedUserName } from './db/user';
  * docs/team.md) each acts under its own name. So it is kept in the data folder, beside the local
  * door's token and the logs, as user.json (0600, written whole), read once when the service opens
  * and held; the folder has one writer (data-folder.ts), so nothing else changes it meanwhile.
- * Until a name is set, events name the door (ui, cli).
+ * Until a name is set, events record the door (ui, cli), which people read as "the app" or "the command line" (shared/actors.ts).
  */
 
 export const USER_FILE = 'user.json';
@@ -62,7 +62,7 @@ export function openLocalUser(dataDir: string, db: Db, now: number, warn: (line:
   let name = 'name' in read ? read.name : '';
   if ('unreadable' in read) {
     warn(
-      `${file} cannot be read (${read.unreadable}): events name the door (ui, cli) until a name is set again (Settings, Your name; or nps user NAME)`,
+      `${file} cannot be read (${read.unreadable}): events say "the app" or "the command line" until a name is set again (Settings, Your name; or nps user NAME)`,
     );
   } else {
     const stored = storedUserName(db);

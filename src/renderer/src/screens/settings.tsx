@@ -652,7 +652,11 @@ function UserSection() {
         <ErrorBox message={loadError} title="Could not read your name" />
       ) : (
         <form className="filters user-form" onSubmit={(e) => void submit(e)} aria-label="Your name">
-          <Field label="Name" htmlFor="user-name" hint={name ? `Events now name ${name}.` : 'Not set yet: events name the door (ui, cli).'}>
+          <Field
+            label="Name"
+            htmlFor="user-name"
+            hint={name ? `Events now name ${name}.` : 'Not set yet: events say "the app" or "the command line".'}
+          >
             <input
               id="user-name"
               value={text}
