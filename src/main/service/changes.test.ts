@@ -377,4 +377,16 @@ describe('a window that does not take its words', () => {
     expect(sent).toEqual([change(1), EVERYTHING_CHANGED]);
     follower.close();
   });
+
+  test("a window taking its words hears one reload for a broken connection (which every topic's listener hears), and the next after news", async () => {
+    const changes = localStoreChanges();
+    const sent: StoreChange[] = [];
+    const follower = followChanges(changes, { instance: 'this', send: (c) => (sent.push(c), true) });
+    await changes.announce(EVERYTHING);
+    await announce(changes, change(1));
+    await changes.announce(EVERYTHING);
+    await changes.announce(EVERYTHING);
+    expect(sent).toEqual([EVERYTHING_CHANGED, change(1), EVERYTHING_CHANGED]);
+    follower.close();
+  });
 });

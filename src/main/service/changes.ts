@@ -231,10 +231,13 @@ export function followChanges(
   let held: StoreChange[] = [];
   let taking = true;
   let closed = false;
+  /** The last word offered was EVERYTHING: the window reloads every view, and another one right after says nothing more. */
+  let toldEverything = false;
   const offer = (change: StoreChange) => {
     if (closed) return;
     // A broken listener hears EVERYTHING once per topic: one reload does.
-    if (change === EVERYTHING_CHANGED && held.at(-1) === EVERYTHING_CHANGED) return;
+    if (change === EVERYTHING_CHANGED && toldEverything) return;
+    toldEverything = change === EVERYTHING_CHANGED;
     if (taking && held.length === 0) {
       taking = opts.send(change);
       return;
