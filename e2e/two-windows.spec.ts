@@ -14,6 +14,27 @@ test.skip(electronMode, 'two windows of one service: browser mode');
 const detail = (page: Page) => page.getByTestId('ticket-detail');
 const ANNA = 'Anna Berg';
 
+test('before anyone is named, a note says where the change came from: "by the command line", never a door word', async ({ nps }) => {
+  // The file's first test: its service is fresh, nobody is named yet (the tests after name Anna).
+  const page = await nps.open();
+  await openScreen(page, 'Catalogue');
+  expect(
+    await nps.run([
+      'tokens',
+      'add',
+      'ETH',
+      '--contract',
+      '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+      '--symbol',
+      'PEPE',
+      '--decimal',
+      '18',
+    ]),
+  ).toSucceed();
+  await expect(page.getByTestId('change-note').last()).toHaveText(/^Token ETH_SHIB \(SHIB\) added by the command line/);
+  await shot(page, 'two-windows-note-unnamed');
+});
+
 test('one window resolves a ticket; the other sees it without a reload and, acting on what it showed, is told who changed it', async ({
   nps,
 }) => {
@@ -182,33 +203,15 @@ test('one window edits a chain, the command line adds a token: the other window 
   expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 });
 
-test('before anyone is named, a note says where the change came from: "by the command line", never a door word', async ({ nps }) => {
-  const page = await nps.open();
-  await openScreen(page, 'Catalogue');
-  expect(
-    await nps.run([
-      'tokens',
-      'add',
-      'ETH',
-      '--contract',
-      '0x6982508145454ce325ddbe47a25d4ec3d2311933',
-      '--symbol',
-      'PEPE',
-      '--decimal',
-      '18',
-    ]),
-  ).toSucceed();
-  await expect(page.getByTestId('change-note').last()).toHaveText(/^Token ETH_PEPE \(PEPE\) added by the command line/);
-  await shot(page, 'two-windows-note-unnamed');
-});
-
 test('the name and a key set from the command line show in an open Settings without a reload, with notes', async ({ nps }) => {
   const page = await nps.open();
   await openScreen(page, 'Settings');
   const you = page.getByRole('form', { name: 'Your name' });
   // The file's service and window are one for all its tests: the name is whatever the tests before set.
+  // Read once the window has the name (the hint says whether there is one), not the empty field before it.
+  await expect(you.getByText(/^(Events now name .+|Not set yet: .+)$/)).toBeVisible();
   await expect(you.getByLabel('Name', { exact: true })).not.toHaveValue('Ben Ortiz');
-  const before = (await you.getByLabel('Name', { exact: true }).inputValue()) || 'cli';
+  const before = (await you.getByLabel('Name', { exact: true }).inputValue()) || 'the command line';
   expect(await nps.run(['user', 'Ben Ortiz'])).toSucceed();
   // The file's window may still show notes of the tests before: this one is among them.
   const note = (text: string) => page.getByTestId('change-note').filter({ hasText: text });
