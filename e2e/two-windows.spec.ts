@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { electronMode, openScreen, samples, shot } from './support/session';
-import { expect, test } from 'nps-reconcile/testing';
+import { expect, test, type Nps } from 'nps-reconcile/testing';
 
 /*
  * Two windows on one service (browser mode: two pages of one `serve --ui`), as two people working
@@ -14,23 +14,15 @@ test.skip(electronMode, 'two windows of one service: browser mode');
 const detail = (page: Page) => page.getByTestId('ticket-detail');
 const ANNA = 'Anna Berg';
 
+/** An ERC-20 token added to ETH from the command line, 18 decimals. */
+const addToken = (nps: Nps, symbol: string, contract: string) =>
+  nps.run(['tokens', 'add', 'ETH', '--contract', contract, '--symbol', symbol, '--decimal', '18']);
+
 test('before anyone is named, a note says where the change came from: "by the command line", never a door word', async ({ nps }) => {
   // The file's first test: its service is fresh, nobody is named yet (the tests after name Anna).
   const page = await nps.open();
   await openScreen(page, 'Catalogue');
-  expect(
-    await nps.run([
-      'tokens',
-      'add',
-      'ETH',
-      '--contract',
-      '0x95aD61b0a150d79219dCF64E1E6Cc01f0B64C4cE',
-      '--symbol',
-      'SHIB',
-      '--decimal',
-      '18',
-    ]),
-  ).toSucceed();
+  expect(await addToken(nps, 'SHIB', '0x95aD61b0a150d79219dCF64E1E6Cc01f0B64C4cE')).toSucceed();
   await expect(page.getByTestId('change-note').last()).toHaveText(/^Token ETH_SHIB \(SHIB\) added by the command line/);
   await shot(page, 'two-windows-note-unnamed');
 });
@@ -185,19 +177,7 @@ test('one window edits a chain, the command line adds a token: the other window 
   await ben.getByLabel('Token ID').fill('ETH_PEPE');
   await ben.getByLabel('Token ID').press('Enter');
   await expect(ben.getByText('No tokens match these filters')).toBeVisible();
-  expect(
-    await nps.run([
-      'tokens',
-      'add',
-      'ETH',
-      '--contract',
-      '0x6982508145454ce325ddbe47a25d4ec3d2311933',
-      '--symbol',
-      'PEPE',
-      '--decimal',
-      '18',
-    ]),
-  ).toSucceed();
+  expect(await addToken(nps, 'PEPE', '0x6982508145454ce325ddbe47a25d4ec3d2311933')).toSucceed();
   await expect(ben.getByTestId('change-note').last()).toHaveText(new RegExp(`^Token ETH_PEPE \\(PEPE\\) added by ${ANNA}`));
   await expect(ben.getByRole('table', { name: 'tokens' }).getByRole('row').filter({ hasText: 'ETH_PEPE' })).toHaveCount(1);
   expect(await ben.evaluate(() => (globalThis as unknown as { stillHere?: boolean }).stillHere)).toBe(true);

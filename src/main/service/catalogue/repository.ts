@@ -87,43 +87,60 @@ export function updateToken(db: Db, tokenId: string, patch: Omit<TokenUpdate, 't
 }
 
 /** Add a chain and its native coin, as the user's rows (seeding never overwrites them). */
+/** A chain as the user adds it: its row (its own native token's id is the chain's), on either engine. */
+export function newChainRow(c: ChainAdd, now: number) {
+  return {
+    chain_id: c.chain_id,
+    chain_identifier: c.chain_identifier,
+    native_token_id: c.chain_id,
+    confirming_threshold: c.confirming_threshold,
+    explorer_tx_url: c.explorer_tx_url,
+    explorer_address_url: c.explorer_address_url,
+    enabled: true,
+    name: c.name,
+    is_testnet: c.is_testnet,
+    explorer_url: c.explorer_tx_url ? new URL(c.explorer_tx_url.replace('{hash}', 'x')).origin : '',
+    network_id: c.network_id,
+    user_modified: true,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The native coin of a chain the user adds: its token row, on either engine. */
+export function nativeTokenRow(c: ChainAdd, now: number) {
+  return {
+    chain_id: c.chain_id,
+    token_id: c.chain_id,
+    symbol: c.native_symbol,
+    contract_address: '',
+    decimal: c.native_decimal,
+    dust_threshold: '0',
+    can_deposit: true,
+    can_withdraw: true,
+    name: c.native_symbol,
+    is_native: true,
+    user_modified: true,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** A token as the user adds it: its row, on either engine. */
+export const newTokenRow = (t: NewToken, now: number) => ({
+  ...t,
+  can_deposit: true,
+  can_withdraw: true,
+  is_native: false,
+  user_modified: true,
+  created_at: now,
+  updated_at: now,
+});
+
 export function insertChain(db: Db, c: ChainAdd, now: number): Chain {
   db.$client.transaction(() => {
-    db.insert(chains)
-      .values({
-        chain_id: c.chain_id,
-        chain_identifier: c.chain_identifier,
-        native_token_id: c.chain_id,
-        confirming_threshold: c.confirming_threshold,
-        explorer_tx_url: c.explorer_tx_url,
-        explorer_address_url: c.explorer_address_url,
-        enabled: true,
-        name: c.name,
-        is_testnet: c.is_testnet,
-        explorer_url: c.explorer_tx_url ? new URL(c.explorer_tx_url.replace('{hash}', 'x')).origin : '',
-        network_id: c.network_id,
-        user_modified: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .run();
-    db.insert(tokens)
-      .values({
-        chain_id: c.chain_id,
-        token_id: c.chain_id,
-        symbol: c.native_symbol,
-        contract_address: '',
-        decimal: c.native_decimal,
-        dust_threshold: '0',
-        can_deposit: true,
-        can_withdraw: true,
-        name: c.native_symbol,
-        is_native: true,
-        user_modified: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .run();
+    db.insert(chains).values(newChainRow(c, now)).run();
+    db.insert(tokens).values(nativeTokenRow(c, now)).run();
   })();
   return getChain(db, c.chain_id)!;
 }
@@ -133,9 +150,7 @@ export type NewToken = Required<Omit<TokenAdd, 'name'>> & { name: string };
 
 /** Add a token, as the user's row. */
 export function insertToken(db: Db, t: NewToken, now: number): Token {
-  db.insert(tokens)
-    .values({ ...t, can_deposit: true, can_withdraw: true, is_native: false, user_modified: true, created_at: now, updated_at: now })
-    .run();
+  db.insert(tokens).values(newTokenRow(t, now)).run();
   return getToken(db, t.token_id)!;
 }
 

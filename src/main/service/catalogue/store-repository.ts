@@ -28,6 +28,9 @@ import {
   listChains,
   listIgnored,
   listTokens,
+  nativeTokenRow,
+  newChainRow,
+  newTokenRow,
   seedCatalogue,
   seededHash,
   SEED_HASH_KEY,
@@ -238,37 +241,8 @@ export function postgresCatalogueStore(db: PgDb): CatalogueStore {
       locked(async (tx) => {
         if (await pgChain(tx, c.chain_id)) return { taken: 'chain' as const };
         if (await pgToken(tx, c.chain_id)) return { taken: 'token' as const };
-        await tx.insert(chains).values({
-          chain_id: c.chain_id,
-          chain_identifier: c.chain_identifier,
-          native_token_id: c.chain_id,
-          confirming_threshold: c.confirming_threshold,
-          explorer_tx_url: c.explorer_tx_url,
-          explorer_address_url: c.explorer_address_url,
-          enabled: true,
-          name: c.name,
-          is_testnet: c.is_testnet,
-          explorer_url: c.explorer_tx_url ? new URL(c.explorer_tx_url.replace('{hash}', 'x')).origin : '',
-          network_id: c.network_id,
-          user_modified: true,
-          created_at: now,
-          updated_at: now,
-        });
-        await tx.insert(tokens).values({
-          chain_id: c.chain_id,
-          token_id: c.chain_id,
-          symbol: c.native_symbol,
-          contract_address: '',
-          decimal: c.native_decimal,
-          dust_threshold: '0',
-          can_deposit: true,
-          can_withdraw: true,
-          name: c.native_symbol,
-          is_native: true,
-          user_modified: true,
-          created_at: now,
-          updated_at: now,
-        });
+        await tx.insert(chains).values(newChainRow(c, now));
+        await tx.insert(tokens).values(nativeTokenRow(c, now));
         return (await pgChain(tx, c.chain_id))!;
       }),
     async updateChain(chainId, patch, now) {
@@ -283,10 +257,7 @@ export function postgresCatalogueStore(db: PgDb): CatalogueStore {
       locked(async (tx) => {
         const taken = (await pgToken(tx, t.token_id)) ?? (await pgTokenByContract(tx, t.chain_id, t.contract_address));
         if (taken) return { taken };
-        const [token] = await tx
-          .insert(tokens)
-          .values({ ...t, can_deposit: true, can_withdraw: true, is_native: false, user_modified: true, created_at: now, updated_at: now })
-          .returning(tokenColumns);
+        const [token] = await tx.insert(tokens).values(newTokenRow(t, now)).returning(tokenColumns);
         await tx.delete(ignoredTokens).where(and(eq(ignoredTokens.chain_id, t.chain_id), eq(ignoredTokens.contract_address, ignoredKey)));
         return token as Token;
       }),
