@@ -364,6 +364,20 @@ describe('a failed import on PostgreSQL leaves the store as it was', () => {
     expect(await dumpPg(db)).toBe(before);
   });
 
+  it('a row the store refuses when the rows are merged (no wallet), after records were updated and rows added: nothing written', async () => {
+    const db = await storeWithOneImport();
+    const before = await dumpPg(db);
+    const w = new PostgresLedgerWriter(db.$client, options('second'));
+    await w.begin();
+    await w.add(
+      `${line(1, { amount: '9' })}\n${line(2, { status: 'Failed' })}\n${line(60)}\n${line(61, { wallet_id: 'w2' })}\n${line(62, { wallet_id: '' })}\n`,
+    );
+    const err = await Promise.resolve(w.finish()).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/wallet_no.*not-null|null value in column "wallet_no"/);
+    await w.rollback();
+    expect(await dumpPg(db)).toBe(before);
+  });
+
   it('the connection killed midway (pg_terminate_backend from another connection): the import fails, the store is as it was', async () => {
     const db = await storeWithOneImport();
     const before = await dumpPg(db);
