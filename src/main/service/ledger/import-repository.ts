@@ -16,7 +16,7 @@ import {
   reusingValueEncoders,
   type StoredRecordField,
 } from '../db/ledger-sql';
-import type { ImportRecord, LedgerImportWriter, WriterOptions, WriterStats } from '../db/ledger-writer';
+import type { ImportRecord, LedgerImportWriter, LedgerStore, WriterOptions, WriterStats } from '../db/ledger-writer';
 
 export type { ImportRecord, WriterOptions, WriterStats };
 
@@ -495,6 +495,11 @@ export class LedgerWriter implements LedgerImportWriter {
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
 }
+
+/** The SQLite store's ledger, for the import: its writer on this connection. */
+export const sqliteLedgerStore = (sqlite: Database.Database): LedgerStore => ({
+  importWriter: (opts) => new LedgerWriter(sqlite, opts),
+});
 
 /**
  * NPS_IMPORT_TIMINGS=1: the writer's time in add and each index build, on stderr (bench:import
