@@ -228,8 +228,14 @@ describe('the same imports through the SQLite and the PostgreSQL writer', () => 
     ];
     writeFileSync(second, [header, ...secondLines].join('\n') + '\n');
 
+    // A role the team gave the ledger to keeps it.
+    await pgDb.$client.query('CREATE ROLE ledger_reader; GRANT SELECT ON ledger_rows TO ledger_reader');
+    const shape = await tableShape(pgDb);
+    expect(JSON.stringify(shape)).toContain('ledger_reader');
     const [a1, b1] = await run({ source: { path: first } });
     expect(same(b1)).toEqual(same(a1));
+    // The first import into the empty ledger loads a table of its own that takes the ledger's place: the same table.
+    expect(await tableShape(pgDb)).toEqual(shape);
     expect(a1).toMatchObject({ added: 3000, rejected: 0 });
     const [a2, b2] = await run({ source: { path: second } });
     expect(same(b2)).toEqual(same(a2));
@@ -278,6 +284,21 @@ describe('the same imports through the SQLite and the PostgreSQL writer', () => 
     expect(norm(await recordsWhereInPg(pgDb.$client, 'hash', hashes))).toEqual(norm(recordsWhereIn(sqlite.ctx.db, 'hash', hashes)));
   });
 });
+
+/** ledger_rows as the server describes it: columns, identity and its sequence, indexes, grants. */
+async function tableShape(db: PgDb): Promise<unknown> {
+  const q = async (sql: string) => (await db.$client.query(sql)).rows;
+  return {
+    columns: await q(
+      "SELECT column_name, data_type, is_nullable, column_default, is_identity, identity_generation, ordinal_position FROM information_schema.columns WHERE table_name = 'ledger_rows' ORDER BY ordinal_position",
+    ),
+    sequence: await q("SELECT pg_get_serial_sequence('ledger_rows', 'rowid') AS seq"),
+    indexes: await q("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'ledger_rows' ORDER BY indexname"),
+    grants: await q(
+      "SELECT grantee, privilege_type FROM information_schema.role_table_grants WHERE table_name = 'ledger_rows' ORDER BY 1, 2",
+    ),
+  };
+}
 
 /** Rows of a ledger generated with another seed: new transaction ids. */
 let seeds = 100;
@@ -362,6 +383,21 @@ describe('a failed import on PostgreSQL leaves the store as it was', () => {
     expect((err as Error).message).toBe('data row 70, created_at: "17.5" is no integer');
     await w.rollback();
     expect(await dumpPg(db)).toBe(before);
+  });
+
+  it('a row the store refuses when the first import into an empty ledger adds its rows (no wallet): nothing written', async () => {
+    const s = tempService();
+    services.push(s);
+    const db = await freshPg(s);
+    const before = await dumpPg(db);
+    const w = new PostgresLedgerWriter(db.$client, options('first'));
+    await w.begin();
+    await w.add(`${line(1)}\n${line(2, { wallet_id: '' })}\n`);
+    const err = await Promise.resolve(w.finish()).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/null value in column "wallet_no"/);
+    await w.rollback();
+    expect(await dumpPg(db)).toBe(before);
+    expect((await db.$client.query("SELECT to_regclass('ledger_rows_load') AS t")).rows).toEqual([{ t: null }]);
   });
 
   it('a row the store refuses when the rows are merged (no wallet), after records were updated and rows added: nothing written', async () => {

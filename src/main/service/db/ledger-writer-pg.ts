@@ -23,10 +23,12 @@ import type { ImportRecord, LedgerImportWriter, LedgerStore, WriterOptions, Writ
  *      (a movement not given keeps the record's): unchanged, or updated, the record as it stood
  *      kept for the undo (import_replaced, the same JSON the SQLite writer keeps);
  *   3. the others are added, each with rowid = (highest rowid before the import) + row number.
- * Not straight into ledger_rows, its indexes dropped as SQLite's bulk load does: on PostgreSQL
- * dropping an index locks the table against every reader until the commit, and the store is
- * shared. The import holds ledger_rows in EXCLUSIVE mode from its start: readers go on reading the
- * ledger as committed, a second import (or anything else that writes it) waits for the commit.
+ * The rows are added to ledger_rows with its indexes in place, not dropped and built again as
+ * SQLite's bulk load does: on PostgreSQL dropping an index locks the table against every reader
+ * until the commit, and the store is shared. Only into an empty ledger are they loaded into a table
+ * of their own, indexed once by a sort, which then takes the ledger's place (replaceLedger). The
+ * import holds ledger_rows in EXCLUSIVE mode from its start: readers go on reading the ledger as
+ * committed, a second import (or anything else that writes it) waits for the commit.
  */
 
 /** A row's values: the record's fields, then which movement of its transaction it is ('' for a native file: the record's stays). */
@@ -42,6 +44,9 @@ const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
 const STAGE = 'ledger_import_rows';
 const MATCHED = 'ledger_import_matched';
 const REPLACED = 'ledger_import_replaced';
+/** The first import's table, in place of the empty ledger (replaceLedger). */
+const LOAD = 'ledger_rows_load';
+const pgIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** ledger_rows' columns of a row's values, in STORED_FIELDS order. */
 const ROW_COLUMNS = STORED_FIELDS.map((f) => columnOf(f as StoredRecordField));
 /** What the work of the merge may take of the server's memory before it spills to disk. */
@@ -249,24 +254,82 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       timing(`${what} ${(performance.now() - t).toFixed(0)} ms`);
       t = performance.now();
     };
-    await db.query(`ANALYZE ${STAGE}`);
-    step('analyze');
     await this.takeOutRepeats();
     step('repeats');
-    if (this.hadRecords) await this.matchRecords();
-    step('records met');
+    if (this.hadRecords) {
+      // The planner's counts of the rows in, for the join with the ledger.
+      await db.query(`ANALYZE ${STAGE}`);
+      await this.matchRecords();
+      step('records met');
+    }
+    const into = !this.hadRecords && (await this.mayReplaceLedger()) ? LOAD : LEDGER_TABLE;
     const added = await db.query(
-      `INSERT INTO ${LEDGER_TABLE} (rowid, ${ROW_COLUMNS.join(', ')}, import_no, updated_at)
+      `INSERT INTO ${into} (rowid, ${ROW_COLUMNS.join(', ')}, import_no, updated_at)
        SELECT ${this.base} + s.row_number, ${ROW_COLUMNS.map((c) => (c === '"movement"' ? 'coalesce(s.movement, 0)' : `s.${c}`)).join(', ')}, ${this.importNo}, ${Math.trunc(this.opts.now)}
        FROM ${STAGE} s${this.hadRecords ? ` WHERE NOT EXISTS (SELECT 1 FROM ${MATCHED} m WHERE m.row_number = s.row_number)` : ''}`,
     );
-    stats.added = added.rowCount ?? 0;
     step('rows added');
+    if (into === LOAD) {
+      await this.replaceLedger();
+      step('ledger replaced');
+    }
+    stats.added = added.rowCount ?? 0;
     await this.createWallets();
     stats.updates.sort((a, b) => a.row_number - b.row_number);
     stats.repeats.sort((a, b) => a.row_number - b.row_number);
     stats.walletsCreated.sort();
     return stats;
+  }
+
+  /**
+   * Whether the empty ledger may be replaced by a table loaded apart (replaceLedger): this role
+   * owns it (only an owner may drop it), and nothing else is built on it.
+   */
+  private async mayReplaceLedger(): Promise<boolean> {
+    const { rows } = await this.db.query<{ ok: boolean }>(
+      `SELECT c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+         AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.refobjid = c.oid AND d.classid = 'pg_rewrite'::regclass)
+         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.confrelid = c.oid) AS ok
+       FROM pg_class c WHERE c.oid = '${LEDGER_TABLE}'::regclass`,
+    );
+    if (!rows[0]!.ok) return false;
+    await this.db.query(`CREATE TABLE ${LOAD} (LIKE ${LEDGER_TABLE} INCLUDING ALL EXCLUDING INDEXES)`);
+    return true;
+  }
+
+  /**
+   * The first import into an empty ledger: its rows went into a table of the same columns without
+   * an index (LOAD), whose indexes are now built once each, by a sort, rather than updated a row at
+   * a time (several times the work). Then it takes the ledger's place: the empty table is dropped
+   * and this one takes its name, its indexes', its identity's and its grants. The ledger is locked
+   * against readers only from the drop to the commit, an instant: they read the empty ledger
+   * meanwhile, or wait that instant. Dropping the indexes of ledger_rows itself would lock them out
+   * for the whole import.
+   */
+  private async replaceLedger(): Promise<void> {
+    const db = this.db;
+    const { rows: indexes } = await db.query<{ name: string; def: string }>(
+      `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() AND tablename = '${LEDGER_TABLE}' ORDER BY indexname`,
+    );
+    for (const { name, def } of indexes) {
+      const t = performance.now();
+      const on = def.indexOf(` ON `);
+      const head = def.slice(0, on);
+      const rest = def.slice(on).replace(/^ ON (\S+\.)?ledger_rows /, (_m, schema: string | undefined) => ` ON ${schema ?? ''}${LOAD} `);
+      await db.query(`${head.slice(0, head.lastIndexOf(' '))} ${pgIdent(`${name}_load`)}${rest}`);
+      timing(`${name} ${(performance.now() - t).toFixed(0)} ms`);
+    }
+    const { rows: grants } = await db.query<{ grantee: string; privilege: string }>(
+      `SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END AS grantee, a.privilege_type AS privilege
+       FROM pg_class c, aclexplode(c.relacl) a LEFT JOIN pg_roles r ON r.oid = a.grantee
+       WHERE c.oid = '${LEDGER_TABLE}'::regclass AND a.grantee <> c.relowner`,
+    );
+    for (const g of grants) await db.query(`GRANT ${g.privilege} ON ${LOAD} TO ${g.grantee}`);
+    await db.query(`DROP TABLE ${LEDGER_TABLE}`);
+    await db.query(`ALTER TABLE ${LOAD} RENAME TO ${LEDGER_TABLE}`);
+    for (const { name } of indexes) await db.query(`ALTER INDEX ${pgIdent(`${name}_load`)} RENAME TO ${pgIdent(name)}`);
+    const { rows: seq } = await db.query<{ seq: string }>(`SELECT pg_get_serial_sequence('${LEDGER_TABLE}', 'rowid') AS seq`);
+    await db.query(`ALTER SEQUENCE ${seq[0]!.seq} RENAME TO ${LEDGER_TABLE}_rowid_seq`);
   }
 
   /** Of the rows sharing a transaction_id, every one after the file's first is taken out and rejected. */
