@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { basename } from 'node:path';
 import type { LedgerStore, WriterStats } from '../src/main/service/db/ledger-writer';
 import { postgresLedgerStore } from '../src/main/service/db/ledger-writer-pg';
 import { openPostgres } from '../src/main/service/db/postgres';
@@ -53,7 +54,8 @@ async function run(kind: string, linesFile: string, target: string): Promise<Chi
     close = () => pgDb.$client.end();
   }
   const rows = Number(/^# (\d+)/.exec(readFileSync(linesFile, 'latin1').slice(0, 40))![1]);
-  const importId = `bench-${kind}`;
+  // One import per file: a second file into the same store is an import of its own.
+  const importId = `bench-${kind}-${basename(linesFile)}`;
   const w = store.importWriter({ importId, now: Date.now(), expectedRows: rows, idColumn: 'transaction_id' });
   let readMs = 0;
   const t0 = performance.now();

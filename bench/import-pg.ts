@@ -11,18 +11,22 @@ import { launchFlags } from '../scripts/launch-flags.mjs';
 import { generateLedger } from './generate-ledger';
 
 /*
- * npm run bench:import-pg -- --rows 1000000 [--seed N] [--csv-cache DIR] [--pg postgres://…]
+ * npm run bench:import-pg -- --rows 1000000 [--seed N] [--csv-cache DIR] [--pg postgres://…] [--new-rows]
  * (NPS_IMPORT_TIMINGS=1 in the environment: each writer's time in its adds and the steps after, too)
- * The import's write alone on each store: the same generated native ledger (bench/generate-ledger.ts,
- * kept in --csv-cache as bench:import keeps it) turned once into the writer's lines (as
- * bench/import-writer.ts does: no file reading or checking), then fed to the SQLite writer and to
- * the PostgreSQL writer (db/ledger-writer-pg.ts), each into an empty store, in a child process of
- * its own (bench/import-pg-child.ts: so its peak RSS is its own), about 60 KiB of lines a batch as the import hands them
- * over. The lines are read from a file 4 MiB at a time, that reading's time left out. Prints rows/s
- * of each, the peak RSS of each child, and `postgres / sqlite: R` (the PostgreSQL writer's rate
- * over SQLite's). PostgreSQL is a server of its own started as the tests start one (a throwaway
- * cluster, fsync off: SQLite's writer commits without waiting for the disk too), or --pg's
- * database (emptied of nothing: give an empty one). Targets (issue 30) are printed beside the
+ *
+ * The import's write alone on each store: the same generated native ledger
+ * (bench/generate-ledger.ts, kept in --csv-cache as bench:import keeps it) turned once into the
+ * writer's lines (as bench/import-writer.ts does: no file reading or checking), then fed to the
+ * SQLite writer and to the PostgreSQL writer (db/ledger-writer-pg.ts), each into an empty store, in
+ * a child process of its own (bench/import-pg-child.ts: so its peak RSS is its own), about 60 KiB
+ * of lines a batch as the import hands them over. The lines are read from a file 4 MiB at a time,
+ * that reading's time left out. Prints rows/s of each, the peak RSS of each child, and
+ * `postgres / sqlite: R` (the PostgreSQL writer's rate over SQLite's, into the empty store). With
+ * --new-rows, then a second file of as many new rows (seed + 1000) into each store, the import
+ * that matches every row with the ledger first, and `new rows: postgres / sqlite: R` before the
+ * last line. PostgreSQL is a server of its own started as the tests start one (a throwaway
+ * cluster, fsync off: SQLite's writer commits without waiting for the disk either), or --pg's
+ * database (give an empty one: nothing is removed). Targets (issue 30) are printed beside the
  * figures; they are not assertions.
  */
 
@@ -35,6 +39,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     'csv-cache': { type: 'string' },
     pg: { type: 'string' },
+    /** Then a second generated file (seed + 1000: every row new) into each store, as bench:import's second step. */
+    'new-rows': { type: 'boolean', default: false },
   },
 });
 
@@ -103,21 +109,35 @@ async function main(): Promise<void> {
     }
     const linesFile = join(dir, 'lines.tsv');
     writeLines(csv, linesFile);
+    const secondFile = join(dir, 'lines-new.tsv');
+    if (values['new-rows']) {
+      const csvB = join(cache ?? dir, `ledger-${rows}-${seed + 1000}.csv`);
+      if (!existsSync(csvB)) await generateLedger(csvB, rows, { seed: seed + 1000 });
+      writeLines(csvB, secondFile);
+    }
     const dataDir = join(dir, 'data');
     openService({ dataDir }).close();
     const pgUrl = values.pg ?? (await server!.createDatabase('bench'));
     console.log(`${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; load average ${loadavg()[0]!.toFixed(2)}; ${fmt(rows)} rows`);
-    const results: Record<string, ChildResult> = {};
-    for (const kind of ['sqlite', 'postgres'] as const) {
-      const r = child(kind, linesFile, kind === 'sqlite' ? join(dataDir, 'nps.sqlite') : pgUrl);
-      results[kind] = r;
-      console.log(
-        `${kind}: ${fmt(r.rows)} rows (${fmt(r.stats.added)} added) written in ${(r.writeMs / 1000).toFixed(2)} s = ${fmt((r.rows / r.writeMs) * 1000)} rows/s; peak RSS ${r.vmHwm === null ? 'n/a' : `${mb(r.vmHwm)} MB`} (reading the lines ${(r.readMs / 1000).toFixed(2)} s, left out)`,
-      );
+    const target = (kind: 'sqlite' | 'postgres') => (kind === 'sqlite' ? join(dataDir, 'nps.sqlite') : pgUrl);
+    const step = (label: string, file: string) => {
+      const results: Record<string, ChildResult> = {};
+      for (const kind of ['sqlite', 'postgres'] as const) {
+        const r = child(kind, file, target(kind));
+        results[kind] = r;
+        console.log(
+          `${label}, ${kind}: ${fmt(r.rows)} rows (${fmt(r.stats.added)} added) written in ${(r.writeMs / 1000).toFixed(2)} s = ${fmt((r.rows / r.writeMs) * 1000)} rows/s; peak RSS ${r.vmHwm === null ? 'n/a' : `${mb(r.vmHwm)} MB`} (reading the lines ${(r.readMs / 1000).toFixed(2)} s, left out)`,
+        );
+      }
+      const rate = (r: ChildResult) => r.rows / r.writeMs;
+      return { ratio: rate(results.postgres!) / rate(results.sqlite!), rss: results.postgres!.vmHwm };
+    };
+    const fresh = step('into an empty store', linesFile);
+    if (values['new-rows']) {
+      const more = step('new rows into that store', secondFile);
+      console.log(`new rows: postgres / sqlite: ${more.ratio.toFixed(2)}`);
     }
-    const rate = (r: ChildResult) => r.rows / r.writeMs;
-    const ratio = rate(results.postgres!) / rate(results.sqlite!);
-    const rss = results.postgres!.vmHwm;
+    const { ratio, rss } = fresh;
     console.log(
       `target: postgres at least ${TARGET_RATIO}x sqlite: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}; its peak RSS under ${TARGET_RSS_MB} MB: ${rss === null ? 'n/a' : rss < TARGET_RSS_MB * 1024 * 1024 ? 'met' : 'MISSED'}`,
     );
