@@ -23,12 +23,14 @@ import type { ImportRecord, LedgerImportWriter, LedgerStore, WriterOptions, Writ
  *      (a movement not given keeps the record's): unchanged, or updated, the record as it stood
  *      kept for the undo (import_replaced, the same JSON the SQLite writer keeps);
  *   3. the others are added, each with rowid = (highest rowid before the import) + row number.
- * The rows are added to ledger_rows with its indexes in place, not dropped and built again as
- * SQLite's bulk load does: on PostgreSQL dropping an index locks the table against every reader
- * until the commit, and the store is shared. Only into an empty ledger are they loaded into a table
- * of their own, indexed once by a sort, which then takes the ledger's place (replaceLedger). The
- * import holds ledger_rows in EXCLUSIVE mode from its start: readers go on reading the ledger as
- * committed, a second import (or anything else that writes it) waits for the commit.
+ * The ledger's indexes are not dropped and built again as SQLite's bulk load does: on PostgreSQL
+ * dropping an index locks the table against every reader until the commit, and the store is
+ * shared. A few new rows are added to ledger_rows, its indexes updated; into an empty ledger, or
+ * many new rows (as many as SQLite's writer rebuilds its indexes for), the ledger and the rows go
+ * into a table of their own, indexed once by a sort, which then takes the ledger's place
+ * (replaceLedger). The import holds ledger_rows in EXCLUSIVE mode from its start: readers go on
+ * reading the ledger as committed, a second import (or anything else that writes it) waits for the
+ * commit.
  */
 
 /** A row's values: the record's fields, then which movement of its transaction it is ('' for a native file: the record's stays). */
@@ -51,6 +53,13 @@ const pgIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const ROW_COLUMNS = STORED_FIELDS.map((f) => columnOf(f as StoredRecordField));
 /** What the work of the merge may take of the server's memory before it spills to disk. */
 const WORK_MEM = '64MB';
+/**
+ * From this many new rows on, when the ledger holds at most REBUILD_MAX_SHARE times as many, the
+ * ledger is loaded again with them and indexed once (replaceLedger) rather than its indexes updated
+ * a row at a time: the SQLite writer's thresholds for rebuilding its indexes.
+ */
+const REBUILD_MIN_ROWS = 50_000;
+const REBUILD_MAX_SHARE = 8;
 /** Updated records read back at a time, to keep them for the undo. */
 const PAGE = 5000;
 
@@ -92,6 +101,8 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
   private readonly encoders = STORED_FIELDS.map((f) => reusingValueEncoders()[f as StoredRecordField]);
   private readonly stats: WriterStats = { added: 0, updated: 0, unchanged: 0, updates: [], walletsCreated: [], repeats: [] };
   private replaced = 0;
+  /** Rows the file brought (copied in). */
+  private staged = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -203,6 +214,7 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       out.push(cells.join('\t'));
     }
     if (out.length === 0) return;
+    this.staged += out.length;
     out.push('');
     await this.write(out.join('\n'));
   }
@@ -262,7 +274,13 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       await this.matchRecords();
       step('records met');
     }
-    const into = !this.hadRecords && (await this.mayReplaceLedger()) ? LOAD : LEDGER_TABLE;
+    const into = (await this.mayReplaceLedger()) ? LOAD : LEDGER_TABLE;
+    if (into === LOAD && this.hadRecords) {
+      // The ledger's records first (those this import updated, as updated), under their rowids.
+      const all = ['rowid', ...ROW_COLUMNS, 'import_no', 'updated_at'].join(', ');
+      await db.query(`INSERT INTO ${LOAD} (${all}) SELECT ${all} FROM ${LEDGER_TABLE}`);
+      step('records copied');
+    }
     const added = await db.query(
       `INSERT INTO ${into} (rowid, ${ROW_COLUMNS.join(', ')}, import_no, updated_at)
        SELECT ${this.base} + s.row_number, ${ROW_COLUMNS.map((c) => (c === '"movement"' ? 'coalesce(s.movement, 0)' : `s.${c}`)).join(', ')}, ${this.importNo}, ${Math.trunc(this.opts.now)}
@@ -282,10 +300,18 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
   }
 
   /**
-   * Whether the empty ledger may be replaced by a table loaded apart (replaceLedger): this role
-   * owns it (only an owner may drop it), and nothing else is built on it.
+   * Whether the ledger is to be replaced by a table loaded apart (replaceLedger), and if so that
+   * table made: when it is empty, or the import brings at least rebuildMinRows new rows and the
+   * ledger holds at most REBUILD_MAX_SHARE times as many (as the SQLite writer rebuilds its indexes
+   * then); and this role owns it (only an owner may drop it), and nothing else is built on it.
    */
   private async mayReplaceLedger(): Promise<boolean> {
+    if (this.hadRecords) {
+      const newRows = this.staged - this.stats.repeats.length - this.stats.updated - this.stats.unchanged;
+      if (newRows < (this.opts.rebuildMinRows ?? REBUILD_MIN_ROWS)) return false;
+      const { rows } = await this.db.query<{ n: number }>(`SELECT count(*) AS n FROM ${LEDGER_TABLE}`);
+      if (rows[0]!.n > newRows * REBUILD_MAX_SHARE) return false;
+    }
     const { rows } = await this.db.query<{ ok: boolean }>(
       `SELECT c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)
          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.refobjid = c.oid AND d.classid = 'pg_rewrite'::regclass)
@@ -298,11 +324,11 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
   }
 
   /**
-   * The first import into an empty ledger: its rows went into a table of the same columns without
-   * an index (LOAD), whose indexes are now built once each, by a sort, rather than updated a row at
-   * a time (several times the work). Then it takes the ledger's place: the empty table is dropped
+   * The ledger's rows and the import's new ones went into a table of the same columns without an
+   * index (LOAD), whose indexes are now built once each, by a sort, rather than updated a row at a
+   * time (several times the work). Then it takes the ledger's place: the ledger's table is dropped
    * and this one takes its name, its indexes', its identity's and its grants. The ledger is locked
-   * against readers only from the drop to the commit, an instant: they read the empty ledger
+   * against readers only from the drop to the commit, an instant: they read the ledger as it was
    * meanwhile, or wait that instant. Dropping the indexes of ledger_rows itself would lock them out
    * for the whole import.
    */
