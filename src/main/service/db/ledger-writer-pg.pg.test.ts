@@ -6,6 +6,7 @@ import { generateLedger } from '../../../../bench/generate-ledger';
 import { LEDGER_FIELDS, type ImportReport } from '../../../shared/ledger';
 import type { CallMeta } from '../context';
 import { StoreRowWriter } from '../engine/index';
+import { good, text } from '../ledger/native-rows.test-support';
 import { tempService } from '../test-support';
 import { keyOf, recordsWhereInPg, storedRecordsPg } from './ledger-pg';
 import { STORED_RECORD_FIELDS, VALUE_ENCODERS } from './ledger-sql';
@@ -196,6 +197,31 @@ describe('the same imports through the SQLite and the PostgreSQL writer', () => 
     const written = await expectSameStores(sqlite, pgDb);
     expect(written.records).toHaveLength(87);
     expect(written.addresses.length).toBeGreaterThan(0);
+  });
+
+  it('a file repeating its own rows into an empty ledger: the first of each stays, the others rejected naming it', async () => {
+    const { sqlite, pgDb, run } = await twoStores();
+    const other = '0e0e0e0e-0000-4000-8000-000000000003';
+    const source = text([
+      good(1),
+      good(2),
+      good(1, { amount: '5' }),
+      good(3),
+      good(2),
+      good(4, { wallet_id: other }),
+      good(4, { wallet_id: other }),
+      good(5),
+    ]);
+    const [a, b] = await run({ source });
+    expect(same(b)).toEqual(same(a));
+    expect(a).toMatchObject({ added: 5, rejected: 3 });
+    expect(a.rejections.map((r) => [r.row_number, r.reason])).toEqual([
+      [3, expect.stringMatching(/already appears on data row 1;/)],
+      [5, expect.stringMatching(/already appears on data row 2;/)],
+      [7, expect.stringMatching(/already appears on data row 6;/)],
+    ]);
+    const written = await expectSameStores(sqlite, pgDb);
+    expect(written.records.map((r) => (r as { rowid: number }).rowid)).toEqual([1, 2, 4, 6, 8]);
   });
 
   it.each([

@@ -103,6 +103,12 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
   private replaced = 0;
   /** Rows the file brought (copied in). */
   private staged = 0;
+  /**
+   * The rows are copied straight into the table that takes the ledger's place (an empty ledger:
+   * replaceLedger), as ledger_rows holds them (rowid, movement 0 when not given, the import and
+   * its time), rather than into the transaction's table of rows to merge.
+   */
+  private direct = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -138,9 +144,13 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       this.names = new Map((await db.query<[string, number]>({ text: `SELECT name, no FROM ${NAMES_TABLE}`, rowMode: 'array' })).rows);
       await this.intern([this.opts.importId]);
       this.importNo = this.names.get(this.opts.importId)!;
-      await db.query(
-        `CREATE TEMP TABLE ${STAGE} ON COMMIT DROP AS SELECT 0::bigint AS row_number, ${ROW_COLUMNS.join(', ')} FROM ${LEDGER_TABLE} WITH NO DATA`,
-      );
+      // Into an empty ledger, the rows go straight into the table that is to take its place.
+      this.direct = !this.hadRecords && (await this.mayReplaceLedger());
+      if (!this.direct) {
+        await db.query(
+          `CREATE TEMP TABLE ${STAGE} ON COMMIT DROP AS SELECT 0::bigint AS row_number, ${ROW_COLUMNS.join(', ')} FROM ${LEDGER_TABLE} WITH NO DATA`,
+        );
+      }
     } catch (err) {
       await this.rollback();
       throw err;
@@ -180,11 +190,11 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       const rowNumber = Number(split[N]);
       if (!Number.isSafeInteger(rowNumber) || rowNumber < 1)
         throw new LedgerLineError(undefined, 'row_number', `"${split[N]}" is no row number`);
-      cells[0] = split[N]!;
+      cells[0] = this.direct ? String(this.base + rowNumber) : split[N]!;
       for (let i = 0; i < N; i++) {
         const v = split[i]!;
         if (v === '') {
-          cells[i + 1] = '\\N';
+          cells[i + 1] = this.direct && i === N - 1 ? '0' : '\\N';
           continue;
         }
         switch (KIND[i]) {
@@ -211,7 +221,7 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
             cells[i + 1] = copyText(v);
         }
       }
-      out.push(cells.join('\t'));
+      out.push(this.direct ? `${cells.join('\t')}\t${this.importNo}\t${Math.trunc(this.opts.now)}` : cells.join('\t'));
     }
     if (out.length === 0) return;
     this.staged += out.length;
@@ -233,7 +243,13 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
 
   private async write(chunk: string): Promise<void> {
     if (this.copy === undefined) {
-      const stream = this.db.query(copyFrom(`COPY ${STAGE} (row_number, ${ROW_COLUMNS.join(', ')}) FROM STDIN`));
+      const stream = this.db.query(
+        copyFrom(
+          this.direct
+            ? `COPY ${LOAD} (rowid, ${ROW_COLUMNS.join(', ')}, import_no, updated_at) FROM STDIN`
+            : `COPY ${STAGE} (row_number, ${ROW_COLUMNS.join(', ')}) FROM STDIN`,
+        ),
+      );
       this.copy = stream;
       this.copyDone = new Promise<void>((resolve, reject) => {
         stream.on('finish', resolve);
@@ -266,7 +282,16 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       timing(`${what} ${(performance.now() - t).toFixed(0)} ms`);
       t = performance.now();
     };
-    await this.takeOutRepeats();
+    if (this.direct) {
+      await this.takeOutRepeats(LOAD, 'rowid', this.base);
+      step('repeats');
+      stats.added = this.staged - stats.repeats.length;
+      await this.createWallets(LOAD);
+      await this.replaceLedger();
+      step('ledger replaced');
+      return this.finished();
+    }
+    await this.takeOutRepeats(STAGE, 'row_number', 0);
     step('repeats');
     if (this.hadRecords) {
       // The planner's counts of the rows in, for the join with the ledger.
@@ -274,7 +299,7 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       await this.matchRecords();
       step('records met');
     }
-    const into = (await this.mayReplaceLedger()) ? LOAD : LEDGER_TABLE;
+    const into = this.hadRecords && (await this.mayReplaceLedger()) ? LOAD : LEDGER_TABLE;
     if (into === LOAD && this.hadRecords) {
       // The ledger's records first (those this import updated, as updated), under their rowids.
       const all = ['rowid', ...ROW_COLUMNS, 'import_no', 'updated_at'].join(', ');
@@ -292,7 +317,12 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
       step('ledger replaced');
     }
     stats.added = added.rowCount ?? 0;
-    await this.createWallets();
+    await this.createWallets(STAGE);
+    return this.finished();
+  }
+
+  private finished(): WriterStats {
+    const stats = this.stats;
     stats.updates.sort((a, b) => a.row_number - b.row_number);
     stats.repeats.sort((a, b) => a.row_number - b.row_number);
     stats.walletsCreated.sort();
@@ -358,12 +388,16 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
     await db.query(`ALTER SEQUENCE ${seq[0]!.seq} RENAME TO ${LEDGER_TABLE}_rowid_seq`);
   }
 
-  /** Of the rows sharing a transaction_id, every one after the file's first is taken out and rejected. */
-  private async takeOutRepeats(): Promise<void> {
+  /**
+   * Of the rows sharing a transaction_id, every one after the file's first is taken out of `table`
+   * and rejected; `order` is its column that orders the rows as the file did, `offset` its value
+   * less the row number.
+   */
+  private async takeOutRepeats(table: string, order: string, offset: number): Promise<void> {
     const { rows } = await this.db.query<[number, Buffer, number]>({
-      text: `WITH firsts AS (SELECT tx_key, min(row_number) AS first FROM ${STAGE} GROUP BY tx_key HAVING count(*) > 1)
-             DELETE FROM ${STAGE} s USING firsts f WHERE s.tx_key = f.tx_key AND s.row_number > f.first
-             RETURNING s.row_number, s.tx_key, f.first`,
+      text: `WITH firsts AS (SELECT tx_key, min(${order}) AS first FROM ${table} GROUP BY tx_key HAVING count(*) > 1)
+             DELETE FROM ${table} s USING firsts f WHERE s.tx_key = f.tx_key AND s.${order} > f.first
+             RETURNING s.${order} - ${offset}, s.tx_key, f.first - ${offset}`,
       rowMode: 'array',
     });
     for (const [rowNumber, key, first] of rows) {
@@ -464,10 +498,10 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
   }
 
   /** A wallet the store does not hold is created by the first of its rows that is kept; one whose only rows were repeats is not. */
-  private async createWallets(): Promise<void> {
+  private async createWallets(table: string): Promise<void> {
     if (this.newWallets.size === 0) return;
     const { rows } = await this.db.query<{ w: number }>(
-      `SELECT DISTINCT wallet_no AS w FROM ${STAGE} WHERE wallet_no = ANY ($1::bigint[])`,
+      `SELECT DISTINCT wallet_no AS w FROM ${table} WHERE wallet_no = ANY ($1::bigint[])`,
       [[...this.newWallets.values()]],
     );
     const used = new Set(rows.map((r) => r.w));
