@@ -40,7 +40,11 @@ const INTEGER_FIELDS = new Set(['created_at', 'confirmed_at', 'completed_at', 'm
 const NAMED = new Set<string>(NAMED_FIELDS);
 const KEYED = new Set(['transaction_id', 'type', 'status', 'hash', 'request_id']);
 /** How each field's text becomes its cell of COPY's text format. */
-const KIND = STORED_FIELDS.map((f) => (KEYED.has(f) ? 'key' : NAMED.has(f) ? 'name' : INTEGER_FIELDS.has(f) ? 'integer' : 'text'));
+const KEY = 0;
+const NAME = 1;
+const INTEGER_KIND = 2;
+const TEXT = 3;
+const KIND = STORED_FIELDS.map((f) => (KEYED.has(f) ? KEY : NAMED.has(f) ? NAME : INTEGER_FIELDS.has(f) ? INTEGER_KIND : TEXT));
 const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
 
 const STAGE = 'ledger_import_rows';
@@ -84,7 +88,9 @@ export class LedgerLineError extends Error {
 /** A value of COPY's text format: a backslash doubled, a carriage return escaped (a tab or line break cannot occur). */
 const copyText = (v: string): string => (v.includes('\\') || v.includes('\r') ? v.replace(/\\/g, '\\\\').replace(/\r/g, '\\r') : v);
 
-const INTEGER = /^-?[0-9]{1,16}$/;
+/** Up to 15 digits: always a safe integer; 16 are checked. */
+const INTEGER = /^-?[0-9]{1,15}$/;
+const INTEGER_16 = /^-?[0-9]{16}$/;
 
 export class PostgresLedgerWriter implements LedgerImportWriter {
   private client: pg.PoolClient | undefined;
@@ -94,6 +100,8 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
   private importNo = 0;
   private knownWallets = new Set<string>();
   private names = new Map<string, number>();
+  /** The names this import's rows brought, as the text of their numbers. */
+  private readonly nameText = new Map<string, string>();
   /** Wallets the rows name that the store does not hold: created if a row of theirs is kept. */
   private newWallets = new Map<string, number>();
   private copy: Writable | undefined;
@@ -198,22 +206,25 @@ export class PostgresLedgerWriter implements LedgerImportWriter {
           continue;
         }
         switch (KIND[i]) {
-          case 'key':
+          case KEY:
             cells[i + 1] = `\\\\x${keyHex(this.encoders[i]!(v))}`;
             break;
-          case 'name': {
-            let no = this.names.get(v);
+          case NAME: {
+            let no = this.nameText.get(v);
             if (no === undefined) {
-              await this.endCopy();
-              await this.intern([v]);
-              no = this.names.get(v)!;
+              if (!this.names.has(v)) {
+                await this.endCopy();
+                await this.intern([v]);
+              }
+              no = String(this.names.get(v));
+              this.nameText.set(v, no);
             }
-            if (i === WALLET && !this.knownWallets.has(v)) this.newWallets.set(v, no);
-            cells[i + 1] = String(no);
+            if (i === WALLET && !this.knownWallets.has(v)) this.newWallets.set(v, Number(no));
+            cells[i + 1] = no;
             break;
           }
-          case 'integer':
-            if (!INTEGER.test(v) || !Number.isSafeInteger(Number(v)))
+          case INTEGER_KIND:
+            if (!INTEGER.test(v) && !(INTEGER_16.test(v) && Number.isSafeInteger(Number(v))))
               throw new LedgerLineError(rowNumber, STORED_FIELDS[i], `"${v}" is no integer`);
             cells[i + 1] = v;
             break;
