@@ -15,8 +15,9 @@ import type { ImportRecord, LedgerImportWriter, LedgerStore, WriterOptions, Writ
  *
  * The rows are not written one statement each (a round trip a row): every line, encoded as
  * db/ledger-pg.ts keeps a record, goes by one `COPY ... FROM STDIN` into a temporary table of the
- * transaction; when every row is in, a few statements over the whole set do what the SQLite writer
- * does a row at a time:
+ * transaction (into an empty ledger, straight into the table that takes its place, below); when
+ * every row is in, a few statements over the whole set do what the SQLite writer does a row at a
+ * time:
  *   1. of the rows sharing a transaction_id, the first of the file stays; every later one is taken
  *      out and rejected, naming the first's row number;
  *   2. the rows whose transaction_id is a record already are compared with it, field by field
@@ -39,18 +40,18 @@ const N = STORED_FIELDS.length;
 const INTEGER_FIELDS = new Set(['created_at', 'confirmed_at', 'completed_at', 'movement']);
 const NAMED = new Set<string>(NAMED_FIELDS);
 const KEYED = new Set(['transaction_id', 'type', 'status', 'hash', 'request_id']);
-/** How each field's text becomes its cell of COPY's text format. */
 const KEY = 0;
 const NAME = 1;
 const INTEGER_KIND = 2;
 const TEXT = 3;
+/** How each field's text becomes its cell of COPY's text format. */
 const KIND = STORED_FIELDS.map((f) => (KEYED.has(f) ? KEY : NAMED.has(f) ? NAME : INTEGER_FIELDS.has(f) ? INTEGER_KIND : TEXT));
 const WALLET = LEDGER_FIELDS.indexOf('wallet_id');
 
 const STAGE = 'ledger_import_rows';
 const MATCHED = 'ledger_import_matched';
 const REPLACED = 'ledger_import_replaced';
-/** The first import's table, in place of the empty ledger (replaceLedger). */
+/** The table, loaded apart, that takes the ledger's place (replaceLedger). */
 const LOAD = 'ledger_rows_load';
 const pgIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** ledger_rows' columns of a row's values, in STORED_FIELDS order. */
