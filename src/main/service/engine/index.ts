@@ -9,6 +9,7 @@ import { WriteGate } from './write-gate';
 import { chainJudge, type ChainJudge } from './chain-thread';
 
 export type { RowWriter } from './import-writer';
+export { StoreRowWriter } from './ledger-store-writer';
 export type { Found, Wanted } from './lookups';
 export type { ChainJudge } from './chain-thread';
 export { EVERYTHING, localStoreChanges, postgresStoreChanges, type StoreChanges } from './store-changes';

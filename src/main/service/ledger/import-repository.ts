@@ -16,6 +16,9 @@ import {
   reusingValueEncoders,
   type StoredRecordField,
 } from '../db/ledger-sql';
+import type { ImportRecord, LedgerImportWriter, LedgerStore, WriterOptions, WriterStats } from '../db/ledger-writer';
+
+export type { ImportRecord, WriterOptions, WriterStats };
 
 /*
  * The import's repository: its write, over one SQLite connection: the service's own (small files, in one
@@ -81,37 +84,8 @@ const REBUILD_MIN_ROWS = 50_000;
 const REBUILD_MAX_SHARE = 8;
 const ID_INDEX = 'transactions_id_idx';
 
-export interface WriterOptions {
-  importId: string;
-  now: number;
-  /** Rows the file is expected to bring (exact, or estimated from its first rows). */
-  expectedRows: number;
-  /** The file's name for transaction_id, for the rejection of a repeat. */
-  idColumn: string;
-  /** From this many expected rows on, indexes are rebuilt rather than kept (default REBUILD_MIN_ROWS; tests lower it). */
-  rebuildMinRows?: number;
-  /** How the rows were read (readFingerprint), recorded with the import. */
-  fingerprint?: string;
-}
-
-export interface WriterStats {
-  added: number;
-  updated: number;
-  unchanged: number;
-  updates: RowUpdate[];
-  walletsCreated: string[];
-  /** Rows that repeat a transaction_id of an earlier row. */
-  repeats: Rejection[];
-}
-
-/** What to record when the import is kept: its summary and every rejection, in row order; the export's address, to be the wallet's. */
-export interface ImportRecord {
-  summary: ImportSummary;
-  rejections: Rejection[];
-  address?: { wallet_id: string; chain_id: string; address: string };
-}
-
-export class LedgerWriter {
+/** The SQLite store's import writer (the seam: db/ledger-writer.ts). */
+export class LedgerWriter implements LedgerImportWriter {
   private readonly sqlite: Database.Database;
   private readonly opts: WriterOptions;
   private base = 0;
@@ -526,6 +500,11 @@ export class LedgerWriter {
     if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
   }
 }
+
+/** The SQLite store's ledger, for the import: its writer on this connection. */
+export const sqliteLedgerStore = (sqlite: Database.Database): LedgerStore => ({
+  importWriter: (opts) => new LedgerWriter(sqlite, opts),
+});
 
 /**
  * NPS_IMPORT_TIMINGS=1: the reading's time, the writer's time in add and each index build, on
