@@ -6,6 +6,7 @@ import type { LedgerStore, WriterStats } from '../src/main/service/db/ledger-wri
 import { postgresLedgerStore } from '../src/main/service/db/ledger-writer-pg';
 import { openPostgres } from '../src/main/service/db/postgres';
 import { sqliteLedgerStore } from '../src/main/service/ledger/import-repository';
+import { benchImportRecord } from './import-record';
 
 /*
  * One writer of bench:import-pg (bench/import-pg.ts) in a process of its own: tsx bench/import-pg-child.ts
@@ -91,26 +92,7 @@ async function run(kind: string, linesFile: string, target: string): Promise<Chi
   }
   closeSync(fd);
   const stats = await w.finish();
-  await w.commit({
-    summary: {
-      import_id: importId,
-      file_name: 'bench.csv',
-      file_sha256: '',
-      file_size: 0,
-      format: 'csv',
-      preset: 'native',
-      rows_total: rows,
-      added: stats.added,
-      updated: stats.updated,
-      unchanged: stats.unchanged,
-      rejected: stats.repeats.length,
-      started_at: 0,
-      finished_at: 0,
-      wallet_id: null,
-      read_as: null,
-    },
-    rejections: stats.repeats,
-  });
+  await w.commit(benchImportRecord(importId, 'bench.csv', rows, stats));
   const writeMs = performance.now() - t0 - readMs;
   await close();
   const { updates: _u, repeats: _r, ...counts } = stats;

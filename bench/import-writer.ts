@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { LEDGER_FIELDS } from '../src/shared/ledger';
 import { openService } from '../src/main/service/index';
 import { LedgerWriter } from '../src/main/service/ledger/import-repository';
+import { benchImportRecord } from './import-record';
 
 /*
  * NPS_IMPORT_TIMINGS=1 npx tsx bench/import-writer.ts --csv FILE [--rows N] [--base FILE2] [--threads 1]
@@ -75,26 +76,7 @@ try {
     const t1 = performance.now();
     const stats = w.finish();
     const t2 = performance.now();
-    w.commit({
-      summary: {
-        import_id: `bench-${label}`,
-        file_name: label,
-        file_sha256: '',
-        file_size: 0,
-        format: 'csv',
-        preset: 'native',
-        rows_total: rows,
-        added: stats.added,
-        updated: stats.updated,
-        unchanged: stats.unchanged,
-        rejected: 0,
-        started_at: 0,
-        finished_at: 0,
-        wallet_id: null,
-        read_as: null,
-      },
-      rejections: [],
-    });
+    w.commit(benchImportRecord(`bench-${label}`, label, rows, stats));
     const t3 = performance.now();
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
